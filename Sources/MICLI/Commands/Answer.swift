@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import MIKit
+
+extension MI {
+    struct Answer: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Answer questions without prompts.",
+            discussion: """
+                mi answer FORM QUESTION VALUE… [--comment TEXT]
+                mi answer FORM --file answers.json
+
+                QUESTION is the question's id or its number from 1. Multiple choice takes option labels
+                or numbers; true/false takes true/false/yes/no; a table takes one JSON array of rows with
+                null in the cells that take no value. The answers file maps question ids to values (or to
+                {"value": …, "comment": …}). Nothing is saved unless every answer is valid.
+                """)
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: ArgumentHelp("The form.", valueName: "form"))
+        var form: String
+
+        @Argument(help: ArgumentHelp("The question's id or number.", valueName: "question"))
+        var question: String?
+
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The answer.", valueName: "value"))
+        var values: [String] = []
+
+        @Option(help: "A comment for the question (an empty one removes it).")
+        var comment: String?
+
+        @Option(help: ArgumentHelp("A JSON file of question id → value.", valueName: "answers.json"))
+        var file: String?
+
+        func validate() throws {
+            if file != nil {
+                if question != nil || !values.isEmpty || comment != nil {
+                    throw ValidationError("give either --file or QUESTION VALUE…/--comment, not both")
+                }
+            } else {
+                guard question != nil else { throw ValidationError("say which question to answer, or pass --file answers.json") }
+                if values.isEmpty && comment == nil {
+                    throw ValidationError("give a value for question \(question ?? ""), a --comment, or both")
+                }
+            }
+        }
+
+        func run() throws {
+            let context = try Context(global)
+            let updates: [AnswerUpdate]
+            if let file {
+                let data: Data
+                do { data = try Data(contentsOf: URL(fileURLWithPath: file)) } catch {
+                    throw WorkflowError("cannot read the answers file \(file): \((error as NSError).localizedDescription)")
+                }
+                updates = try Workflow.updates(fromAnswersFile: data)
+            } else if let question {
+                updates = [AnswerUpdate(question: question, value: values.isEmpty ? nil : .words(values), comment: comment)]
+            } else {
+                updates = []
+            }
+            let saved = try context.run { try $0.answer(form, updates) }
+            if global.json {
+                try Terminal.json(FormJSON(saved))
+            } else {
+                let done = saved.template.questions.count - saved.openQuestions.count
+                Terminal.out("Saved \(Format.plural(updates.count, "answer")) in \(saved.name) (\(done) of \(saved.template.questions.count) questions done).")
+            }
+        }
+    }
+}

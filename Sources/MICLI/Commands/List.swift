@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import MIKit
+
+extension MI {
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Your incomplete and completed forms.")
+
+        @OptionGroup var global: GlobalOptions
+
+        struct Output: Encodable {
+            var forms: [Item]
+            var unreadable: [Unreadable]
+        }
+        struct Item: Encodable {
+            var id: String
+            var name: String
+            var status: String
+            var template: String
+            var templateVersion: Int
+            var title: String
+            var createdAt: Date
+            var updatedAt: Date
+            var submittedAt: Date?
+            var expiresAt: Date?
+            var answered: Int
+            var questions: Int
+            var media: Int
+        }
+        struct Unreadable: Encodable { var path: String; var reason: String }
+
+        func run() throws {
+            let context = try Context(global)
+            let listing = try context.run { workflow in
+                var all = FormListing()
+                for area in Store.Area.allCases {
+                    let part = try workflow.store.list(area, user: workflow.actor.name)
+                    all.forms += part.forms
+                    all.unreadable += part.unreadable
+                }
+                return all
+            }
+            let days = context.configuration.expiryDays
+            let items = listing.forms.map { form -> Item in
+                let s = form.summary
+                return Item(id: s.id.uuidString.lowercased(), name: s.name, status: s.status.rawValue, template: s.templateID,
+                            templateVersion: s.templateVersion, title: s.templateTitle, createdAt: s.createdAt,
+                            updatedAt: s.updatedAt, submittedAt: s.submittedAt,
+                            expiresAt: s.status == .incomplete ? Store.expiryDate(of: s, expiryDays: days) : nil,
+                            answered: s.answered, questions: s.questions, media: s.media)
+            }.sorted { ($0.status, $0.updatedAt) > ($1.status, $1.updatedAt) }
+            context.report(listing.unreadable)
+            if global.json {
+                try Terminal.json(Output(forms: items, unreadable: listing.unreadable.map {
+                    .init(path: $0.location.relativePath, reason: $0.reason)
+                }))
+                return
+            }
+            guard !items.isEmpty else {
+                Terminal.out("No forms yet. Start one with `mi new TEMPLATE` (`mi templates` lists them).")
+                return
+            }
+            var table = TableRenderer(["FORM", "STATUS", "TEMPLATE", "DONE", "MEDIA", "UPDATED", "EXPIRES", "ID"])
+            let now = context.workflow.now()
+            for item in items {
+                let expires = item.expiresAt.map { date -> String in
+                    let days = Int((date.timeIntervalSince(now) / 86_400).rounded(.up))
+                    return days <= 0 ? "today" : "in \(Format.plural(days, "day"))"
+                } ?? "—"
+                table.add([item.name, item.status, "\(item.template) v\(item.templateVersion)", "\(item.answered)/\(item.questions)",
+                           String(item.media), Format.date(item.updatedAt), expires, String(item.id.prefix(8))])
+            }
+            Terminal.out(table.render())
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import MIKit
+
+extension MI {
+    struct Attach: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Attach photos, video or audio to a question.",
+            discussion: "Files are copied into the form (named Qid<question index>(<n>).<ext>) and recorded once the copy is complete.")
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: ArgumentHelp("The form.", valueName: "form")) var form: String
+        @Argument(help: ArgumentHelp("The question's id or number.", valueName: "question")) var question: String
+        @Argument(help: ArgumentHelp("Files to attach.", valueName: "file")) var files: [String]
+
+        func run() throws {
+            let context = try Context(global)
+            let attached = try context.run { try $0.attach(form, question: question, files: files.map { URL(fileURLWithPath: $0) }) }
+            if global.json {
+                try Terminal.json(attached)
+            } else {
+                for (file, media) in zip(files, attached) {
+                    Terminal.out("Attached \(file) as \(media.name) (\(media.kind.rawValue), \(Format.bytes(media.bytes))) to question \(media.questionID).")
+                }
+            }
+        }
+    }
+
+    struct MediaList: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "media", abstract: "A form's media files.")
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: ArgumentHelp("The form.", valueName: "form")) var form: String
+
+        func run() throws {
+            let context = try Context(global)
+            let media = try context.run { workflow -> [MediaFile] in
+                let location = try workflow.resolve(form)
+                return workflow.media(of: try workflow.store.load(location), at: location)
+            }
+            if global.json { try Terminal.json(media); return }
+            guard !media.isEmpty else { Terminal.out("No media. Attach with `mi attach \(form) QUESTION FILE…`."); return }
+            var table = TableRenderer(["MEDIA", "QUESTION", "KIND", "SIZE"])
+            for file in media { table.add([file.name, file.questionID, file.kind.rawValue, Format.bytes(file.bytes)]) }
+            Terminal.out(table.render())
+        }
+    }
+
+    struct Detach: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove a media file from a form.")
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: ArgumentHelp("The form.", valueName: "form")) var form: String
+        @Argument(help: ArgumentHelp("The media file's name, e.g. Qid1(3).mp4.", valueName: "media")) var media: String
+
+        func run() throws {
+            let context = try Context(global)
+            let saved = try context.run { try $0.detach(form, media: media) }
+            if global.json { try Terminal.json(FormJSON(saved)) } else { Terminal.out("Removed \(media) from \(saved.name).") }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import ArgumentParser
+import Foundation
+import MIKit
+
+extension MI {
+    struct Review: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "A form's answers, comments and media as a table.")
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: ArgumentHelp("The form.", valueName: "form"))
+        var form: String
+
+        @Flag(help: "Also show the audit trail: who did what, when.")
+        var history = false
+
+        func run() throws {
+            let context = try Context(global)
+            let (form, media) = try context.run { workflow -> (Form, [MediaFile]) in
+                let location = try workflow.resolve(self.form)
+                let form = try workflow.store.load(location)
+                return (form, workflow.media(of: form, at: location))
+            }
+            if global.json {
+                try Terminal.json(FormJSON(form, media: media, history: history))
+            } else {
+                Terminal.out(ReviewText.render(form, media: media, history: history))
+            }
+        }
+    }
+}
+
+/// The human-readable review: a header, one row per question, foreman comments, history.
+enum ReviewText {
+    static func render(_ form: Form, media: [MediaFile], history: Bool) -> String {
+        var lines: [String] = []
+        let done = form.template.questions.count - form.openQuestions.count
+        lines.append("\(form.name) — \(form.template.title) (\(form.template.id) v\(form.template.version))")
+        lines.append("id \(form.id.uuidString.lowercased()) · \(form.user) · \(form.status.rawValue) · created \(Format.date(form.createdAt)) · updated \(Format.date(form.updatedAt))"
+                     + (form.submittedAt.map { " · submitted \(Format.date($0))" } ?? ""))
+        lines.append("\(done) of \(form.template.questions.count) questions done")
+        lines.append("")
+        var table = TableRenderer(["#", "QUESTION", "ANSWER", "COMMENT", "MEDIA"], wrapping: [1, 2, 3])
+        for (index, question) in form.template.questions.enumerated() {
+            let answer = form.answer(for: question.id)
+            let files = media.filter { $0.questionID == question.id }
+                .map { "\($0.name) (\($0.kind.rawValue), \(Format.bytes($0.bytes)))" }.joined(separator: "\n")
+            var answerText = answer.value.map { display($0, question: question) } ?? (answer.isDone ? "—" : "— (open)")
+            if answerText.isEmpty { answerText = "—" }
+            table.add([String(index + 1), "\(question.text) [\(question.id)]", answerText, answer.comment ?? "", files])
+        }
+        lines.append(table.render())
+        if !form.foremanComments.isEmpty {
+            lines.append("")
+            lines.append("Foreman comments:")
+            for comment in form.foremanComments { lines.append("  \(Format.date(comment.at)) \(comment.by): \(comment.text)") }
+        }
+        if history {
+            lines.append("")
+            lines.append("History:")
+            for event in form.audit { lines.append("  " + describe(event)) }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Tables become one line per row so they read as tables.
+    static func display(_ value: AnswerValue, question: Question) -> String {
+        if case .table(let cells) = value, case .table(let rows, let columns, _) = question.kind {
+            return rows.indices.map { r in
+                "\(rows[r]): " + columns.indices.map { c in "\(columns[c]) \(cells[r][c] ?? "■")" }.joined(separator: ", ")
+            }.joined(separator: "\n")
+        }
+        return value.display
+    }
+
+    static func describe(_ event: AuditEvent) -> String {
+        var text = "\(Format.date(event.at))  \(event.by)  \(event.action.rawValue)"
+        if let questions = event.questions, !questions.isEmpty { text += " " + questions.joined(separator: ", ") }
+        if let media = event.media { text += " \(media)" }
+        if let from = event.from { text += " from \(from)" }
+        if let to = event.to { text += " to \(to)" }
+        if let note = event.note { text += " — \(note)" }
+        return text
+    }
+}

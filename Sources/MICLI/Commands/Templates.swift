@@ -1,0 +1,96 @@
+import ArgumentParser
+import Foundation
+import MIKit
+
+extension MI {
+    struct Templates: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "The form templates in the offline cache.",
+            subcommands: [ListTemplates.self, Import.self], defaultSubcommand: ListTemplates.self)
+    }
+}
+
+extension MI.Templates {
+    struct ListTemplates: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the cached templates.")
+
+        @OptionGroup var global: GlobalOptions
+
+        struct Output: Encodable {
+            var cache: String
+            var templates: [Item]
+            var invalid: [Invalid]
+            struct Item: Encodable { var id: String; var title: String; var version: Int; var questions: Int; var cachedAt: Date? }
+            struct Invalid: Encodable { var file: String; var error: String }
+        }
+
+        func run() throws {
+            let context = try Context(global)
+            let cache = TemplateCache(store: context.store, keys: context.configuration.templateKeys)
+            let (templates, invalid) = try context.run { _ in cache.all() }
+            for item in invalid { Terminal.note("skipped \(item.file) in the template cache: \(item.error)") }
+            if global.json {
+                try Terminal.json(Output(
+                    cache: cache.folder.path,
+                    templates: templates.map { .init(id: $0.template.id, title: $0.template.title, version: $0.template.version,
+                                                     questions: $0.template.questions.count, cachedAt: $0.modified) },
+                    invalid: invalid.map { .init(file: $0.file, error: $0.error) }))
+                return
+            }
+            guard !templates.isEmpty else {
+                Terminal.out("No templates in the cache (\(cache.folder.path)). Import them with `mi templates import FILE…`.")
+                return
+            }
+            var table = TableRenderer(["TEMPLATE", "VERSION", "QUESTIONS", "CACHED", "TITLE"], wrapping: [4])
+            for entry in templates {
+                table.add([entry.template.id, String(entry.template.version), String(entry.template.questions.count),
+                           Format.date(entry.modified), entry.template.title])
+            }
+            Terminal.out(table.render())
+        }
+    }
+
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Validate template JSON files and put them in the offline cache.")
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: ArgumentHelp("Template JSON files, or folders of them.", valueName: "file"))
+        var files: [String]
+
+        func run() throws {
+            let context = try Context(global)
+            let cache = TemplateCache(store: context.store, keys: context.configuration.templateKeys)
+            var sources: [URL] = []
+            for path in files {
+                let url = URL(fileURLWithPath: path)
+                var isFolder: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
+                    throw ValidationError("\(path) does not exist")
+                }
+                if isFolder.boolValue {
+                    let names = try FileManager.default.contentsOfDirectory(atPath: url.path).filter { $0.hasSuffix(".json") }.sorted()
+                    sources += names.map { url.appendingPathComponent($0) }
+                } else {
+                    sources.append(url)
+                }
+            }
+            // Every file is validated before any is installed: a bad file changes nothing.
+            let validated = try sources.map { source -> (Data, Template) in
+                let data = try Data(contentsOf: source)
+                return (data, try cache.coding.decode(data, source: source.lastPathComponent))
+            }
+            try context.run { _ in
+                for (data, template) in validated { try cache.install(data, source: template.id) }
+            }
+            if global.json {
+                try Terminal.json(validated.map { ["id": $0.1.id, "title": $0.1.title, "version": String($0.1.version)] })
+            } else {
+                for (_, template) in validated {
+                    Terminal.out("Imported \(template.id) v\(template.version): \(template.title)")
+                }
+            }
+        }
+    }
+}

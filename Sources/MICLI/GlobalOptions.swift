@@ -1,0 +1,13 @@
+import ArgumentParser
+
+/// Options every command takes.
+struct GlobalOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Config.plist to use (default: $MI_CONFIG, ./Config.plist, ~/.config/mi/Config.plist, /etc/mi/Config.plist).", valueName: "path"))
+    var config: String?
+
+    @Flag(name: .long, help: "Print one JSON document on stdout, for scripts.")
+    var json = false
+
+    @Option(name: .long, help: ArgumentHelp("The technician to act as.", valueName: "user"))
+    var user: String?
+}

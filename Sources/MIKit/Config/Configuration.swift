@@ -1,0 +1,78 @@
+import Foundation
+
+/// Everything an administrator tunes, read from Config.plist: the server, the directory,
+/// the store root, expiry, reminders and the template JSON key names.
+public struct Configuration: Sendable {
+    /// The plist this configuration was read from.
+    public var sourceURL: URL
+    public var server: Server
+    public var ldap: LDAP
+    /// Root of the form store (absolute; a relative plist value is resolved against the plist's folder).
+    public var documents: URL
+    /// Incomplete forms older than this many days (by `createdAt`) are deleted.
+    public var expiryDays: Int
+    /// Days after a form's creation on which a reminder falls due.
+    public var reminderDays: [Int]
+    /// The JSON key names templates use.
+    public var templateKeys: TemplateKeys
+
+    public struct Server: Sendable {
+        public var scheme: String
+        public var domain: String
+        public var port: Int
+        public var paths: Paths
+        public var caFile: String?
+        /// `mi-server` only.
+        public var listen: String
+        public var templatesDirectory: URL
+        public var dataDirectory: URL
+        public var maxUploadBytes: Int64
+        public var tokenMinutes: Int
+
+        public struct Paths: Sendable {
+            public var templateList: String
+            public var template: String
+            public var session: String
+            public var submit: String
+        }
+
+        /// The one place URLs are assembled: scheme, domain and port with a path from `Paths`.
+        /// `{id}` in the path is replaced by the percent-encoded `id`.
+        public func url(_ endpoint: Endpoint, id: String? = nil) -> URL? {
+            var path: String
+            switch endpoint {
+            case .templateList: path = paths.templateList
+            case .template: path = paths.template
+            case .session: path = paths.session
+            case .submit: path = paths.submit
+            case .submission: path = paths.submit + "/{id}"
+            case .health: path = "/health"
+            }
+            if let id {
+                let encoded = id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? id
+                path = path.replacingOccurrences(of: "{id}", with: encoded)
+            }
+            var components = URLComponents()
+            components.scheme = scheme
+            components.host = domain
+            components.port = port
+            components.percentEncodedPath = path
+            return components.url
+        }
+
+        public enum Endpoint: Sendable { case templateList, template, session, submit, submission, health }
+    }
+
+    public struct LDAP: Sendable {
+        public var url: String
+        public var startTLS: Bool
+        public var caFile: String?
+        public var baseDN: String
+        public var userFilter: String
+        public var bindDN: String?
+        public var bindPasswordFile: String?
+        public var foremanGroup: String
+        public var groupMemberAttribute: String
+        public var timeoutSeconds: Int
+    }
+}

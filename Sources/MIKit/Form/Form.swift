@@ -1,0 +1,181 @@
+import Foundation
+
+/// A form in progress or completed: the template copy it was started from, the answers with
+/// their comments and media, the foreman's comments and an audit trail.
+public struct Form: Sendable, Equatable {
+    /// The upload's idempotency key, fixed when the form is created.
+    public var id: UUID
+    /// The folder name, unique per user.
+    public var name: String
+    /// The technician the form belongs to.
+    public var user: String
+    public var template: Template
+    public var status: Status
+    public var createdAt: Date
+    public var updatedAt: Date
+    public var submittedAt: Date?
+    /// By question id.
+    public var answers: [String: Answer]
+    public var foremanComments: [ForemanComment]
+    public var audit: [AuditEvent]
+
+    public enum Status: String, Codable, Sendable { case incomplete, completed }
+
+    public init(id: UUID = UUID(), name: String, user: String, template: Template, createdAt: Date) {
+        self.id = id
+        self.name = name
+        self.user = user
+        self.template = template
+        self.status = .incomplete
+        self.createdAt = createdAt
+        self.updatedAt = createdAt
+        self.submittedAt = nil
+        self.answers = [:]
+        self.foremanComments = []
+        self.audit = []
+    }
+
+    public func answer(for questionID: String) -> Answer { answers[questionID] ?? Answer() }
+
+    /// The seed's rule: a question is done when it has an answer or a comment.
+    public func isDone(_ question: Question) -> Bool { answer(for: question.id).isDone }
+
+    /// Questions that still have neither an answer nor a comment, in template order.
+    public var openQuestions: [Question] { template.questions.filter { !isDone($0) } }
+
+    public var mediaCount: Int { answers.values.reduce(0) { $0 + $1.media.count } }
+
+    public var summary: FormSummary {
+        FormSummary(id: id, name: name, user: user, status: status, templateID: template.id,
+                    templateTitle: template.title, templateVersion: template.version, createdAt: createdAt,
+                    updatedAt: updatedAt, submittedAt: submittedAt, questions: template.questions.count,
+                    answered: template.questions.count - openQuestions.count, media: mediaCount)
+    }
+
+    /// Records who did what, and moves `updatedAt`.
+    public mutating func record(_ event: AuditEvent) {
+        audit.append(event)
+        updatedAt = max(updatedAt, event.at)
+    }
+}
+
+/// The answer to one question: a value, a comment, or both, and its media files.
+public struct Answer: Codable, Sendable, Equatable {
+    public var value: AnswerValue?
+    public var comment: String?
+    /// Media file names in the form folder (`Qid1(3).mp4`), in the order attached.
+    public var media: [String]
+
+    public init(value: AnswerValue? = nil, comment: String? = nil, media: [String] = []) {
+        self.value = value
+        self.comment = comment
+        self.media = media
+    }
+
+    public var isDone: Bool { value != nil || !(comment ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+
+    enum CodingKeys: String, CodingKey { case value, comment, media }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        value = try container.decodeIfPresent(AnswerValue.self, forKey: .value)
+        comment = try container.decodeIfPresent(String.self, forKey: .comment)
+        media = try container.decodeIfPresent([String].self, forKey: .media) ?? []
+    }
+}
+
+/// A value as given for a question of the matching type.
+public enum AnswerValue: Codable, Sendable, Equatable {
+    case text(String)
+    case number(Double)
+    case bool(Bool)
+    /// Chosen option labels, in the template's order.
+    case choices([String])
+    /// Rows of cells; `nil` in the cells that take no value.
+    case table([[String?]])
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let value = try? container.decode(Bool.self) { self = .bool(value) }
+        else if let value = try? container.decode(Double.self) { self = .number(value) }
+        else if let value = try? container.decode(String.self) { self = .text(value) }
+        else if let value = try? container.decode([String].self) { self = .choices(value) }
+        else { self = .table(try container.decode([[String?]].self)) }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .text(let value): try container.encode(value)
+        case .number(let value): try container.encode(JSONValue.number(value))
+        case .bool(let value): try container.encode(value)
+        case .choices(let value): try container.encode(value)
+        case .table(let value): try container.encode(value)
+        }
+    }
+
+    /// The value on one line, as review tables and prompts show it.
+    public var display: String {
+        switch self {
+        case .text(let text): return text
+        case .number(let number): return formatNumber(number)
+        case .bool(let bool): return bool ? "true" : "false"
+        case .choices(let choices): return choices.joined(separator: ", ")
+        case .table(let rows):
+            return rows.map { $0.map { $0 ?? "—" }.joined(separator: " | ") }.joined(separator: " / ")
+        }
+    }
+}
+
+/// A general comment a foreman adds to a completed form.
+public struct ForemanComment: Codable, Sendable, Equatable {
+    public var at: Date
+    public var by: String
+    public var text: String
+    public init(at: Date, by: String, text: String) { self.at = at; self.by = by; self.text = text }
+}
+
+/// One entry of a form's audit trail: who did what, when.
+public struct AuditEvent: Codable, Sendable, Equatable {
+    public enum Action: String, Codable, Sendable {
+        case created, answered, attached, detached, submitted, commented, returned, assigned, uploaded, renamed
+    }
+    public var at: Date
+    public var by: String
+    public var action: Action
+    public var questions: [String]?
+    public var media: String?
+    public var from: String?
+    public var to: String?
+    public var note: String?
+
+    public init(at: Date, by: String, action: Action, questions: [String]? = nil, media: String? = nil,
+                from: String? = nil, to: String? = nil, note: String? = nil) {
+        self.at = at
+        self.by = by
+        self.action = action
+        self.questions = questions
+        self.media = media
+        self.from = from
+        self.to = to
+        self.note = note
+    }
+}
+
+/// What listings need of a form; written at the head of form.json so it can be read without
+/// parsing the rest.
+public struct FormSummary: Codable, Sendable, Equatable {
+    public var id: UUID
+    public var name: String
+    public var user: String
+    public var status: Form.Status
+    public var templateID: String
+    public var templateTitle: String
+    public var templateVersion: Int
+    public var createdAt: Date
+    public var updatedAt: Date
+    public var submittedAt: Date?
+    public var questions: Int
+    public var answered: Int
+    public var media: Int
+}

@@ -1,0 +1,107 @@
+import Foundation
+
+/// The form.json format. The summary's keys come first and the body (answers, audit, foreman
+/// comments, template) after, so a listing can decode the summary from the file's first bytes.
+public enum FormFile {
+    public static let formatVersion = 1
+    /// The first key of the body; it cannot occur unescaped inside a JSON string.
+    static let bodyMarker = Array(#","answers":"#.utf8)
+
+    private struct Body: Codable {
+        var answers: [String: Answer]
+        var audit: [AuditEvent]
+        var foremanComments: [ForemanComment]
+        var template: JSONValue
+    }
+
+    private struct Header: Codable {
+        var formatVersion: Int
+        var summary: FormSummary
+
+        init(formatVersion: Int, summary: FormSummary) {
+            self.formatVersion = formatVersion
+            self.summary = summary
+        }
+        enum CodingKeys: String, CodingKey { case formatVersion }
+        init(from decoder: Decoder) throws {
+            formatVersion = try decoder.container(keyedBy: CodingKeys.self).decode(Int.self, forKey: .formatVersion)
+            summary = try FormSummary(from: decoder)
+        }
+        func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(formatVersion, forKey: .formatVersion)
+            try summary.encode(to: encoder)
+        }
+    }
+
+    static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }
+
+    static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+
+    public static func encode(_ form: Form) throws -> Data {
+        let encoder = encoder()
+        let header = try encoder.encode(Header(formatVersion: formatVersion, summary: form.summary))
+        let body = try encoder.encode(Body(answers: form.answers, audit: form.audit,
+                                           foremanComments: form.foremanComments,
+                                           template: TemplateCoding().encode(form.template)))
+        var data = Data(header.dropLast())
+        data.append(UInt8(ascii: ","))
+        data.append(body.dropFirst())
+        data.append(UInt8(ascii: "\n"))
+        return data
+    }
+
+    /// Decodes a whole form.json; the error says what is wrong with it.
+    public static func decode(_ data: Data) throws -> Form {
+        do {
+            let decoder = decoder()
+            let header = try decoder.decode(Header.self, from: data)
+            guard header.formatVersion <= formatVersion else {
+                throw FormFileError("written by a newer mi (format \(header.formatVersion)) — update mi")
+            }
+            let body = try decoder.decode(Body.self, from: data)
+            let template = try TemplateCoding().decode(body.template, source: header.summary.templateID)
+            let summary = header.summary
+            var form = Form(id: summary.id, name: summary.name, user: summary.user, template: template,
+                            createdAt: summary.createdAt)
+            form.status = summary.status
+            form.updatedAt = summary.updatedAt
+            form.submittedAt = summary.submittedAt
+            form.answers = body.answers
+            form.audit = body.audit
+            form.foremanComments = body.foremanComments
+            return form
+        } catch let error as DecodingError {
+            throw FormFileError(error.summary)
+        } catch let error as TemplateError {
+            throw FormFileError("its template copy is invalid: \(error.localizedDescription)")
+        }
+    }
+
+    /// Decodes only the summary, from the bytes before the body when they are enough.
+    public static func decodeSummary(_ data: Data) throws -> FormSummary {
+        let decoder = decoder()
+        if let end = data.firstRange(of: bodyMarker) {
+            var head = Data(data[data.startIndex..<end.lowerBound])
+            head.append(UInt8(ascii: "}"))
+            if let header = try? decoder.decode(Header.self, from: head) { return header.summary }
+        }
+        return try decode(data).summary
+    }
+}
+
+/// form.json exists but cannot be understood.
+public struct FormFileError: Error, Sendable, CustomStringConvertible {
+    public var reason: String
+    public init(_ reason: String) { self.reason = reason }
+    public var description: String { reason }
+}

@@ -1,0 +1,149 @@
+import CSystem
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Crash-safe file operations: a write lands whole or not at all, and survives a power cut
+/// once the call returns.
+public enum DurableFile {
+    /// Prefix of every temporary file the store writes; listings skip these names, and the
+    /// sweep at the start of a command removes the ones a killed process left behind.
+    public static let temporaryPrefix = ".mi-tmp-"
+
+    /// Writes `data` to `url`: a temporary file in the same folder, fsync, rename over `url`,
+    /// fsync of the folder.
+    public static func write(_ data: Data, to url: URL) throws {
+        let folder = url.deletingLastPathComponent()
+        let temporary = folder.appendingPathComponent(temporaryPrefix + UUID().uuidString)
+        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw error("create", temporary) }
+        var closed = false
+        defer {
+            if !closed { close(fd) }
+        }
+        do {
+            try data.withUnsafeBytes { buffer in
+                try writeAll(fd, buffer, path: temporary)
+            }
+            guard fsync(fd) == 0 else { throw error("sync", temporary) }
+            closed = true
+            guard close(fd) == 0 else { throw error("close", temporary) }
+            guard rename(temporary.path, url.path) == 0 else { throw error("replace", url) }
+        } catch {
+            unlink(temporary.path)
+            throw error
+        }
+        try syncFolder(folder)
+    }
+
+    /// Copies `source` into `destinationFolder` under a temporary name without loading it whole,
+    /// syncs it, and returns the temporary URL together with the number of bytes copied.
+    public static func streamCopy(from source: URL, into destinationFolder: URL,
+                                  chunkSize: Int = 1 << 20) throws -> (temporary: URL, bytes: Int64) {
+        let input = open(source.path, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw error("open", source) }
+        defer { close(input) }
+        var info = stat()
+        guard fstat(input, &info) == 0 else { throw error("inspect", source) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw StoreError.io(operation: "copy", path: source.path, reason: "not a regular file")
+        }
+        let temporary = destinationFolder.appendingPathComponent(temporaryPrefix + UUID().uuidString)
+        let output = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard output >= 0 else { throw error("create", temporary) }
+        var total: Int64 = 0
+        do {
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+            defer { buffer.deallocate() }
+            while true {
+                let count = read(input, buffer.baseAddress, chunkSize)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw error("read", source)
+                }
+                if count == 0 { break }
+                try writeAll(output, UnsafeRawBufferPointer(rebasing: buffer[0..<count]), path: temporary)
+                total += Int64(count)
+            }
+            guard fsync(output) == 0 else { throw error("sync", temporary) }
+            guard close(output) == 0 else { throw error("close", temporary) }
+        } catch {
+            close(output)
+            unlink(temporary.path)
+            throw error
+        }
+        return (temporary, total)
+    }
+
+    /// Renames `source` to `destination` atomically and never replaces an existing `destination`
+    /// (`renameat2` with `RENAME_NOREPLACE`); throws `StoreError.exists` when it is taken. Both
+    /// folders are synced afterwards.
+    public static func moveNoReplace(_ source: URL, to destination: URL) throws {
+        if mi_rename_noreplace(source.path, destination.path) != 0 {
+            let code = errno
+            switch code {
+            case EEXIST, ENOTEMPTY:
+                throw StoreError.exists(path: destination.path)
+            case EINVAL, ENOSYS, EOPNOTSUPP:
+                // The file system cannot refuse to replace. Every mi process holds the store's
+                // lock while it moves, so check-then-rename is race-free among them.
+                if FileManager.default.fileExists(atPath: destination.path) {
+                    throw StoreError.exists(path: destination.path)
+                }
+                guard rename(source.path, destination.path) == 0 else { throw error("move", source, to: destination) }
+            default:
+                errno = code
+                throw error("move", source, to: destination)
+            }
+        }
+        try syncFolder(destination.deletingLastPathComponent())
+        if source.deletingLastPathComponent().path != destination.deletingLastPathComponent().path {
+            try syncFolder(source.deletingLastPathComponent())
+        }
+    }
+
+    /// Creates `folder` and any missing parents, syncing each parent so the new entries persist.
+    public static func makeFolder(_ folder: URL) throws {
+        var missing: [URL] = []
+        var current = folder.standardizedFileURL
+        while !FileManager.default.fileExists(atPath: current.path) {
+            missing.append(current)
+            let parent = current.deletingLastPathComponent()
+            if parent.path == current.path { break }
+            current = parent
+        }
+        for url in missing.reversed() {
+            if mkdir(url.path, 0o755) != 0 && errno != EEXIST { throw error("create folder", url) }
+            try syncFolder(url.deletingLastPathComponent())
+        }
+    }
+
+    /// fsync of a folder, which persists the entries created, renamed or removed in it.
+    public static func syncFolder(_ folder: URL) throws {
+        let fd = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw error("open folder", folder) }
+        defer { close(fd) }
+        if fsync(fd) != 0 && errno != EINVAL { throw error("sync folder", folder) }
+    }
+
+    private static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer, path: URL) throws {
+        var offset = 0
+        while offset < buffer.count {
+            let written = Glibc.write(fd, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw error("write", path)
+            }
+            offset += written
+        }
+    }
+
+    static func error(_ operation: String, _ url: URL, to destination: URL? = nil) -> StoreError {
+        let reason = String(cString: strerror(errno))
+        let path = destination.map { "\(url.path) to \($0.path)" } ?? url.path
+        return .io(operation: operation, path: path, reason: reason)
+    }
+}

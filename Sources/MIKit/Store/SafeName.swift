@@ -1,0 +1,48 @@
+import Foundation
+
+/// Names that come from outside (users, template ids, form names, media file names) become
+/// path components only after this check, so they can never leave the store's root.
+public enum SafeName {
+    /// Why `name` cannot be a path component, or nil when it can.
+    public static func problem(_ name: String) -> String? {
+        if name.isEmpty { return "it is empty" }
+        if name.utf8.count > 200 { return "it is longer than 200 bytes" }
+        if name.contains("/") { return "it contains \"/\"" }
+        if name.contains("\\") { return "it contains \"\\\"" }
+        if name.contains("..") { return "it contains \"..\"" }
+        if name.hasPrefix(".") { return "it starts with \".\"" }
+        if name.hasPrefix("-") { return "it starts with \"-\"" }
+        for scalar in name.unicodeScalars {
+            if scalar.value == 0 { return "it contains a NUL character" }
+            if scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format
+                || scalar.properties.generalCategory == .lineSeparator
+                || scalar.properties.generalCategory == .paragraphSeparator {
+                return "it contains a control character (U+\(String(scalar.value, radix: 16, uppercase: true)))"
+            }
+        }
+        if name.trimmingCharacters(in: .whitespaces) != name { return "it starts or ends with a space" }
+        return nil
+    }
+
+    /// Returns `name` when it is safe, else throws naming what it is (`kind`, e.g. "user name").
+    @discardableResult
+    public static func check(_ name: String, as kind: String) throws -> String {
+        if let reason = problem(name) {
+            throw StoreError.unsafeName(kind: kind, name: name, reason: reason)
+        }
+        return name
+    }
+
+    /// A printable rendering of a hostile name for messages (control characters escaped).
+    public static func printable(_ name: String) -> String {
+        var result = ""
+        for scalar in name.unicodeScalars {
+            if scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format {
+                result += "\\u{\(String(scalar.value, radix: 16))}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}

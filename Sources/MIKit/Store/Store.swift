@@ -1,0 +1,195 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The folder hierarchy under `Documents`:
+///
+///     Users/<user>/<form>/form.json + media          incomplete forms
+///     CompletedMIs/<user>/<form>/form.json + media   submitted, waiting for the foreman
+///     Errors/<user>.json                             messages for <user>, shown at their next login
+///     .templates/<id>.json                           the template cache
+///
+/// Callers hold the store's lock (`lock()`) around every operation that writes.
+public struct Store: Sendable {
+    public let root: URL
+
+    public enum Area: String, Sendable, CaseIterable, Codable {
+        case incomplete = "Users"
+        case completed = "CompletedMIs"
+
+        public var status: Form.Status { self == .incomplete ? .incomplete : .completed }
+    }
+
+    public static let formFileName = "form.json"
+
+    public init(root: URL) { self.root = root.standardizedFileURL }
+
+    public var templatesFolder: URL { root.appendingPathComponent(".templates") }
+    public var errorsFolder: URL { root.appendingPathComponent("Errors") }
+
+    public func areaFolder(_ area: Area) -> URL { root.appendingPathComponent(area.rawValue) }
+
+    public func userFolder(_ area: Area, user: String) throws -> URL {
+        areaFolder(area).appendingPathComponent(try SafeName.check(user, as: "user name"))
+    }
+
+    public func location(_ area: Area, user: String, name: String) throws -> FormLocation {
+        let folder = try userFolder(area, user: user)
+            .appendingPathComponent(try SafeName.check(name, as: "form name"))
+        return FormLocation(area: area, user: user, name: name, folder: folder)
+    }
+
+    /// Takes the store's exclusive lock, creating the root when it is missing.
+    public func lock(timeout: TimeInterval = 30) throws -> StoreLock {
+        try DurableFile.makeFolder(root)
+        return try StoreLock(root: root, timeout: timeout)
+    }
+
+    // MARK: - Forms
+
+    public func load(_ location: FormLocation) throws -> Form {
+        let url = location.formFile
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw StoreError.unreadableForm(path: url.path, reason: (error as NSError).localizedDescription)
+        }
+        do {
+            var form = try FormFile.decode(data)
+            // Where the folder is decides the status: a form whose move was cut short is
+            // whatever its folder says.
+            form.status = location.area.status
+            return form
+        } catch let error as FormFileError {
+            throw StoreError.unreadableForm(path: url.path, reason: error.reason)
+        }
+    }
+
+    public func save(_ form: Form, at location: FormLocation) throws {
+        try DurableFile.write(try FormFile.encode(form), to: location.formFile)
+    }
+
+    /// Creates the form's folder with its form.json in one step: both are prepared under a
+    /// temporary name and renamed into place, never over an existing form.
+    public func create(_ form: Form) throws -> FormLocation {
+        let location = try self.location(.incomplete, user: form.user, name: form.name)
+        let parent = location.folder.deletingLastPathComponent()
+        try DurableFile.makeFolder(parent)
+        let staging = parent.appendingPathComponent(DurableFile.temporaryPrefix + UUID().uuidString)
+        guard mkdir(staging.path, 0o755) == 0 else { throw DurableFile.error("create folder", staging) }
+        do {
+            try DurableFile.write(try FormFile.encode(form), to: staging.appendingPathComponent(Self.formFileName))
+            try DurableFile.moveNoReplace(staging, to: location.folder)
+        } catch {
+            try? FileManager.default.removeItem(at: staging)
+            throw error
+        }
+        return location
+    }
+
+    /// Moves a form's whole folder in one rename; never replaces an existing form.
+    public func move(_ location: FormLocation, to area: Area, user: String, name: String) throws -> FormLocation {
+        let destination = try self.location(area, user: user, name: name)
+        try DurableFile.makeFolder(destination.folder.deletingLastPathComponent())
+        try DurableFile.moveNoReplace(location.folder, to: destination.folder)
+        return destination
+    }
+
+    /// Deletes a form with its media: first renamed out of sight in one step, then removed.
+    public func remove(_ location: FormLocation) throws {
+        let parent = location.folder.deletingLastPathComponent()
+        let trash = parent.appendingPathComponent(DurableFile.temporaryPrefix + UUID().uuidString)
+        try DurableFile.moveNoReplace(location.folder, to: trash)
+        try? FileManager.default.removeItem(at: trash)
+        try removeIfEmpty(parent)
+    }
+
+    /// Every user with a folder in `area`.
+    public func users(in area: Area) -> [String] {
+        entries(of: areaFolder(area)).filter { SafeName.problem($0) == nil }
+    }
+
+    /// The forms of `user` (or of everyone) in `area`, read from their summaries; the forms
+    /// that cannot be read are returned apart, never deleted.
+    public func list(_ area: Area, user: String? = nil) throws -> FormListing {
+        var listing = FormListing()
+        let users = try user.map { [try SafeName.check($0, as: "user name")] } ?? self.users(in: area)
+        for user in users {
+            let folder = areaFolder(area).appendingPathComponent(user)
+            for name in entries(of: folder) {
+                guard SafeName.problem(name) == nil else { continue }
+                let location = FormLocation(area: area, user: user, name: name, folder: folder.appendingPathComponent(name))
+                do {
+                    var summary = try readSummary(location)
+                    summary.status = area.status
+                    listing.forms.append(ListedForm(location: location, summary: summary))
+                } catch let error as StoreError {
+                    listing.unreadable.append(UnreadableForm(location: location, reason: error.localizedDescription))
+                }
+            }
+        }
+        return listing
+    }
+
+    /// The summary at the head of form.json, reading only the first bytes when they hold it.
+    public func readSummary(_ location: FormLocation) throws -> FormSummary {
+        let url = location.formFile
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw StoreError.unreadableForm(path: url.path, reason: String(cString: strerror(errno)))
+        }
+        defer { close(fd) }
+        var head = Data(count: 4096)
+        let count = head.withUnsafeMutableBytes { read(fd, $0.baseAddress, 4096) }
+        guard count >= 0 else { throw StoreError.unreadableForm(path: url.path, reason: String(cString: strerror(errno))) }
+        head.count = count
+        do {
+            if let summary = try? FormFile.decodeSummary(head) { return summary }
+            return try FormFile.decodeSummary(try Data(contentsOf: url))
+        } catch let error as FormFileError {
+            throw StoreError.unreadableForm(path: url.path, reason: error.reason)
+        } catch {
+            throw StoreError.unreadableForm(path: url.path, reason: (error as NSError).localizedDescription)
+        }
+    }
+
+    /// Every name in `folder` except hidden and temporary ones, sorted; empty when the folder is missing.
+    func entries(of folder: URL) -> [String] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
+        return names.filter { !$0.hasPrefix(".") }.sorted()
+    }
+
+    func removeIfEmpty(_ folder: URL) throws {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path), names.isEmpty else { return }
+        if rmdir(folder.path) == 0 { try DurableFile.syncFolder(folder.deletingLastPathComponent()) }
+    }
+}
+
+/// Where a form lives: area, user and folder name.
+public struct FormLocation: Sendable, Equatable, Hashable {
+    public var area: Store.Area
+    public var user: String
+    public var name: String
+    public var folder: URL
+    public var formFile: URL { folder.appendingPathComponent(Store.formFileName) }
+    /// `Users/ana/pump-2026…` — the path below the store's root, for messages.
+    public var relativePath: String { "\(area.rawValue)/\(user)/\(name)" }
+}
+
+public struct ListedForm: Sendable {
+    public var location: FormLocation
+    public var summary: FormSummary
+}
+
+public struct UnreadableForm: Sendable {
+    public var location: FormLocation
+    public var reason: String
+}
+
+public struct FormListing: Sendable {
+    public var forms: [ListedForm] = []
+    public var unreadable: [UnreadableForm] = []
+    public init() {}
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// What can go wrong in the store; every message says what to do next.
+public enum StoreError: LocalizedError, Sendable, Equatable {
+    case unsafeName(kind: String, name: String, reason: String)
+    case io(operation: String, path: String, reason: String)
+    case busy(path: String, seconds: Int)
+    case exists(path: String)
+    case unreadableForm(path: String, reason: String)
+    case formNotFound(String, user: String)
+    case ambiguousForm(String, matches: [String])
+    case templateNotFound(String)
+    case noTemplates(cache: String)
+
+    public var errorDescription: String? {
+        switch self {
+        case .unsafeName(let kind, let name, let reason):
+            return "\"\(SafeName.printable(name))\" is not a valid \(kind): \(reason) — use letters, digits, spaces, \"-\", \"_\" or \".\" inside the name"
+        case .io(let operation, let path, let reason):
+            return "could not \(operation) \(path): \(reason) — check the folder's permissions and free space; nothing was changed"
+        case .busy(let path, let seconds):
+            return "the store \(path) is busy: another mi has held its lock for \(seconds) s — wait for it to finish and try again"
+        case .exists(let path):
+            return "\(path) already exists — nothing was overwritten; choose another name"
+        case .unreadableForm(let path, let reason):
+            return "form file \(path) cannot be read (\(reason)) — it was left untouched; restore it from a backup or remove it by hand"
+        case .formNotFound(let form, let user):
+            return "no form \"\(SafeName.printable(form))\" for \(user) — `mi list` shows the forms and their ids"
+        case .ambiguousForm(let form, let matches):
+            return "\"\(form)\" matches several forms (\(matches.joined(separator: ", "))) — give more of the id or the full name"
+        case .templateNotFound(let id):
+            return "no template \"\(SafeName.printable(id))\" in the template cache — `mi templates` lists the templates you have"
+        case .noTemplates(let cache):
+            return "the template cache \(cache) is empty — download the templates with `mi templates` when online, or import them with `mi templates import FILE…`"
+        }
+    }
+}

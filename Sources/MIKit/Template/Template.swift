@@ -1,0 +1,82 @@
+import Foundation
+
+/// A form template: what the server publishes and a form keeps a copy of.
+public struct Template: Sendable, Equatable {
+    public var id: String
+    public var title: String
+    public var version: Int
+    public var questions: [Question]
+
+    public init(id: String, title: String, version: Int, questions: [Question]) {
+        self.id = id
+        self.title = title
+        self.version = version
+        self.questions = questions
+    }
+
+    public func question(id: String) -> Question? { questions.first { $0.id == id } }
+    public func index(of questionID: String) -> Int? { questions.firstIndex { $0.id == questionID } }
+}
+
+/// One question of a template.
+public struct Question: Sendable, Equatable {
+    public var id: String
+    public var text: String
+    public var help: String?
+    public var kind: Kind
+
+    public init(id: String, text: String, help: String? = nil, kind: Kind) {
+        self.id = id
+        self.text = text
+        self.help = help
+        self.kind = kind
+    }
+
+    public enum Kind: Sendable, Equatable {
+        /// `maxAnswers`: 1 = exactly one, 0 = any number, n = up to n.
+        case multipleChoice(options: [String], maxAnswers: Int)
+        case trueFalse
+        case shortAnswer
+        case numeric(integer: Bool, min: Double?, max: Double?)
+        /// `noCells` are the (row, column) pairs, from 0, that take no value.
+        case table(rows: [String], columns: [String], noCells: Set<Cell>)
+    }
+
+    /// A short human name of the question's type.
+    public var typeDescription: String {
+        switch kind {
+        case .multipleChoice(_, let maxAnswers):
+            switch maxAnswers {
+            case 1: return "multiple choice, one answer"
+            case 0: return "multiple choice, any number of answers"
+            default: return "multiple choice, up to \(maxAnswers) answers"
+            }
+        case .trueFalse: return "true/false"
+        case .shortAnswer: return "short answer"
+        case .numeric(let integer, let min, let max):
+            var text = integer ? "whole number" : "number"
+            switch (min, max) {
+            case let (min?, max?): text += " from \(formatNumber(min)) to \(formatNumber(max))"
+            case let (min?, nil): text += " of at least \(formatNumber(min))"
+            case let (nil, max?): text += " of at most \(formatNumber(max))"
+            case (nil, nil): break
+            }
+            return text
+        case .table(let rows, let columns, _): return "table, \(rows.count) × \(columns.count)"
+        }
+    }
+}
+
+/// A table cell, by row and column from 0.
+public struct Cell: Hashable, Sendable, Comparable {
+    public var row: Int
+    public var column: Int
+    public init(row: Int, column: Int) { self.row = row; self.column = column }
+    public static func < (lhs: Cell, rhs: Cell) -> Bool { (lhs.row, lhs.column) < (rhs.row, rhs.column) }
+}
+
+/// Formats a number without a trailing ".0" when it is whole.
+public func formatNumber(_ value: Double) -> String {
+    if value.rounded() == value, abs(value) < 1e15 { return String(Int64(value)) }
+    return String(value)
+}

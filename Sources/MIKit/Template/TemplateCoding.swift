@@ -1,0 +1,271 @@
+import Foundation
+
+/// Reads and writes templates in JSON with the key names of a `TemplateKeys`, validating as it reads.
+public struct TemplateCoding: Sendable {
+    public var keys: TemplateKeys
+
+    public init(keys: TemplateKeys = .default) { self.keys = keys }
+
+    /// Parses and validates template JSON. `source` names it in messages until its id is known.
+    public func decode(_ data: Data, source: String) throws -> Template {
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(data)
+        } catch let error as DecodingError {
+            throw TemplateError(template: source, problems: [.init(message: "not valid JSON: \(error.summary)")])
+        }
+        return try decode(json, source: source)
+    }
+
+    public func decode(_ json: JSONValue, source: String) throws -> Template {
+        var validator = Validator(keys: keys)
+        let template = validator.template(json)
+        let name = validator.templateID ?? source
+        guard validator.problems.isEmpty, let template else {
+            throw TemplateError(template: name, problems: validator.problems)
+        }
+        return template
+    }
+
+    /// The template as JSON with these key names.
+    public func encode(_ template: Template) -> JSONValue {
+        .object([
+            keys[.id]: .string(template.id),
+            keys[.title]: .string(template.title),
+            keys[.version]: .number(Double(template.version)),
+            keys[.questions]: .array(template.questions.map(encode)),
+        ])
+    }
+
+    public func encodeData(_ template: Template) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(encode(template))
+    }
+
+    private func encode(_ question: Question) -> JSONValue {
+        var object: [String: JSONValue] = [keys[.id]: .string(question.id), keys[.text]: .string(question.text)]
+        if let help = question.help { object[keys[.help]] = .string(help) }
+        switch question.kind {
+        case .multipleChoice(let options, let maxAnswers):
+            object[keys[.type]] = .string(keys[.multipleChoice])
+            object[keys[.options]] = .array(options.map(JSONValue.string))
+            object[keys[.maxAnswers]] = .number(Double(maxAnswers))
+        case .trueFalse:
+            object[keys[.type]] = .string(keys[.trueFalse])
+        case .shortAnswer:
+            object[keys[.type]] = .string(keys[.shortAnswer])
+        case .numeric(let integer, let min, let max):
+            object[keys[.type]] = .string(keys[.numeric])
+            object[keys[.integer]] = .bool(integer)
+            if let min { object[keys[.min]] = .number(min) }
+            if let max { object[keys[.max]] = .number(max) }
+        case .table(let rows, let columns, let noCells):
+            object[keys[.type]] = .string(keys[.table])
+            object[keys[.rows]] = .array(rows.map(JSONValue.string))
+            object[keys[.columns]] = .array(columns.map(JSONValue.string))
+            object[keys[.noCells]] = .array(noCells.sorted().map {
+                .array([.number(Double($0.row)), .number(Double($0.column))])
+            })
+        }
+        return .object(object)
+    }
+}
+
+/// Walks template JSON, collecting every problem with the question and field it belongs to.
+private struct Validator {
+    let keys: TemplateKeys
+    var problems: [TemplateError.Problem] = []
+    var templateID: String?
+
+    init(keys: TemplateKeys) { self.keys = keys }
+
+    mutating func problem(_ question: String?, _ key: TemplateKeys.Key?, _ message: String) {
+        problems.append(.init(question: question, field: key.map { keys[$0] }, message: message))
+    }
+
+    mutating func template(_ json: JSONValue) -> Template? {
+        guard let object = json.objectValue else {
+            problem(nil, nil, "expected a JSON object, found \(json.kindDescription)")
+            return nil
+        }
+        let id = string(object, .id, question: nil)
+        if let id {
+            templateID = id
+            if let reason = SafeName.problem(id) { problem(nil, .id, "\"\(id)\" cannot be a template id: \(reason)") }
+        }
+        let title = string(object, .title, question: nil)
+        var version: Int?
+        switch object[keys[.version]] {
+        case nil: problem(nil, .version, "missing")
+        case let value?:
+            if let integer = value.integerValue, integer >= 0 { version = integer } else {
+                problem(nil, .version, "expected a whole number of at least 0, found \(describe(value))")
+            }
+        }
+        var questions: [Question] = []
+        switch object[keys[.questions]] {
+        case nil: problem(nil, .questions, "missing")
+        case .array(let array)?:
+            if array.isEmpty { problem(nil, .questions, "a template needs at least one question") }
+            var seen: Set<String> = []
+            for (index, element) in array.enumerated() {
+                guard let question = question(element, position: index + 1) else { continue }
+                if !seen.insert(question.id).inserted {
+                    problem(question.id, .id, "duplicate question id (question \(index + 1))")
+                }
+                questions.append(question)
+            }
+        case let value?: problem(nil, .questions, "expected an array, found \(value.kindDescription)")
+        }
+        guard let id, let title, let version else { return nil }
+        return Template(id: id, title: title, version: version, questions: questions)
+    }
+
+    mutating func question(_ json: JSONValue, position: Int) -> Question? {
+        guard let object = json.objectValue else {
+            problem("#\(position)", nil, "expected a JSON object, found \(json.kindDescription)")
+            return nil
+        }
+        let rawID = object[keys[.id]]?.stringValue
+        let label = (rawID?.isEmpty == false ? rawID : nil) ?? "#\(position)"
+        let id = string(object, .id, question: label)
+        if let id, let reason = SafeName.problem(id) { problem(label, .id, "\"\(id)\" cannot be a question id: \(reason)") }
+        let text = string(object, .text, question: label)
+        var help: String?
+        if let value = object[keys[.help]] {
+            if case .string(let string) = value { help = string.isEmpty ? nil : string } else if value != .null {
+                problem(label, .help, "expected a string, found \(value.kindDescription)")
+            }
+        }
+        let type = string(object, .type, question: label)
+        var kind: Question.Kind?
+        switch type {
+        case nil: break
+        case keys[.multipleChoice]: kind = multipleChoice(object, label)
+        case keys[.trueFalse]: kind = .trueFalse
+        case keys[.shortAnswer]: kind = .shortAnswer
+        case keys[.numeric]: kind = numeric(object, label)
+        case keys[.table]: kind = table(object, label)
+        case let other?:
+            let known = TemplateKeys.Key.typeNames.map { "\"\(keys[$0])\"" }.joined(separator: ", ")
+            problem(label, .type, "unknown question type \"\(other)\" (known: \(known))")
+        }
+        guard let id, let text, let kind else { return nil }
+        return Question(id: id, text: text, help: help, kind: kind)
+    }
+
+    mutating func multipleChoice(_ object: [String: JSONValue], _ label: String) -> Question.Kind? {
+        guard let options = strings(object, .options, question: label) else { return nil }
+        if options.isEmpty { problem(label, .options, "a multiple-choice question needs at least one option"); return nil }
+        var seen: Set<String> = []
+        for option in options where !seen.insert(option).inserted {
+            problem(label, .options, "option \"\(option)\" is listed twice")
+        }
+        var maxAnswers = 1
+        if let value = object[keys[.maxAnswers]] {
+            if let integer = value.integerValue, integer >= 0 {
+                maxAnswers = integer
+                if integer > options.count {
+                    problem(label, .maxAnswers, "\(integer) is more than the \(options.count) options (use 0 for any number)")
+                }
+            } else {
+                problem(label, .maxAnswers, "expected a whole number of at least 0 (1 = one, 0 = any), found \(describe(value))")
+            }
+        }
+        return .multipleChoice(options: options, maxAnswers: maxAnswers)
+    }
+
+    mutating func numeric(_ object: [String: JSONValue], _ label: String) -> Question.Kind? {
+        var integer = false
+        if let value = object[keys[.integer]] {
+            if let bool = value.boolValue { integer = bool } else {
+                problem(label, .integer, "expected true or false, found \(value.kindDescription)")
+            }
+        }
+        func bound(_ key: TemplateKeys.Key) -> Double? {
+            guard let value = object[keys[key]], value != .null else { return nil }
+            guard let number = value.numberValue else {
+                problem(label, key, "expected a number, found \(value.kindDescription)")
+                return nil
+            }
+            if integer, number.rounded() != number {
+                problem(label, key, "\(formatNumber(number)) is not a whole number, but the question takes whole numbers")
+            }
+            return number
+        }
+        let min = bound(.min)
+        let max = bound(.max)
+        if let min, let max, min > max {
+            problem(label, .min, "min \(formatNumber(min)) is greater than max \(formatNumber(max))")
+        }
+        return .numeric(integer: integer, min: min, max: max)
+    }
+
+    mutating func table(_ object: [String: JSONValue], _ label: String) -> Question.Kind? {
+        let rows = strings(object, .rows, question: label)
+        let columns = strings(object, .columns, question: label)
+        if rows?.isEmpty == true { problem(label, .rows, "a table needs at least one row") }
+        if columns?.isEmpty == true { problem(label, .columns, "a table needs at least one column") }
+        guard let rows, let columns, !rows.isEmpty, !columns.isEmpty else { return nil }
+        var noCells: Set<Cell> = []
+        switch object[keys[.noCells]] {
+        case nil, .null?: break
+        case .array(let pairs)?:
+            for (index, pair) in pairs.enumerated() {
+                guard let values = pair.arrayValue, values.count == 2,
+                      let row = values[0].integerValue, let column = values[1].integerValue else {
+                    problem(label, .noCells, "entry \(index + 1) must be a [row, column] pair of whole numbers")
+                    continue
+                }
+                guard rows.indices.contains(row), columns.indices.contains(column) else {
+                    problem(label, .noCells, "[\(row), \(column)] is outside the \(rows.count) × \(columns.count) table (rows and columns count from 0)")
+                    continue
+                }
+                noCells.insert(Cell(row: row, column: column))
+            }
+            if noCells.count == rows.count * columns.count {
+                problem(label, .noCells, "every cell takes no value, so the table cannot be answered")
+            }
+        case let value?: problem(label, .noCells, "expected an array of [row, column] pairs, found \(value.kindDescription)")
+        }
+        return .table(rows: rows, columns: columns, noCells: noCells)
+    }
+
+    // MARK: - Field helpers
+
+    mutating func string(_ object: [String: JSONValue], _ key: TemplateKeys.Key, question: String?) -> String? {
+        guard let value = object[keys[key]] else { problem(question, key, "missing"); return nil }
+        guard let string = value.stringValue else {
+            problem(question, key, "expected a string, found \(value.kindDescription)")
+            return nil
+        }
+        if string.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { problem(question, key, "empty"); return nil }
+        return string
+    }
+
+    mutating func strings(_ object: [String: JSONValue], _ key: TemplateKeys.Key, question: String) -> [String]? {
+        guard let value = object[keys[key]] else { problem(question, key, "missing"); return nil }
+        guard let array = value.arrayValue else {
+            problem(question, key, "expected an array of strings, found \(value.kindDescription)")
+            return nil
+        }
+        var result: [String] = []
+        for (index, element) in array.enumerated() {
+            guard let string = element.stringValue, !string.trimmingCharacters(in: .whitespaces).isEmpty else {
+                problem(question, key, "entry \(index + 1) must be a non-empty string, found \(describe(element))")
+                return nil
+            }
+            result.append(string)
+        }
+        return result
+    }
+
+    func describe(_ value: JSONValue) -> String {
+        switch value {
+        case .number(let number): return formatNumber(number)
+        case .string(let string): return "\"\(string)\""
+        default: return value.kindDescription
+        }
+    }
+}

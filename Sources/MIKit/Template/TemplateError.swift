@@ -1,0 +1,31 @@
+import Foundation
+
+/// A template that cannot be used, with every problem found, each naming the question and field.
+public struct TemplateError: LocalizedError, Sendable, Equatable {
+    public struct Problem: Sendable, Equatable, CustomStringConvertible {
+        /// The question's id (or its position when it has no usable id); nil for the template itself.
+        public var question: String?
+        /// The JSON key at fault, as the template spells it.
+        public var field: String?
+        public var message: String
+
+        public var description: String {
+            var parts: [String] = []
+            if let question { parts.append("question \(question)") }
+            if let field { parts.append("field \"\(field)\"") }
+            return parts.isEmpty ? message : parts.joined(separator: ", ") + ": " + message
+        }
+    }
+
+    /// The template's id when known, else where it came from (a file name).
+    public var template: String
+    public var problems: [Problem]
+
+    public var errorDescription: String? {
+        if problems.count == 1, let only = problems.first {
+            return "template \(template): \(only) — correct the template (or TemplateKeys in Config.plist)"
+        }
+        return "template \(template) has \(problems.count) problems — correct the template (or TemplateKeys in Config.plist):\n"
+            + problems.map { "  \($0)" }.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// What a media file is, from its extension.
+public enum MediaKind: String, Sendable, Codable {
+    case photo, video, audio
+
+    static let extensions: [String: MediaKind] = [
+        "jpg": .photo, "jpeg": .photo, "png": .photo, "heic": .photo, "gif": .photo, "webp": .photo,
+        "mp4": .video, "mov": .video, "m4v": .video, "avi": .video, "mkv": .video, "webm": .video, "3gp": .video,
+        "m4a": .audio, "mp3": .audio, "wav": .audio, "aac": .audio, "caf": .audio, "ogg": .audio, "opus": .audio,
+        "flac": .audio,
+    ]
+
+    public init?(extension ext: String) {
+        guard let kind = Self.extensions[ext.lowercased()] else { return nil }
+        self = kind
+    }
+
+    static func of(_ file: URL) throws -> MediaKind {
+        let ext = file.pathExtension
+        guard let kind = MediaKind(extension: ext) else {
+            let known = extensions.keys.sorted().joined(separator: ", ")
+            throw WorkflowError("\(file.lastPathComponent) is not a photo, video or audio file (its extension must be one of \(known)) — nothing was attached")
+        }
+        return kind
+    }
+}
+
+/// A media file of a form.
+public struct MediaFile: Sendable, Equatable, Codable {
+    public var name: String
+    public var questionID: String
+    public var kind: MediaKind
+    public var bytes: Int64?
+    public var missing: Bool = false
+
+    public init(name: String, questionID: String, kind: MediaKind, bytes: Int64?, missing: Bool = false) {
+        self.name = name
+        self.questionID = questionID
+        self.kind = kind
+        self.bytes = bytes
+        self.missing = missing
+    }
+}
+
+/// The seed's media names: `Qid<question index from 0>(<n>).<ext>`, n counting from 1 per question.
+public enum MediaNaming {
+    public static func name(questionIndex: Int, number: Int, extension ext: String) -> String {
+        "Qid\(questionIndex)(\(number)).\(ext)"
+    }
+
+    /// The number of a name of this question's media (`Qid1(3).mp4` → 3 for index 1), else nil.
+    static func number(in name: String, questionIndex: Int) -> Int? {
+        let prefix = "Qid\(questionIndex)("
+        guard name.hasPrefix(prefix), let close = name.firstIndex(of: ")") else { return nil }
+        return Int(name[name.index(name.startIndex, offsetBy: prefix.count)..<close])
+    }
+
+    /// One past the highest number used by the question, in form.json or on disk (a file a
+    /// killed attach left behind is never overwritten).
+    static func nextName(questionIndex: Int, extension ext: String, form: Form, questionID: String, folder: URL) throws -> String {
+        let onDisk = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        let used = (form.answer(for: questionID).media + onDisk).compactMap { number(in: $0, questionIndex: questionIndex) }
+        let name = name(questionIndex: questionIndex, number: (used.max() ?? 0) + 1, extension: ext)
+        return try SafeName.check(name, as: "media name")
+    }
+}

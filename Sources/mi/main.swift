@@ -1,0 +1,3 @@
+import MICLI
+
+MI.main()
