@@ -16,15 +16,25 @@ let package = Package(
         .target(name: "CSystem"),
         // Domain and store: configuration, templates, forms, the folder hierarchy. No network, no terminal.
         .target(name: "MIKit", dependencies: ["CSystem"]),
+        // OpenLDAP's libldap.
+        .systemLibrary(name: "CLDAP", pkgConfig: "ldap", providers: [.apt(["libldap2-dev"])]),
+        // The organisation's directory: search-then-bind login, roles from group membership, users.
+        .target(name: "MIDirectory", dependencies: ["CLDAP"]),
         // The `mi` commands: argument parsing, prompts, tables, JSON output.
         .target(name: "MICLI", dependencies: [
             "MIKit",
+            "MIDirectory",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "mi", dependencies: ["MICLI"]),
+        // cairo + pango, for the printable PDF of a form.
+        .systemLibrary(name: "CCairo", pkgConfig: "pangocairo", providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
+        // The printable PDF of a form (cairo's PDF surface, pango text).
+        .target(name: "MIReport", dependencies: ["MIKit", "CCairo"]),
 
         .target(name: "TestSupport", dependencies: ["MIKit"], path: "Tests/TestSupport"),
+        .testTarget(name: "MIReportTests", dependencies: ["MIReport", "MIKit"]),
         .testTarget(name: "MIKitTests", dependencies: ["MIKit", "TestSupport"]),
-        .testTarget(name: "MIEndToEndTests", dependencies: ["mi", "TestSupport"]),
+        .testTarget(name: "MIEndToEndTests", dependencies: ["mi"]),
     ]
 )

@@ -23,23 +23,36 @@ struct Context {
         return try ConfigurationLoader.load(from: url)
     }
 
-    /// The context of a command run by a technician (or, with `roles`, whoever may run it).
-    init(_ options: GlobalOptions, roles: Set<Actor.Role> = [.technician]) throws {
+    /// The context of a command run by a logged-in user whose role is in `roles`.
+    init(_ options: GlobalOptions, roles: Set<Actor.Role>) throws {
         self.options = options
         configuration = try Self.loadConfiguration(options)
-        let actor = try Identity.current(options: options, configuration: configuration)
+        let actor = try Identity.current(configuration: configuration).actor
         guard roles.contains(actor.role) else {
-            throw WorkflowError("this command is for \(roles.map(\.rawValue).sorted().joined(separator: " or ")); \(actor.name) is a \(actor.role.rawValue)")
+            let who = roles == [.foreman] ? "foremen" : roles == [.technician] ? "technicians" : "technicians and foremen"
+            throw WorkflowError("this command is for \(who); you (\(actor.name)) are logged in as a \(actor.role.rawValue)")
         }
         workflow = Workflow(configuration: configuration, actor: actor)
     }
 
+    /// The context of a command for technicians only.
+    static func technician(_ options: GlobalOptions) throws -> Context { try Context(options, roles: [.technician]) }
+    /// The context of a command for foremen only.
+    static func foreman(_ options: GlobalOptions) throws -> Context { try Context(options, roles: [.foreman]) }
+    /// The context of a command for anyone logged in.
+    static func anyone(_ options: GlobalOptions) throws -> Context { try Context(options, roles: [.technician, .foreman]) }
+
     /// Runs `body` holding the store's lock, after sweeping expired forms.
     func run<T>(sweep: Bool = true, _ body: (Workflow) throws -> T) throws -> T {
-        let lock = try store.lock(timeout: Self.lockTimeout)
+        try Self.withLock(workflow, sweep: sweep) { try body(workflow) }
+    }
+
+    /// Runs `body` holding the store's lock, first sweeping expired forms (saying what went).
+    static func withLock<T>(_ workflow: Workflow, sweep: Bool = true, _ body: () throws -> T) throws -> T {
+        let lock = try workflow.store.lock(timeout: lockTimeout)
         defer { withExtendedLifetime(lock) {} }
-        if sweep { try self.sweep() }
-        return try body(workflow)
+        if sweep { try Self.sweep(workflow) }
+        return try body()
     }
 
     /// Runs `body` holding the store's lock, without the sweep (for steps of a longer command).
@@ -48,11 +61,12 @@ struct Context {
     }
 
     /// Deletes expired incomplete forms and says in one line what went. The caller holds the lock.
-    func sweep() throws {
-        let result = try store.sweep(expiryDays: configuration.expiryDays, now: workflow.now())
+    static func sweep(_ workflow: Workflow) throws {
+        let days = workflow.configuration.expiryDays
+        let result = try workflow.store.sweep(expiryDays: days, now: workflow.now())
         guard !result.expired.isEmpty else { return }
         let names = result.expired.map(\.location.relativePath).joined(separator: ", ")
-        Terminal.note("deleted \(Format.plural(result.expired.count, "incomplete form")) older than \(configuration.expiryDays) days: \(names)")
+        Terminal.note("deleted \(Format.plural(result.expired.count, "incomplete form")) older than \(days) days: \(names)")
     }
 
     /// Tells about forms that could not be read (they are skipped, never deleted).

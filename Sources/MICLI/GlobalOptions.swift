@@ -7,7 +7,4 @@ struct GlobalOptions: ParsableArguments {
 
     @Flag(name: .long, help: "Print one JSON document on stdout, for scripts.")
     var json = false
-
-    @Option(name: .long, help: ArgumentHelp("The technician to act as.", valueName: "user"))
-    var user: String?
 }

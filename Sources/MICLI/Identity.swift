@@ -1,13 +1,12 @@
 import Foundation
 import MIKit
 
-/// Who is at the terminal. Until directory login exists the technician names themselves
-/// with `--user`; the workflow only ever sees the resulting `Actor`.
+/// Who is at the terminal: the session `mi login` left. The workflow only ever sees the
+/// resulting `Actor`.
 enum Identity {
-    static func current(options: GlobalOptions, configuration: Configuration) throws -> Actor {
-        guard let user = options.user else {
-            throw WorkflowError("no user given — pass --user NAME")
-        }
-        return Actor(name: try SafeName.check(user, as: "user name"), role: .technician)
+    static var sessions: SessionStore { SessionStore(environment: ProcessInfo.processInfo.environment) }
+
+    static func current(configuration: Configuration) throws -> Session {
+        try sessions.current(directory: configuration.ldap.url, now: Date())
     }
 }

@@ -11,7 +11,7 @@ public struct MI: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            ConfigCommand.self, Templates.self, New.self, List.self, Fill.self, Answer.self,
+            ConfigCommand.self, Login.self, Logout.self, WhoAmI.self, Users.self, Templates.self, New.self, List.self, Fill.self, Answer.self,
             Attach.self, MediaList.self, Detach.self, Review.self, Submit.self, Delete.self, Purge.self,
         ]
     )

@@ -47,7 +47,7 @@ extension MI {
         }
 
         func run() throws {
-            let context = try Context(global)
+            let context = try Context.technician(global)
             let updates: [AnswerUpdate]
             if let file {
                 let data: Data

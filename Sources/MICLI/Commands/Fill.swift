@@ -22,7 +22,7 @@ extension MI {
         }
 
         func run() throws {
-            let context = try Context(global)
+            let context = try Context.technician(global)
             var session = try FillSession(context: context, reference: form)
             _ = try session.run()
         }

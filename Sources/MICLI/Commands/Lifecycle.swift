@@ -11,7 +11,7 @@ extension MI {
         @Argument(help: ArgumentHelp("The form.", valueName: "form")) var form: String
 
         func run() throws {
-            let context = try Context(global)
+            let context = try Context.technician(global)
             let (location, saved) = try context.run { try $0.submit(form) }
             if global.json {
                 try Terminal.json(["id": saved.id.uuidString.lowercased(), "name": saved.name, "status": saved.status.rawValue,
@@ -29,7 +29,7 @@ extension MI {
         @Argument(help: ArgumentHelp("The form.", valueName: "form")) var form: String
 
         func run() throws {
-            let context = try Context(global)
+            let context = try Context.technician(global)
             let location = try context.run { try $0.delete(form) }
             if global.json { try Terminal.json(["deleted": location.name]) } else { Terminal.out("Deleted \(location.name).") }
         }
@@ -50,7 +50,7 @@ extension MI {
         }
 
         func run() throws {
-            let context = try Context(global)
+            let context = try Context.anyone(global)
             let days = context.configuration.expiryDays
             let result = try context.run(sweep: false) { workflow in
                 try workflow.store.sweep(expiryDays: days, now: workflow.now(), dryRun: dryRun)

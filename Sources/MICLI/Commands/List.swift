@@ -30,7 +30,7 @@ extension MI {
         struct Unreadable: Encodable { var path: String; var reason: String }
 
         func run() throws {
-            let context = try Context(global)
+            let context = try Context.technician(global)
             let listing = try context.run { workflow in
                 var all = FormListing()
                 for area in Store.Area.allCases {

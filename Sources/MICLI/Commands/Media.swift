@@ -14,7 +14,7 @@ extension MI {
         @Argument(help: ArgumentHelp("Files to attach.", valueName: "file")) var files: [String]
 
         func run() throws {
-            let context = try Context(global)
+            let context = try Context.technician(global)
             let attached = try context.run { try $0.attach(form, question: question, files: files.map { URL(fileURLWithPath: $0) }) }
             if global.json {
                 try Terminal.json(attached)
@@ -33,7 +33,7 @@ extension MI {
         @Argument(help: ArgumentHelp("The form.", valueName: "form")) var form: String
 
         func run() throws {
-            let context = try Context(global)
+            let context = try Context.anyone(global)
             let media = try context.run { workflow -> [MediaFile] in
                 let location = try workflow.resolve(form)
                 return workflow.media(of: try workflow.store.load(location), at: location)
@@ -54,7 +54,7 @@ extension MI {
         @Argument(help: ArgumentHelp("The media file's name, e.g. Qid1(3).mp4.", valueName: "media")) var media: String
 
         func run() throws {
-            let context = try Context(global)
+            let context = try Context.technician(global)
             let saved = try context.run { try $0.detach(form, media: media) }
             if global.json { try Terminal.json(FormJSON(saved)) } else { Terminal.out("Removed \(media) from \(saved.name).") }
         }

@@ -16,7 +16,7 @@ extension MI {
         struct Output: Encodable { var id: String; var name: String; var template: String; var version: Int; var questions: Int }
 
         func run() throws {
-            let context = try Context(global)
+            let context = try Context.technician(global)
             let (_, form) = try context.run { try $0.startForm(templateID: template, name: name) }
             if global.json {
                 try Terminal.json(Output(id: form.id.uuidString.lowercased(), name: form.name, template: form.template.id,

@@ -15,7 +15,7 @@ extension MI {
         var history = false
 
         func run() throws {
-            let context = try Context(global)
+            let context = try Context.anyone(global)
             let (form, media) = try context.run { workflow -> (Form, [MediaFile]) in
                 let location = try workflow.resolve(self.form)
                 let form = try workflow.store.load(location)

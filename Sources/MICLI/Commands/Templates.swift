@@ -25,7 +25,7 @@ extension MI.Templates {
         }
 
         func run() throws {
-            let context = try Context(global)
+            let context = try Context.anyone(global)
             let cache = TemplateCache(store: context.store, keys: context.configuration.templateKeys)
             let (templates, invalid) = try context.run { _ in cache.all() }
             for item in invalid { Terminal.note("skipped \(item.file) in the template cache: \(item.error)") }
@@ -60,7 +60,7 @@ extension MI.Templates {
         var files: [String]
 
         func run() throws {
-            let context = try Context(global)
+            let context = try Context.anyone(global)
             let cache = TemplateCache(store: context.store, keys: context.configuration.templateKeys)
             var sources: [URL] = []
             for path in files {

@@ -37,26 +37,29 @@ public struct Configuration: Sendable {
         }
 
         /// The one place URLs are assembled: scheme, domain and port with a path from `Paths`.
-        /// `{id}` in the path is replaced by the percent-encoded `id`.
+        /// `{id}` in the path is replaced by the percent-encoded `id`; nil when the path needs
+        /// an id and none is given.
         public func url(_ endpoint: Endpoint, id: String? = nil) -> URL? {
-            var path: String
+            let template: String
             switch endpoint {
-            case .templateList: path = paths.templateList
-            case .template: path = paths.template
-            case .session: path = paths.session
-            case .submit: path = paths.submit
-            case .submission: path = paths.submit + "/{id}"
-            case .health: path = "/health"
+            case .templateList: template = paths.templateList
+            case .template: template = paths.template
+            case .session: template = paths.session
+            case .submit: template = paths.submit
+            case .submission: template = paths.submit + "/{id}"
+            case .health: template = "/health"
             }
-            if let id {
-                let encoded = id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? id
-                path = path.replacingOccurrences(of: "{id}", with: encoded)
-            }
+            let literal = CharacterSet.urlPathAllowed
+            let parts = template.components(separatedBy: "{id}")
+            if parts.count > 1 && id == nil { return nil }
+            let segment = CharacterSet.urlPathAllowed.subtracting(["/", ";"])
+            let encodedID = id.map { $0.addingPercentEncoding(withAllowedCharacters: segment) ?? "" } ?? ""
+            let encodedParts = parts.map { $0.addingPercentEncoding(withAllowedCharacters: literal) ?? "" }
             var components = URLComponents()
             components.scheme = scheme
             components.host = domain
             components.port = port
-            components.percentEncodedPath = path
+            components.percentEncodedPath = encodedParts.joined(separator: encodedID)
             return components.url
         }
 

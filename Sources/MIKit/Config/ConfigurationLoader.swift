@@ -122,7 +122,11 @@ public enum ConfigurationLoader {
         if let pathsReader = reader.dictionary("Paths", required: false) {
             func path(_ key: String, _ fallback: String) -> String {
                 guard let value = pathsReader.string(key, required: false) else { return fallback }
-                if !value.hasPrefix("/") { pathsReader.error(key, "must start with \"/\", found \"\(value)\"") }
+                if !value.hasPrefix("/") {
+                    pathsReader.error(key, "must start with \"/\", found \"\(value)\"")
+                } else if value.contains(where: { $0.isWhitespace || $0 == "?" || $0 == "#" || $0 == "%" }) {
+                    pathsReader.error(key, "must be a plain path (no spaces, ?, # or %), found \"\(value)\"")
+                }
                 return value
             }
             paths.templateList = path("TemplateList", defaults.templateList)

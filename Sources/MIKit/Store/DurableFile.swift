@@ -15,11 +15,13 @@ public enum DurableFile {
 
     /// Writes `data` to `url`: a temporary file in the same folder, fsync, rename over `url`,
     /// fsync of the folder.
-    public static func write(_ data: Data, to url: URL) throws {
+    /// `permissions` apply from the moment the file exists (0o600 for secrets).
+    public static func write(_ data: Data, to url: URL, permissions: mode_t = 0o644) throws {
         let folder = url.deletingLastPathComponent()
         let temporary = folder.appendingPathComponent(temporaryPrefix + UUID().uuidString)
-        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
         guard fd >= 0 else { throw error("create", temporary) }
+        fchmod(fd, permissions)
         var closed = false
         defer {
             if !closed { close(fd) }

@@ -36,7 +36,7 @@ public struct Store: Sendable {
 
     public func location(_ area: Area, user: String, name: String) throws -> FormLocation {
         let folder = try userFolder(area, user: user)
-            .appendingPathComponent(try SafeName.check(name, as: "form name"))
+            .appendingPathComponent(try SafeName.check(name, as: "form name"), isDirectory: true)
         return FormLocation(area: area, user: user, name: name, folder: folder)
     }
 
@@ -120,7 +120,8 @@ public struct Store: Sendable {
             let folder = areaFolder(area).appendingPathComponent(user)
             for name in entries(of: folder) {
                 guard SafeName.problem(name) == nil else { continue }
-                let location = FormLocation(area: area, user: user, name: name, folder: folder.appendingPathComponent(name))
+                let location = FormLocation(area: area, user: user, name: name,
+                                            folder: folder.appendingPathComponent(name, isDirectory: true))
                 do {
                     var summary = try readSummary(location)
                     summary.status = area.status

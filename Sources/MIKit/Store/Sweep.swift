@@ -22,7 +22,16 @@ extension Store {
         if !dryRun { removeLeftovers() }
         let listing = try list(.incomplete)
         result.unreadable = listing.unreadable
-        result.expired = listing.forms.filter { Store.expiryDate(of: $0.summary, expiryDays: expiryDays) < now }
+        // A listing reads only each file's summary; an expired form is read whole before it
+        // goes, so a damaged file is reported and kept, never deleted.
+        for form in listing.forms where Store.expiryDate(of: form.summary, expiryDays: expiryDays) < now {
+            do {
+                _ = try load(form.location)
+                result.expired.append(form)
+            } catch {
+                result.unreadable.append(UnreadableForm(location: form.location, reason: error.localizedDescription))
+            }
+        }
         if dryRun { return result }
         for form in result.expired { try remove(form.location) }
         for area in Area.allCases {

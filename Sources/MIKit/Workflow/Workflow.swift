@@ -22,9 +22,15 @@ public struct Workflow: Sendable {
     /// A form of `user` (the actor by default) by its name or an unambiguous prefix of its id.
     public func resolve(_ reference: String, user: String? = nil, areas: [Store.Area] = Store.Area.allCases) throws -> FormLocation {
         let owner = user ?? actor.name
+        // A folder of that name is the form, readable or not (an unreadable one then says so).
+        if SafeName.problem(reference) == nil {
+            for area in areas {
+                let location = try store.location(area, user: owner, name: reference)
+                if FileManager.default.fileExists(atPath: location.folder.path) { return location }
+            }
+        }
         var forms: [ListedForm] = []
         for area in areas { forms += try store.list(area, user: owner).forms }
-        if let exact = forms.first(where: { $0.location.name == reference }) { return exact.location }
         let lowered = reference.lowercased()
         let matches = lowered.count >= 4 ? forms.filter { $0.summary.id.uuidString.lowercased().hasPrefix(lowered) } : []
         if matches.count == 1, let only = matches.first { return only.location }
@@ -115,13 +121,25 @@ public struct Workflow: Sendable {
         guard let object = json.objectValue else {
             throw WorkflowError("the answers file must be a JSON object of question id → value, found \(json.kindDescription); nothing was saved")
         }
-        return object.keys.sorted().compactMap { key -> AnswerUpdate? in
+        return try object.keys.sorted().compactMap { key -> AnswerUpdate? in
             guard let value = object[key] else { return nil }
-            if case .object(let parts) = value, parts.keys.allSatisfy({ ["value", "comment"].contains($0) }) {
-                return AnswerUpdate(question: key, value: parts["value"].flatMap { $0 == .null ? nil : .json($0) },
-                                    comment: parts["comment"]?.stringValue)
+            guard case .object(let parts) = value else { return AnswerUpdate(question: key, value: .json(value)) }
+            let unknown = parts.keys.filter { !["value", "comment"].contains($0) }.sorted()
+            guard unknown.isEmpty else {
+                throw AnswerError(question: key, rule: "unknown field(s) \(unknown.joined(separator: ", ")) — give \"value\" and/or \"comment\"")
             }
-            return AnswerUpdate(question: key, value: .json(value))
+            guard parts["value"] != nil || parts["comment"] != nil else {
+                throw AnswerError(question: key, rule: "give a \"value\", a \"comment\", or both")
+            }
+            var comment: String?
+            if let raw = parts["comment"], raw != .null {
+                guard let text = raw.stringValue else {
+                    throw AnswerError(question: key, rule: "the comment must be text, found \(raw.kindDescription)")
+                }
+                comment = text
+            }
+            return AnswerUpdate(question: key, value: parts["value"].flatMap { $0 == .null ? nil : .json($0) },
+                                comment: comment)
         }
     }
 

@@ -1,0 +1,27 @@
+# MI — build, demo, tests and benchmarks.
+SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
+export PATH := /opt/swift/usr/bin:$(PATH)
+
+.PHONY: build release demo test bench clean
+
+build:
+	$(SWIFT) build
+
+release:
+	$(SWIFT) build -c release
+
+## The main job end to end on the shipped sample data.
+demo: build
+	bash scripts/demo.sh
+
+## Every test: unit tests and end-to-end tests against the real binaries and services.
+test:
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+## Benchmarks (see BENCHMARKS.md).
+bench: release
+	bash scripts/bench-list.sh
+
+clean:
+	rm -rf .build

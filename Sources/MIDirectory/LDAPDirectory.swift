@@ -1,0 +1,185 @@
+import CLDAP
+
+/// `DirectoryService` over LDAP with libldap: search-then-bind, roles from group membership.
+///
+/// Every call opens its own connections (libldap handles are not thread-safe) and closes them
+/// before returning, so the value can be shared freely.
+public struct LDAPDirectory: DirectoryService {
+    public let configuration: DirectoryConfiguration
+
+    public init(configuration: DirectoryConfiguration) {
+        self.configuration = configuration
+    }
+
+    /// Search-then-bind (RFC 4513 §5.1.2 and the mistakes in RELIABILITY.md avoided): the
+    /// service account finds exactly one entry for the escaped user name, then a separate
+    /// connection binds as that entry's DN with `password`. The role is read afterwards with
+    /// the service account, since users often may not read groups.
+    public func authenticate(user: String, password: String) throws -> DirectoryUser {
+        try LoginInput.check(userName: user)
+        try LoginInput.check(password: password)
+        try configuration.validate()
+        let service = try serviceConnection()
+        guard let entry = try findUser(user, on: service) else {
+            throw DirectoryError.wrongUserNameOrPassword
+        }
+        try verify(password: password, of: entry)
+        return try makeUser(entry, typedName: user, group: foremanGroup(on: service))
+    }
+
+    public func lookup(user: String) throws -> DirectoryUser? {
+        try LoginInput.check(userName: user)
+        try configuration.validate()
+        let service = try serviceConnection()
+        guard let entry = try findUser(user, on: service) else { return nil }
+        return try makeUser(entry, typedName: user, group: foremanGroup(on: service))
+    }
+
+    /// Entries without a `uid` are left out: they have no user name to log in with.
+    public func listUsers() throws -> [DirectoryUser] {
+        try configuration.validate()
+        let service = try serviceConnection()
+        let entries = try searchUsers(filter: LDAPFilter.allUsers(template: configuration.userFilter), on: service)
+        let group = try foremanGroup(on: service)
+        return entries
+            .compactMap { entry in entry.first("uid").map { makeUser(entry, userName: $0, group: group) } }
+            .sorted { $0.userName < $1.userName }
+    }
+
+    // MARK: - Steps
+
+    private static let userAttributes = ["uid", "displayName", "cn"]
+
+    /// A connection bound as `LDAP.BindDN`, or anonymously when none is configured.
+    private func serviceConnection() throws(DirectoryError) -> LDAPConnection {
+        let connection = try connect()
+        let bindDN = configuration.bindDN
+        try attempt({ () throws(LDAPStatus) in
+            try connection.bind(dn: bindDN, password: bindDN == nil ? "" : configuration.bindPassword ?? "")
+        }, refused: { status in
+            bindDN.map { .serviceAccountRefused(bindDN: $0, status: status) } ?? .anonymousBindRefused(status: status)
+        })
+        return connection
+    }
+
+    /// A new handle with every option set, upgraded with StartTLS when configured. A failed
+    /// StartTLS is an error: never carry on in plain text.
+    private func connect() throws(DirectoryError) -> LDAPConnection {
+        let configuration = configuration
+        let connection = try attempt({ () throws(LDAPStatus) in
+            try LDAPConnection(
+                url: configuration.url, caFile: configuration.caFile, timeoutSeconds: configuration.timeoutSeconds)
+        }, refused: { .operationFailed(operation: "set up a connection to \(configuration.url)", status: $0) })
+        if configuration.startTLS {
+            do throws(LDAPStatus) {
+                try connection.startTLS()
+            } catch {
+                // A failed TLS handshake is LDAP_CONNECT_ERROR too: only a server that cannot
+                // be reached at all is "unreachable" here.
+                throw error.code == LDAP_CONNECT_ERROR
+                    ? .startTLSFailed(url: configuration.url, status: error)
+                    : mapped(error, refused: { .startTLSFailed(url: configuration.url, status: $0) })
+            }
+        }
+        return connection
+    }
+
+    /// The one entry `LDAP.UserFilter` finds for `userName`; nil when there is none.
+    private func findUser(_ userName: String, on connection: LDAPConnection) throws(DirectoryError) -> LDAPEntry? {
+        let entries = try searchUsers(filter: LDAPFilter.user(userName, template: configuration.userFilter), on: connection)
+        guard entries.count <= 1 else {
+            throw .ambiguousUser(user: userName, entries: entries.count)
+        }
+        return entries.first
+    }
+
+    private func searchUsers(filter: String, on connection: LDAPConnection) throws(DirectoryError) -> [LDAPEntry] {
+        let baseDN = configuration.baseDN
+        return try attempt({ () throws(LDAPStatus) in
+            try connection.search(base: baseDN, scope: .subtree, filter: filter, attributes: Self.userAttributes)
+        }, refused: { status in
+            switch status.code {
+            case LDAP_FILTER_ERROR:
+                .invalidConfiguration("LDAP.UserFilter \"\(configuration.userFilter)\" is not a valid LDAP filter")
+            case LDAP_NO_SUCH_OBJECT:
+                .invalidConfiguration("LDAP.BaseDN \"\(baseDN)\" does not exist or the service account cannot read it")
+            default:
+                .operationFailed(operation: "search for users under \(baseDN)", status: status)
+            }
+        })
+    }
+
+    /// Binds as the DN the directory returned — never one built from what the user typed —
+    /// on a connection of its own, so the service connection keeps its identity.
+    private func verify(password: String, of entry: LDAPEntry) throws(DirectoryError) {
+        let connection = try connect()
+        try attempt({ () throws(LDAPStatus) in
+            try connection.bind(dn: entry.dn, password: password)
+        }, refused: { status in
+            status.code == LDAP_INVALID_CREDENTIALS
+                ? .wrongUserNameOrPassword
+                : .operationFailed(operation: "check the password", status: status)
+        })
+    }
+
+    /// Reads `LDAP.ForemanGroup` with a base-scope search; it may lie outside `LDAP.BaseDN`.
+    private func foremanGroup(on connection: LDAPConnection) throws(DirectoryError) -> ForemanGroup {
+        let dn = configuration.foremanGroup
+        let attribute = configuration.groupMemberAttribute
+        let entries = try attempt({ () throws(LDAPStatus) in
+            try connection.search(base: dn, scope: .base, filter: "(objectClass=*)", attributes: [attribute])
+        }, refused: { status in
+            [LDAP_NO_SUCH_OBJECT, LDAP_INVALID_DN_SYNTAX].contains(status.code)
+                ? .foremanGroupNotFound(dn: dn, status: status)
+                : .operationFailed(operation: "read the foremen's group \(dn)", status: status)
+        })
+        guard let entry = entries.first else {
+            throw .foremanGroupNotFound(dn: dn, status: nil)
+        }
+        return ForemanGroup(attribute: attribute, values: entry.values(attribute))
+    }
+
+    // MARK: - Results
+
+    /// The user name is the directory's spelling: the `uid` value matching what was typed
+    /// (uid compares case-insensitively), else the first `uid`, else what was typed.
+    private func makeUser(_ entry: LDAPEntry, typedName: String, group: ForemanGroup) -> DirectoryUser {
+        let uids = entry.values("uid")
+        let userName = uids.first { $0.caseInsensitiveCompare(typedName) == .orderedSame } ?? uids.first ?? typedName
+        return makeUser(entry, userName: userName, group: group)
+    }
+
+    private func makeUser(_ entry: LDAPEntry, userName: String, group: ForemanGroup) -> DirectoryUser {
+        DirectoryUser(
+            userName: userName,
+            dn: entry.dn,
+            displayName: entry.first("displayName") ?? entry.first("cn") ?? userName,
+            role: group.role(userName: userName, dn: entry.dn))
+    }
+
+    // MARK: - Errors
+
+    /// Runs one libldap step; an unreachable server becomes `.unreachable`, any other failure
+    /// what `refused` makes of it.
+    private func attempt<Value>(
+        _ step: () throws(LDAPStatus) -> Value, refused: (LDAPStatus) -> DirectoryError
+    ) throws(DirectoryError) -> Value {
+        do throws(LDAPStatus) {
+            return try step()
+        } catch {
+            throw mapped(error, refused: refused)
+        }
+    }
+
+    private func mapped(_ status: LDAPStatus, refused: (LDAPStatus) -> DirectoryError) -> DirectoryError {
+        guard status.isUnreachable else { return refused(status) }
+        return .unreachable(url: configuration.url, reason: unreachableReason(status), status: status)
+    }
+
+    private func unreachableReason(_ status: LDAPStatus) -> String {
+        if status.code == LDAP_TIMEOUT {
+            return "timed out after \(configuration.timeoutSeconds) s"
+        }
+        return status.diagnostic.isEmpty ? status.message : status.diagnostic
+    }
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Writes a Config.plist for the demo and the benchmarks: the shipped Config.plist with its
+# store, directory and server pointed at throwaway local ones.
+#   scripts/demo-config.sh OUT.plist DOCUMENTS    (LDAP_TEST_* from scripts/slapd-test.sh when set)
+set -euo pipefail
+here="$(cd "$(dirname "$0")/.." && pwd)"
+out=$1 documents=$2
+python3 - "$here/Config.plist" "$out" "$documents" <<'PY'
+import os, plistlib, sys
+source, out, documents = sys.argv[1:4]
+with open(source, "rb") as f:
+    config = plistlib.load(f)
+config["Documents"] = documents
+env = os.environ
+if env.get("LDAP_TEST_URL"):
+    config["LDAP"].update({
+        "URL": env["LDAP_TEST_URL"], "StartTLS": False, "BaseDN": env["LDAP_TEST_BASE"],
+        "BindDN": env["LDAP_TEST_BIND_DN"], "BindPasswordFile": env["LDAP_TEST_BIND_PASSWORD_FILE"],
+        "ForemanGroup": env["LDAP_TEST_FOREMAN_GROUP"], "GroupMemberAttribute": "member", "TimeoutSeconds": 5,
+    })
+with open(out, "wb") as f:
+    plistlib.dump(config, f)
+PY
