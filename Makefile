@@ -8,7 +8,7 @@ build:
 	$(SWIFT) build
 
 release:
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release --static-swift-stdlib
 
 ## The main job end to end on the shipped sample data.
 demo: build
@@ -22,6 +22,7 @@ test:
 ## Benchmarks (see BENCHMARKS.md).
 bench: release
 	bash scripts/bench-list.sh
+	bash scripts/bench-login.sh
 
 clean:
 	rm -rf .build

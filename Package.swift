@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "mi", targets: ["mi"]),
+        .executable(name: "mi-report", targets: ["mi-report"]),
         .library(name: "MIKit", targets: ["MIKit"]),
     ],
     dependencies: [
@@ -27,6 +28,8 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "mi", dependencies: ["MICLI"]),
+        // The PDF writer `mi print` runs: cairo and pango are loaded only when printing.
+        .executableTarget(name: "mi-report", dependencies: ["MIKit", "MIReport"]),
         // cairo + pango, for the printable PDF of a form.
         .systemLibrary(name: "CCairo", pkgConfig: "pangocairo", providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
         // The printable PDF of a form (cairo's PDF surface, pango text).
@@ -35,6 +38,6 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["MIKit"], path: "Tests/TestSupport"),
         .testTarget(name: "MIReportTests", dependencies: ["MIReport", "MIKit"]),
         .testTarget(name: "MIKitTests", dependencies: ["MIKit", "TestSupport"]),
-        .testTarget(name: "MIEndToEndTests", dependencies: ["mi"]),
+        .testTarget(name: "MIEndToEndTests", dependencies: ["mi", "mi-report"]),
     ]
 )

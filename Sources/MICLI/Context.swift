@@ -42,9 +42,13 @@ struct Context {
     /// The context of a command for anyone logged in.
     static func anyone(_ options: GlobalOptions) throws -> Context { try Context(options, roles: [.technician, .foreman]) }
 
-    /// Runs `body` holding the store's lock, after sweeping expired forms.
-    func run<T>(sweep: Bool = true, _ body: (Workflow) throws -> T) throws -> T {
-        try Self.withLock(workflow, sweep: sweep) { try body(workflow) }
+    /// Runs `body` holding the store's lock, after sweeping expired forms (and telling a
+    /// technician of reminders due).
+    func run<T>(sweep: Bool = true, reminders: Bool = true, _ body: (Workflow) throws -> T) throws -> T {
+        try Self.withLock(workflow, sweep: sweep) {
+            if sweep, reminders, actor.role == .technician { ReminderNotes.showDue(workflow) }
+            return try body(workflow)
+        }
     }
 
     /// Runs `body` holding the store's lock, first sweeping expired forms (saying what went).

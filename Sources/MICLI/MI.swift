@@ -12,7 +12,7 @@ public struct MI: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             ConfigCommand.self, Login.self, Logout.self, WhoAmI.self, Users.self, Templates.self, New.self, List.self, Fill.self, Answer.self,
-            Attach.self, MediaList.self, Detach.self, Review.self, Submit.self, Delete.self, Purge.self,
+            Attach.self, MediaList.self, Detach.self, Review.self, Print.self, Submit.self, Delete.self, Purge.self, RemindersCommand.self,
         ]
     )
 

@@ -52,6 +52,7 @@ extension MI {
                 let expiring = try workflow.store.list(.incomplete, user: session.user).forms.filter {
                     Store.expiryDate(of: $0.summary, expiryDays: configuration.expiryDays) < soon
                 }
+                if session.role == .technician { ReminderNotes.showDue(workflow) }
                 return (messages, expiring)
             }
             let days = configuration.expiryDays

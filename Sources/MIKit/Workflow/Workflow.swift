@@ -19,8 +19,10 @@ public struct Workflow: Sendable {
 
     // MARK: - Finding forms
 
-    /// A form of `user` (the actor by default) by its name or an unambiguous prefix of its id.
+    /// A form of `user` (the actor by default; for a foreman, anyone's) by its name, `user/name`,
+    /// or an unambiguous prefix of its id.
     public func resolve(_ reference: String, user: String? = nil, areas: [Store.Area] = Store.Area.allCases) throws -> FormLocation {
+        if user == nil, actor.role == .foreman { return try resolveAnywhere(reference, areas: areas) }
         let owner = user ?? actor.name
         // A folder of that name is the form, readable or not (an unreadable one then says so).
         if SafeName.problem(reference) == nil {
@@ -37,6 +39,40 @@ public struct Workflow: Sendable {
         if matches.count > 1 { throw StoreError.ambiguousForm(reference, matches: matches.map(\.location.name)) }
         _ = try SafeName.check(reference, as: "form name")
         throw StoreError.formNotFound(reference, user: owner)
+    }
+
+    /// Any user's form: `user/name`, a name only one user has, or an id prefix.
+    func resolveAnywhere(_ reference: String, areas: [Store.Area]) throws -> FormLocation {
+        if let slash = reference.firstIndex(of: "/") {
+            let owner = String(reference[..<slash])
+            return try resolve(String(reference[reference.index(after: slash)...]),
+                               user: try SafeName.check(owner, as: "user name"), areas: areas)
+        }
+        var named: [FormLocation] = []
+        if SafeName.problem(reference) == nil {
+            for area in areas {
+                for owner in store.users(in: area) {
+                    let location = try store.location(area, user: owner, name: reference)
+                    if FileManager.default.fileExists(atPath: location.folder.path) { named.append(location) }
+                }
+            }
+        }
+        if named.count == 1, let only = named.first { return only }
+        if named.count > 1 {
+            throw StoreError.ambiguousForm(reference, matches: named.map { "\($0.user)/\($0.name)" })
+        }
+        let lowered = reference.lowercased()
+        var matches: [FormLocation] = []
+        if lowered.count >= 4 {
+            for area in areas {
+                matches += try store.list(area).forms
+                    .filter { $0.summary.id.uuidString.lowercased().hasPrefix(lowered) }.map(\.location)
+            }
+        }
+        if matches.count == 1, let only = matches.first { return only }
+        if matches.count > 1 { throw StoreError.ambiguousForm(reference, matches: matches.map { "\($0.user)/\($0.name)" }) }
+        _ = try SafeName.check(reference, as: "form name")
+        throw StoreError.formNotFound(reference, user: "any technician")
     }
 
     /// Loads a form the actor may change: their own and still incomplete.

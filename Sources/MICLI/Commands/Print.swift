@@ -1,0 +1,93 @@
+import ArgumentParser
+import Foundation
+import MIKit
+
+extension MI {
+    struct Print: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print a form as a PDF (and to a CUPS printer with --printer).",
+            discussion: "Technicians print their own forms, foremen any form (FORM may be user/name).")
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: ArgumentHelp("The form.", valueName: "form")) var form: String
+
+        @Option(help: ArgumentHelp("Where to write the PDF.", valueName: "file.pdf"))
+        var output: String
+
+        @Option(help: ArgumentHelp("Also send the PDF to this CUPS printer (`lp -d NAME`).", valueName: "name"))
+        var printer: String?
+
+        @Option(help: ArgumentHelp("a4 or letter (default: from the locale).", valueName: "paper"))
+        var paper: String?
+
+        func validate() throws {
+            if let paper, !["a4", "letter"].contains(paper.lowercased()) {
+                throw ValidationError("--paper must be a4 or letter, found \(paper)")
+            }
+        }
+
+        func run() throws {
+            let context = try Context.anyone(global)
+            let url = URL(fileURLWithPath: output)
+            // Under the lock, so the form cannot move or change while it is drawn.
+            let form = try context.run { workflow -> Form in
+                let location = try workflow.resolve(self.form)
+                let form = try workflow.store.load(location)
+                try Printing.writePDF(of: location.folder, to: url, paper: paper?.lowercased() ?? "auto")
+                return form
+            }
+            if let printer { try Printing.send(url, to: printer) }
+            if global.json {
+                try Terminal.json(["form": form.name, "pdf": url.path, "printer": printer ?? ""])
+            } else {
+                Terminal.out("Wrote \(url.path)" + (printer.map { " and sent it to \($0)" } ?? "") + ".")
+            }
+        }
+    }
+}
+
+/// The PDF through `mi-report` (installed next to `mi`), and CUPS through its command-line client.
+enum Printing {
+    static func writePDF(of formFolder: URL, to output: URL, paper: String) throws {
+        let here = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                       ?? CommandLine.arguments[0]).deletingLastPathComponent()
+        let writer = here.appendingPathComponent("mi-report")
+        guard FileManager.default.isExecutableFile(atPath: writer.path) else {
+            throw WorkflowError("cannot print: mi-report is missing next to mi (\(here.path)) — install both executables together")
+        }
+        let process = Process()
+        process.executableURL = writer
+        process.arguments = [formFolder.path, output.path, paper]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            let reason = message.hasPrefix("mi-report: ") ? String(message.dropFirst("mi-report: ".count)) : message
+            throw WorkflowError(reason.isEmpty ? "the PDF could not be written (mi-report exited with \(process.terminationStatus))" : reason)
+        }
+    }
+
+    static func send(_ pdf: URL, to printer: String) throws {
+        let candidates = ["/usr/bin/lp", "/usr/local/bin/lp", "/bin/lp"]
+        guard let lp = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw WorkflowError("cannot print: `lp` (CUPS) is not installed — install cups-client; the PDF is at \(pdf.path)")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: lp)
+        process.arguments = ["-d", printer, "--", pdf.path]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw WorkflowError("printer \(printer) refused the job (\(message.isEmpty ? "lp exited with \(process.terminationStatus)" : message)) — `lpstat -p` lists the printers; the PDF is at \(pdf.path)")
+        }
+    }
+}
