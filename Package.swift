@@ -14,9 +14,9 @@ let package = Package(
     ],
     targets: [
         // Linux system calls that Swift's Glibc module does not expose (renameat2).
-        .target(name: "CSystem"),
+        .target(name: "CMISystem"),
         // Domain and store: configuration, templates, forms, the folder hierarchy. No network, no terminal.
-        .target(name: "MIKit", dependencies: ["CSystem"]),
+        .target(name: "MIKit", dependencies: ["CMISystem"]),
         // OpenLDAP's libldap.
         .systemLibrary(name: "CLDAP", pkgConfig: "ldap", providers: [.apt(["libldap2-dev"])]),
         // The organisation's directory: search-then-bind login, roles from group membership, users.

@@ -127,4 +127,39 @@ final class CrashTests: XCTestCase {
             .compactMap { $0 as? String }.filter { $0.contains(".mi-tmp-") } ?? []
         XCTAssertEqual(leftovers, [])
     }
+
+    func testKilledDuringReassignmentAndSendBack() throws {
+        let sandbox = try Sandbox()
+        try sandbox.importSamples()
+        try sandbox.ensureLoggedIn("fiona")
+        let answers = sandbox.root.appendingPathComponent("a.json")
+        try Data(#"{"location": "Hall", "pressure-ok": true, "seal": ["Intact"], "weight": 6}"#.utf8).write(to: answers)
+        var generator = SystemRandomNumberGenerator()
+        var forms = 0
+        var interrupted = 0
+        for round in 0..<10 {
+            let name = "r\(round)"
+            _ = try sandbox.newForm("extinguisher-check", as: "bob", name: name)
+            forms += 1
+            for (step, user) in [(["assign", "bob/\(name)", "--to", "ana"], "fiona")] {
+                let process = try sandbox.start(step, as: user)
+                usleep(UInt32.random(in: 2_000...40_000, using: &generator))
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+                if process.terminationReason == .uncaughtSignal { interrupted += 1 }
+                try checkInvariants(sandbox, expectedForms: forms)
+            }
+            // Wherever it ended up, it can be finished and sent back, again under fire.
+            let owner = FileManager.default.fileExists(atPath: sandbox.formFolder(name, user: "ana").path) ? "ana" : "bob"
+            XCTAssertEqual(try sandbox.run(["answer", name, "--file", answers.path], as: owner).status, 0)
+            XCTAssertEqual(try sandbox.run(["submit", name], as: owner).status, 0)
+            let process = try sandbox.start(["return", "\(owner)/\(name)", "--note", "again"], as: "fiona")
+            usleep(UInt32.random(in: 2_000...40_000, using: &generator))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            if process.terminationReason == .uncaughtSignal { interrupted += 1 }
+            try checkInvariants(sandbox, expectedForms: forms)
+        }
+        XCTAssertGreaterThan(interrupted, 4, "too few runs were cut short to prove anything")
+    }
 }

@@ -39,6 +39,9 @@ enum ReviewText {
         lines.append("id \(form.id.uuidString.lowercased()) · \(form.user) · \(form.status.rawValue) · created \(Format.date(form.createdAt)) · updated \(Format.date(form.updatedAt))"
                      + (form.submittedAt.map { " · submitted \(Format.date($0))" } ?? ""))
         lines.append("\(done) of \(form.template.questions.count) questions done")
+        if let note = form.returnNote, let returned = form.returnedAt {
+            lines.append("Sent back \(Format.date(returned)): \(note)")
+        }
         lines.append("")
         var table = TableRenderer(["#", "QUESTION", "ANSWER", "COMMENT", "MEDIA"], wrapping: [1, 2, 3])
         for (index, question) in form.template.questions.enumerated() {

@@ -13,6 +13,8 @@ struct FormJSON: Encodable {
     var createdAt: Date
     var updatedAt: Date
     var submittedAt: Date?
+    var returnedAt: Date?
+    var returnNote: String?
     var questions: [QuestionJSON]
     var foremanComments: [ForemanComment]
     var audit: [AuditEvent]?
@@ -39,6 +41,8 @@ struct FormJSON: Encodable {
         createdAt = form.createdAt
         updatedAt = form.updatedAt
         submittedAt = form.submittedAt
+        returnedAt = form.returnedAt
+        returnNote = form.returnNote
         questions = form.template.questions.enumerated().map { index, question in
             let answer = form.answer(for: question.id)
             let files = media?.filter { $0.questionID == question.id }

@@ -14,6 +14,10 @@ public struct Form: Sendable, Equatable {
     public var createdAt: Date
     public var updatedAt: Date
     public var submittedAt: Date?
+    /// When a foreman last sent the form back; its expiry restarts from then.
+    public var returnedAt: Date?
+    /// The foreman's note with the last send-back, shown to the technician.
+    public var returnNote: String?
     /// By question id.
     public var answers: [String: Answer]
     public var foremanComments: [ForemanComment]
@@ -30,6 +34,8 @@ public struct Form: Sendable, Equatable {
         self.createdAt = createdAt
         self.updatedAt = createdAt
         self.submittedAt = nil
+        self.returnedAt = nil
+        self.returnNote = nil
         self.answers = [:]
         self.foremanComments = []
         self.audit = []
@@ -48,7 +54,8 @@ public struct Form: Sendable, Equatable {
     public var summary: FormSummary {
         FormSummary(id: id, name: name, user: user, status: status, templateID: template.id,
                     templateTitle: template.title, templateVersion: template.version, createdAt: createdAt,
-                    updatedAt: updatedAt, submittedAt: submittedAt, questions: template.questions.count,
+                    updatedAt: updatedAt, submittedAt: submittedAt, returnedAt: returnedAt,
+                    questions: template.questions.count,
                     answered: template.questions.count - openQuestions.count, media: mediaCount)
     }
 
@@ -175,7 +182,11 @@ public struct FormSummary: Codable, Sendable, Equatable {
     public var createdAt: Date
     public var updatedAt: Date
     public var submittedAt: Date?
+    public var returnedAt: Date?
     public var questions: Int
     public var answered: Int
     public var media: Int
+
+    /// Expiry (and reminders) count from the start, or from the last send-back.
+    public var expiryStart: Date { max(createdAt, returnedAt ?? createdAt) }
 }

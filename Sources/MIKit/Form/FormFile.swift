@@ -11,6 +11,7 @@ public enum FormFile {
         var answers: [String: Answer]
         var audit: [AuditEvent]
         var foremanComments: [ForemanComment]
+        var returnNote: String?
         var template: JSONValue
     }
 
@@ -51,7 +52,7 @@ public enum FormFile {
         let encoder = encoder()
         let header = try encoder.encode(Header(formatVersion: formatVersion, summary: form.summary))
         let body = try encoder.encode(Body(answers: form.answers, audit: form.audit,
-                                           foremanComments: form.foremanComments,
+                                           foremanComments: form.foremanComments, returnNote: form.returnNote,
                                            template: TemplateCoding().encode(form.template)))
         var data = Data(header.dropLast())
         data.append(UInt8(ascii: ","))
@@ -76,6 +77,8 @@ public enum FormFile {
             form.status = summary.status
             form.updatedAt = summary.updatedAt
             form.submittedAt = summary.submittedAt
+            form.returnedAt = summary.returnedAt
+            form.returnNote = body.returnNote
             form.answers = body.answers
             form.audit = body.audit
             form.foremanComments = body.foremanComments

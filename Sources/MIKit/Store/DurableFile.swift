@@ -1,4 +1,4 @@
-import CSystem
+import CMISystem
 import Foundation
 #if canImport(Glibc)
 import Glibc

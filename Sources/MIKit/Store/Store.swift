@@ -58,9 +58,11 @@ public struct Store: Sendable {
         }
         do {
             var form = try FormFile.decode(data)
-            // Where the folder is decides the status: a form whose move was cut short is
-            // whatever its folder says.
+            // Where the folder is decides status, owner and name: a form whose move was cut
+            // short is whatever its folder says.
             form.status = location.area.status
+            form.user = location.user
+            form.name = location.name
             return form
         } catch let error as FormFileError {
             throw StoreError.unreadableForm(path: url.path, reason: error.reason)
@@ -125,6 +127,8 @@ public struct Store: Sendable {
                 do {
                     var summary = try readSummary(location)
                     summary.status = area.status
+                    summary.user = user
+                    summary.name = name
                     listing.forms.append(ListedForm(location: location, summary: summary))
                 } catch let error as StoreError {
                     listing.unreadable.append(UnreadableForm(location: location, reason: error.localizedDescription))

@@ -9,9 +9,9 @@ public struct SweepResult: Sendable {
 }
 
 extension Store {
-    /// When an incomplete form expires: `expiryDays` after it was created.
+    /// When an incomplete form expires: `expiryDays` after it was created (or sent back).
     public static func expiryDate(of summary: FormSummary, expiryDays: Int) -> Date {
-        summary.createdAt.addingTimeInterval(Double(expiryDays) * 86_400)
+        summary.expiryStart.addingTimeInterval(Double(expiryDays) * 86_400)
     }
 
     /// Deletes incomplete forms created more than `expiryDays` ago, the leftovers of processes

@@ -38,7 +38,7 @@ public enum Reminders {
         for form in forms where form.status == .incomplete {
             let expiresAt = Store.expiryDate(of: form, expiryDays: expiryDays)
             for day in days {
-                let dueAt = form.createdAt.addingTimeInterval(Double(day) * 86_400)
+                let dueAt = form.expiryStart.addingTimeInterval(Double(day) * 86_400)
                 guard dueAt < expiresAt else { continue }
                 reminders.append(Reminder(formID: form.id, formName: form.name, user: form.user,
                                           templateTitle: form.templateTitle, day: day, dueAt: dueAt, expiresAt: expiresAt))

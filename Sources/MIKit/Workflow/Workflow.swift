@@ -284,17 +284,19 @@ public struct Workflow: Sendable {
         return formatter.string(from: date)
     }
 
-    func nameTaken(_ name: String, user: String) throws -> Bool {
+    /// Whether `user` has a form of that name in either area (other than the one `ignoring`).
+    func nameTaken(_ name: String, user: String, ignoring: FormLocation? = nil) throws -> Bool {
         try Store.Area.allCases.contains { area in
-            FileManager.default.fileExists(atPath: try store.location(area, user: user, name: name).folder.path)
+            let location = try store.location(area, user: user, name: name)
+            return location != ignoring && FileManager.default.fileExists(atPath: location.folder.path)
         }
     }
 
     /// `base`, or `base-2`, `base-3`… whichever no form of `user` has in either area.
-    func freeName(base: String, user: String) throws -> String {
+    func freeName(base: String, user: String, ignoring: FormLocation? = nil) throws -> String {
         var candidate = base
         var counter = 2
-        while try nameTaken(candidate, user: user) {
+        while try nameTaken(candidate, user: user, ignoring: ignoring) {
             candidate = "\(base)-\(counter)"
             counter += 1
         }

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#include "csystem.h"
+#include "cmisystem.h"
 
 #ifndef RENAME_NOREPLACE
 #define RENAME_NOREPLACE (1 << 0)

@@ -1,5 +1,5 @@
-#ifndef MI_CSYSTEM_H
-#define MI_CSYSTEM_H
+#ifndef MI_CMISYSTEM_H
+#define MI_CMISYSTEM_H
 
 /// Renames `from` to `to` (both relative to the current directory or absolute) and fails with
 /// EEXIST instead of replacing an existing `to`. Returns 0 or -1 with errno set; errno is EINVAL

@@ -1,0 +1,143 @@
+import ArgumentParser
+import Foundation
+import MIDirectory
+import MIKit
+
+extension MI {
+    struct Queue: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Completed forms waiting for review, and incomplete forms by technician (foremen).")
+
+        @OptionGroup var global: GlobalOptions
+        @Option(help: "Only this technician's forms.") var user: String?
+        @Option(help: "Only forms of this template.") var template: String?
+
+        struct Output: Encodable { var completed: [Item]; var incomplete: [Item] }
+        struct Item: Encodable {
+            var technician: String
+            var name: String
+            var id: String
+            var template: String
+            var templateVersion: Int
+            var createdAt: Date
+            var updatedAt: Date
+            var submittedAt: Date?
+            var returnedAt: Date?
+            var answered: Int
+            var questions: Int
+            var media: Int
+            var expiresAt: Date?
+            var daysLeft: Int?
+        }
+
+        func run() throws {
+            let context = try Context.foreman(global)
+            let queue = try context.run { try $0.queue(user: user, template: template) }
+            context.report(queue.unreadable)
+            let now = context.workflow.now()
+            let days = context.configuration.expiryDays
+            func item(_ form: ListedForm) -> Item {
+                let s = form.summary
+                let expires = s.status == .incomplete ? Store.expiryDate(of: s, expiryDays: days) : nil
+                return Item(technician: form.location.user, name: form.location.name, id: s.id.uuidString.lowercased(),
+                            template: s.templateID, templateVersion: s.templateVersion, createdAt: s.createdAt,
+                            updatedAt: s.updatedAt, submittedAt: s.submittedAt, returnedAt: s.returnedAt,
+                            answered: s.answered, questions: s.questions, media: s.media, expiresAt: expires,
+                            daysLeft: expires.map { Int(($0.timeIntervalSince(now) / 86_400).rounded(.up)) })
+            }
+            let output = Output(completed: queue.completed.map(item), incomplete: queue.incomplete.map(item))
+            if global.json { try Terminal.json(output); return }
+
+            Terminal.out("Waiting for review (\(output.completed.count)):")
+            if output.completed.isEmpty { Terminal.out("  none") } else {
+                var table = TableRenderer(["TECHNICIAN", "FORM", "TEMPLATE", "SUBMITTED", "WAITING", "DONE", "MEDIA", "ID"])
+                for i in output.completed {
+                    let waiting = i.submittedAt.map { Int(now.timeIntervalSince($0) / 86_400) } ?? 0
+                    table.add([i.technician, i.name, "\(i.template) v\(i.templateVersion)", Format.date(i.submittedAt),
+                               waiting == 0 ? "today" : Format.plural(waiting, "day"), "\(i.answered)/\(i.questions)",
+                               String(i.media), String(i.id.prefix(8))])
+                }
+                Terminal.out(table.render())
+            }
+            Terminal.out("")
+            Terminal.out("In progress (\(output.incomplete.count)):")
+            if output.incomplete.isEmpty { Terminal.out("  none") } else {
+                var table = TableRenderer(["TECHNICIAN", "FORM", "TEMPLATE", "CREATED", "UPDATED", "DONE", "MEDIA", "EXPIRES", "ID"])
+                var previous: String?
+                for i in output.incomplete {
+                    let left = i.daysLeft.map { $0 <= 0 ? "today" : "in \(Format.plural($0, "day"))" } ?? "—"
+                    table.add([i.technician == previous ? "" : i.technician, i.name, "\(i.template) v\(i.templateVersion)",
+                               Format.date(i.createdAt), Format.date(i.updatedAt), "\(i.answered)/\(i.questions)",
+                               String(i.media), left + (i.returnedAt == nil ? "" : " (returned)"), String(i.id.prefix(8))])
+                    previous = i.technician
+                }
+                Terminal.out(table.render())
+            }
+        }
+    }
+
+    struct Comment: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add a general comment to a completed form (foremen).")
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: ArgumentHelp("The form (user/name, name or id prefix).", valueName: "form")) var form: String
+        @Argument(help: ArgumentHelp("The comment.", valueName: "text")) var text: [String]
+
+        func run() throws {
+            let context = try Context.foreman(global)
+            let saved = try context.run { try $0.comment(form, text: text.joined(separator: " ")) }
+            if global.json { try Terminal.json(FormJSON(saved)) } else {
+                Terminal.out("Comment added to \(saved.user)/\(saved.name) (\(Format.plural(saved.foremanComments.count, "comment")) now).")
+            }
+        }
+    }
+
+    struct Return: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "return",
+            abstract: "Send a completed form back to its technician to correct (foremen).")
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: ArgumentHelp("The form (user/name, name or id prefix).", valueName: "form")) var form: String
+        @Option(help: "What to correct; shown to the technician.") var note: String
+
+        func run() throws {
+            let context = try Context.foreman(global)
+            let (location, saved) = try context.run { try $0.sendBack(form, note: note) }
+            if global.json {
+                try Terminal.json(["id": saved.id.uuidString.lowercased(), "user": saved.user, "name": saved.name, "path": location.relativePath])
+            } else {
+                Terminal.out("Sent \(saved.name) back to \(saved.user); they will see your note at their next login.")
+            }
+        }
+    }
+
+    struct Assign: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Reassign an incomplete form, with all its media, to another technician (foremen).")
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: ArgumentHelp("The form (user/name, name or id prefix).", valueName: "form")) var form: String
+        @Option(help: ArgumentHelp("The technician to give it to (see `mi users`).", valueName: "user")) var to: String
+
+        func run() throws {
+            let context = try Context.foreman(global)
+            try SafeName.check(to, as: "user name")
+            // The directory decides who may receive a form; asked before taking the store's lock.
+            guard let target = try Directory.service(context.configuration).lookup(user: to) else {
+                throw WorkflowError("there is no user \(to) in the directory — `mi users` lists who can receive forms; nothing was moved")
+            }
+            guard target.role == .technician else {
+                throw WorkflowError("\(target.userName) is a foreman — forms can be assigned to technicians only; nothing was moved")
+            }
+            let result = try context.run { try $0.reassign(form, to: target.userName) }
+            if global.json {
+                try Terminal.json(["id": result.form.id.uuidString.lowercased(), "from": result.from.relativePath,
+                                   "to": result.to.relativePath, "name": result.form.name])
+            } else {
+                let renamed = result.form.name == result.from.name ? "" : " as \(result.form.name) (\(target.userName) already had a form named \(result.from.name))"
+                Terminal.out("Reassigned \(result.from.user)/\(result.from.name) to \(target.displayName) (\(target.userName))\(renamed).")
+            }
+        }
+    }
+}

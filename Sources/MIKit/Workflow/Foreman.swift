@@ -1,0 +1,109 @@
+import Foundation
+
+/// The foreman's desk: the queue, general comments, sending forms back, reassignment.
+/// Callers hold the store's lock around each call, and check the actor is a foreman.
+extension Workflow {
+    /// What waits for a foreman: completed forms, oldest submission first, and incomplete forms
+    /// by technician, oldest first; optionally of one technician or one template.
+    public func queue(user: String? = nil, template: String? = nil) throws -> ForemanQueue {
+        var queue = ForemanQueue()
+        for area in Store.Area.allCases {
+            let listing = try store.list(area, user: user)
+            queue.unreadable += listing.unreadable
+            let forms = listing.forms.filter { template == nil || $0.summary.templateID == template }
+            switch area {
+            case .completed:
+                queue.completed = forms.sorted {
+                    ($0.summary.submittedAt ?? $0.summary.updatedAt, $0.location.user, $0.location.name)
+                        < ($1.summary.submittedAt ?? $1.summary.updatedAt, $1.location.user, $1.location.name)
+                }
+            case .incomplete:
+                queue.incomplete = forms.sorted {
+                    ($0.location.user, $0.summary.expiryStart, $0.location.name) < ($1.location.user, $1.summary.expiryStart, $1.location.name)
+                }
+            }
+        }
+        return queue
+    }
+
+    /// Adds a general comment to a completed form, with the foreman's name and the time.
+    public func comment(_ reference: String, text: String) throws -> Form {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw WorkflowError("the comment is empty — write what the technician should know") }
+        let location = try resolve(reference)
+        guard location.area == .completed else {
+            throw WorkflowError("form \(location.user)/\(location.name) is not submitted yet — comments go on completed forms")
+        }
+        var form = try store.load(location)
+        let date = now()
+        form.foremanComments.append(ForemanComment(at: date, by: actor.name, text: trimmed))
+        form.record(AuditEvent(at: date, by: actor.name, action: .commented, note: trimmed))
+        try store.save(form, at: location)
+        return form
+    }
+
+    /// Sends a completed form back to its technician's incomplete forms with a note; its expiry
+    /// restarts now, and the technician is told at their next login.
+    public func sendBack(_ reference: String, note: String) throws -> (FormLocation, Form) {
+        let trimmed = note.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw WorkflowError("say what to correct with --note TEXT") }
+        let location = try resolve(reference)
+        guard location.area == .completed else {
+            throw WorkflowError("form \(location.user)/\(location.name) is not submitted — only completed forms can be sent back")
+        }
+        var form = try store.load(location)
+        let date = now()
+        let name = try freeName(base: form.name, user: form.user, ignoring: location)
+        form.status = .incomplete
+        form.submittedAt = nil
+        form.returnedAt = date
+        form.returnNote = trimmed
+        form.record(AuditEvent(at: date, by: actor.name, action: .returned, note: trimmed))
+        if name != form.name {
+            form.record(AuditEvent(at: date, by: actor.name, action: .renamed, from: form.name, to: name))
+            form.name = name
+        }
+        // form.json first, then the one rename: a crash between leaves the form where it was,
+        // and the folder decides.
+        try store.save(form, at: location)
+        let destination = try store.move(location, to: .incomplete, user: form.user, name: name)
+        try store.post(UserMessage(at: date, text: "form \(name) was sent back by \(actor.name): \(trimmed)"), to: form.user)
+        return (destination, form)
+    }
+
+    /// Moves an incomplete form with all its media to another technician (`target`, already
+    /// checked against the directory) in one rename, renaming it when the target already has
+    /// a form of that name; the previous technician finds a message at their next login.
+    public func reassign(_ reference: String, to target: String) throws -> (from: FormLocation, to: FormLocation, form: Form) {
+        try SafeName.check(target, as: "user name")
+        let location = try resolve(reference)
+        guard location.area == .incomplete else {
+            throw WorkflowError("form \(location.user)/\(location.name) is submitted — only incomplete forms can be reassigned (send it back first with `mi return`)")
+        }
+        guard location.user != target else {
+            throw WorkflowError("form \(location.name) already belongs to \(target) — choose another technician (`mi users`)")
+        }
+        var form = try store.load(location)
+        let date = now()
+        let previous = form.user
+        let name = try freeName(base: form.name, user: target)
+        form.user = target
+        form.record(AuditEvent(at: date, by: actor.name, action: .assigned, from: previous, to: target))
+        if name != form.name {
+            form.record(AuditEvent(at: date, by: actor.name, action: .renamed, from: form.name, to: name))
+            form.name = name
+        }
+        try store.save(form, at: location)
+        let destination = try store.move(location, to: .incomplete, user: target, name: name)
+        try store.post(UserMessage(at: date, text: "form \(location.name) was reassigned to \(target) by \(actor.name)"), to: previous)
+        return (location, destination, form)
+    }
+}
+
+/// The foreman's queue.
+public struct ForemanQueue: Sendable {
+    public var completed: [ListedForm] = []
+    public var incomplete: [ListedForm] = []
+    public var unreadable: [UnreadableForm] = []
+    public init() {}
+}
