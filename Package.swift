@@ -38,6 +38,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["MIKit"], path: "Tests/TestSupport"),
         .testTarget(name: "MIReportTests", dependencies: ["MIReport", "MIKit"]),
         .testTarget(name: "MIKitTests", dependencies: ["MIKit", "TestSupport"]),
+        .testTarget(name: "MIDirectoryTests", dependencies: ["MIDirectory", "CLDAP"]),
         .testTarget(name: "MIEndToEndTests", dependencies: ["mi", "mi-report"]),
     ]
 )

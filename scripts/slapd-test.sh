@@ -4,11 +4,15 @@
 #   scripts/slapd-test.sh start [DIR] [--tls]   start slapd on 127.0.0.1 (free port), data in DIR
 #   scripts/slapd-test.sh stop DIR              stop it and delete DIR
 #
-# start prints shell `export` lines on stdout (eval them); everything else goes to stderr.
+# start prints shell `export` lines on stdout (eval them); everything else goes to stderr:
+#   LDAP_TEST_URL, LDAP_TEST_PID, LDAP_TEST_DIR, LDAP_TEST_BASE, LDAP_TEST_BIND_DN,
+#   LDAP_TEST_BIND_PASSWORD_FILE, LDAP_TEST_FOREMAN_GROUP, LDAP_TEST_POSIX_FOREMAN_GROUP,
+#   LDAP_TEST_REFERRAL_PORT (a free port the fixtures' referral points at: nothing listens).
 # The server uses its own slapd.conf, mdb database and pid file under DIR: never the system
 # database or /etc/ldap/slapd.d. It works as root and as any other user.
-# --tls gives it a certificate (signed by a throwaway CA, exported as LDAP_TEST_CA_FILE) so
-# StartTLS works; without it the server offers no TLS at all.
+# --tls gives it a certificate for IP 127.0.0.1 signed by a throwaway CA (LDAP_TEST_CA_FILE),
+# so StartTLS works, and an ldaps:// listener too (LDAP_TEST_LDAPS_URL); without --tls (the
+# default) the server offers no TLS at all.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -88,7 +92,8 @@ load_fixtures() { # dir
     local dir=$1 password
     password=$(head -c 18 /dev/urandom | base64 | tr '+/' '-_')
     (umask 077 && printf '%s' "$password" >"$dir/service-password")
-    sed "s|@SERVICE_PASSWORD@|$password|" "$fixtures" >"$dir/directory.ldif"
+    sed -e "s|@SERVICE_PASSWORD@|$password|" -e "s|@REFERRAL_PORT@|$referral_port|" \
+        "$fixtures" >"$dir/directory.ldif"
     slapadd -q -f "$dir/slapd.conf" -b dc=test -l "$dir/directory.ldif" >"$dir/slapadd.log" 2>&1 ||
         { cat "$dir/slapadd.log" >&2; die "slapadd failed"; }
 }
@@ -111,20 +116,32 @@ close_inherited_descriptors() {
 
 port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
-launch() { # dir -> sets url; retries on a port taken between the check and slapd's bind
-    local dir=$1 attempt port
-    for attempt in 1 2 3 4 5 6 7 8 9 10; do
+free_port() { # never the referral's port, which must stay free for the tests
+    local port
+    while :; do
         port=$((20000 + RANDOM % 40000))
-        port_in_use "$port" && continue
-        url="ldap://127.0.0.1:$port"
+        [[ $port == "${referral_port:-}" ]] || port_in_use "$port" || break
+    done
+    echo "$port"
+}
+
+launch() { # dir tls -> sets url (and ldaps_url with TLS); retries when a port got taken
+    local dir=$1 tls=$2 attempt listeners
+    for attempt in 1 2 3 4 5 6 7 8 9 10; do
+        url="ldap://127.0.0.1:$(free_port)"
+        listeners="$url/"
+        if [[ $tls == yes ]]; then
+            ldaps_url="ldaps://127.0.0.1:$(free_port)"
+            listeners="$listeners $ldaps_url/"
+        fi
         # Without -d slapd forks; the parent exits only once the child listens (or failed).
-        if slapd -f "$dir/slapd.conf" -h "$url/" -s 0 </dev/null >>"$dir/slapd.log" 2>&1; then
+        if slapd -f "$dir/slapd.conf" -h "$listeners" -s 0 </dev/null >>"$dir/slapd.log" 2>&1; then
             return 0
         fi
-        echo "slapd-test: slapd did not start on port $port (attempt $attempt), retrying" >&2
+        echo "slapd-test: slapd did not start on $listeners (attempt $attempt), retrying" >&2
     done
     cat "$dir/slapd.log" >&2
-    die "slapd would not start; run: slapd -d 1 -f $dir/slapd.conf -h $url/"
+    die "slapd would not start; run: slapd -d 1 -f $dir/slapd.conf -h '$listeners'"
 }
 
 wait_until_answering() { # dir url
@@ -168,9 +185,11 @@ start() {
     mkdir -p "$dir/db"
     [[ $tls == no ]] || make_certificates "$dir"
     write_config "$dir" "$tls"
+    local referral_port
+    referral_port=$(free_port)
     load_fixtures "$dir"
-    local url
-    launch "$dir"
+    local url ldaps_url
+    launch "$dir" "$tls"
     wait_until_answering "$dir" "$url"
     local pid
     pid=$(cat "$dir/slapd.pid")
@@ -184,7 +203,11 @@ start() {
     echo "export LDAP_TEST_BIND_PASSWORD_FILE=$(q "$dir/service-password")"
     echo "export LDAP_TEST_FOREMAN_GROUP=$(q "$foreman_group")"
     echo "export LDAP_TEST_POSIX_FOREMAN_GROUP=$(q "$posix_foreman_group")"
-    [[ $tls == no ]] || echo "export LDAP_TEST_CA_FILE=$(q "$dir/tls/ca.pem")"
+    echo "export LDAP_TEST_REFERRAL_PORT=$(q "$referral_port")"
+    if [[ $tls == yes ]]; then
+        echo "export LDAP_TEST_CA_FILE=$(q "$dir/tls/ca.pem")"
+        echo "export LDAP_TEST_LDAPS_URL=$(q "$ldaps_url")"
+    fi
 }
 
 stop() {

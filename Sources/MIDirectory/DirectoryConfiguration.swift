@@ -62,7 +62,7 @@ extension DirectoryConfiguration {
             throw .invalidConfiguration("LDAP.URL \"\(url)\" must start with ldap:// or ldaps://")
         }
         if startTLS && scheme == "ldaps" {
-            throw .invalidConfiguration("LDAP.StartTLS must be false with an ldaps:// LDAP.URL, which is TLS already")
+            throw .invalidConfiguration("LDAP.StartTLS must be false with an ldaps:// LDAP.URL (TLS already)")
         }
         if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
             throw .invalidConfiguration("LDAP.CAFile \"\(caFile)\" is not a readable file")

@@ -14,8 +14,11 @@ public enum DirectoryError: Error, LocalizedError, Equatable {
     /// No connection, or no answer within the timeout. `reason` is e.g. `timed out after 5 s`
     /// or `connection refused`.
     case unreachable(url: String, reason: String, status: LDAPStatus)
-    /// The server refused StartTLS or its certificate failed verification.
+    /// The server refused the StartTLS operation (it offers no TLS).
     case startTLSFailed(url: String, status: LDAPStatus)
+    /// The TLS handshake (StartTLS or ldaps://) failed, most often because the server's
+    /// certificate is not signed by a trusted CA or does not name the host in the URL.
+    case tlsHandshakeFailed(url: String, status: LDAPStatus)
     /// The directory refused `LDAP.BindDN` and its password.
     case serviceAccountRefused(bindDN: String, status: LDAPStatus)
     /// No `LDAP.BindDN` is configured and the directory refuses anonymous binds.
@@ -29,36 +32,68 @@ public enum DirectoryError: Error, LocalizedError, Equatable {
     /// Any other refusal by the directory.
     case operationFailed(operation: String, status: LDAPStatus)
 
+    /// One sentence: what happened, a dash, what to do.
     public var errorDescription: String? {
+        "\(problem) — \(advice)"
+    }
+
+    private var problem: String {
         switch self {
         case .invalidUserName(let name):
-            "user name \(Self.quoted(name)) is not a valid directory name — type the user name you were given, without spaces at the ends or special characters such as /"
+            "user name \(Self.quoted(name)) is not a valid directory name"
         case .emptyPassword:
-            "empty password — type your directory password"
+            "empty password"
         case .wrongUserNameOrPassword:
-            "wrong user name or password — check both (and Caps Lock) and try again"
+            "wrong user name or password"
         case .unreachable(let url, let reason, _):
-            "directory unreachable at \(url): \(reason) — check the network connection and LDAP.URL, then try again"
+            "directory unreachable at \(url): \(reason)"
         case .startTLSFailed(let url, let status):
-            "StartTLS failed at \(url): \(Self.detail(status)) — the directory must offer TLS, or set LDAP.StartTLS to false"
+            "StartTLS failed at \(url): \(status.detail)"
+        case .tlsHandshakeFailed(let url, let status):
+            "TLS handshake with \(url) failed: \(status.detail)"
         case .serviceAccountRefused(let bindDN, let status):
-            "the service account (LDAP.BindDN) was refused: \(bindDN): \(Self.detail(status)) — ask the administrator to check LDAP.BindDN and LDAP.BindPasswordFile"
+            "the service account (LDAP.BindDN) was refused: \(status.detail) for \(bindDN)"
         case .anonymousBindRefused(let status):
-            "the directory refuses anonymous searches: \(Self.detail(status)) — ask the administrator to set LDAP.BindDN and LDAP.BindPasswordFile"
+            "the directory refuses anonymous searches: \(status.detail)"
         case .ambiguousUser(let user, let entries):
-            "user name \(Self.quoted(user)) matches \(entries) directory entries — ask the administrator to make LDAP.UserFilter match one entry per user"
+            "user name \(Self.quoted(user)) matches \(entries) directory entries"
         case .foremanGroupNotFound(let dn, let status):
-            "the foremen's group \(dn) was not found\(status.map { " (\(Self.detail($0)))" } ?? "") — ask the administrator to check LDAP.ForemanGroup and that the service account may read it"
+            "the foremen's group \(dn) was not found" + (status.map { " (\($0.detail))" } ?? "")
         case .invalidConfiguration(let problem):
-            "\(problem) — ask the administrator to fix the LDAP settings in Config.plist"
+            problem
         case .operationFailed(let operation, let status):
-            "the directory refused to \(operation): \(Self.detail(status)) — try again, and tell the administrator if it keeps failing"
+            "the directory refused to \(operation): \(status.detail)"
         }
     }
 
-    /// The server's own words when it gave any, else libldap's text for the code.
-    private static func detail(_ status: LDAPStatus) -> String {
-        status.diagnostic.isEmpty ? "\(status.message) (\(status.code))" : "\(status.diagnostic) (\(status.code))"
+    private var advice: String {
+        switch self {
+        case .invalidUserName:
+            "type the user name you were given, without spaces at the ends or characters such as /"
+        case .emptyPassword:
+            "type your directory password"
+        case .wrongUserNameOrPassword:
+            "check both (and Caps Lock) and try again"
+        case .unreachable:
+            "check the network connection and LDAP.URL, then try again"
+        case .startTLSFailed:
+            "the directory must offer TLS, or set LDAP.StartTLS to false"
+        case .tlsHandshakeFailed:
+            "set LDAP.CAFile to the CA that signed the directory's certificate, "
+                + "and use a host name in LDAP.URL that the certificate names"
+        case .serviceAccountRefused:
+            "ask the administrator to check LDAP.BindDN and LDAP.BindPasswordFile"
+        case .anonymousBindRefused:
+            "ask the administrator to set LDAP.BindDN and LDAP.BindPasswordFile"
+        case .ambiguousUser:
+            "ask the administrator to make LDAP.UserFilter match one entry per user"
+        case .foremanGroupNotFound:
+            "ask the administrator to check LDAP.ForemanGroup and that the service account may read it"
+        case .invalidConfiguration:
+            "ask the administrator to fix the LDAP settings in Config.plist"
+        case .operationFailed:
+            "try again, and tell the administrator if it keeps failing"
+        }
     }
 
     /// A user name as typed, with control characters made visible.

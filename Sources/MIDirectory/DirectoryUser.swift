@@ -1,6 +1,8 @@
 /// What a user may do in MI, decided by membership of `LDAP.ForemanGroup`.
 public enum Role: String, Sendable, Codable {
+    /// Fills in forms.
     case technician
+    /// A member of `LDAP.ForemanGroup`: reviews and assigns forms.
     case foreman
 }
 
@@ -12,8 +14,10 @@ public struct DirectoryUser: Sendable, Equatable, Codable {
     public var dn: String
     /// `displayName`, else `cn`, else the user name.
     public var displayName: String
+    /// Foreman when the user is in `LDAP.ForemanGroup`, else technician.
     public var role: Role
 
+    /// Creates a user; `LDAPDirectory` makes these from directory entries.
     public init(userName: String, dn: String, displayName: String, role: Role) {
         self.userName = userName
         self.dn = dn

@@ -29,7 +29,8 @@ final class LDAPConnection {
         var handle: OpaquePointer?
         let code = ldap_initialize(&handle, url)
         guard code == LDAP_SUCCESS, let handle else {
-            throw LDAPStatus(code: code == LDAP_SUCCESS ? LDAP_LOCAL_ERROR : code, diagnostic: "cannot use URL \(url)")
+            let failure = code == LDAP_SUCCESS ? LDAP_LOCAL_ERROR : code
+            throw LDAPStatus(code: failure, diagnostic: "cannot use URL \(url)")
         }
         self.handle = handle
         self.timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
@@ -42,15 +43,19 @@ final class LDAPConnection {
 
     private func setOptions(caFile: String?) throws(LDAPStatus) {
         var timeout = timeout
-        try setOption("LDAP_OPT_PROTOCOL_VERSION", mi_ldap_set_option_int(handle, LDAP_OPT_PROTOCOL_VERSION, LDAP_VERSION3))
-        try setOption("LDAP_OPT_NETWORK_TIMEOUT", mi_ldap_set_option_timeval(handle, LDAP_OPT_NETWORK_TIMEOUT, &timeout))
+        try setOption(
+            "LDAP_OPT_PROTOCOL_VERSION", mi_ldap_set_option_int(handle, LDAP_OPT_PROTOCOL_VERSION, LDAP_VERSION3))
+        try setOption(
+            "LDAP_OPT_NETWORK_TIMEOUT", mi_ldap_set_option_timeval(handle, LDAP_OPT_NETWORK_TIMEOUT, &timeout))
         try setOption("LDAP_OPT_TIMEOUT", mi_ldap_set_option_timeval(handle, LDAP_OPT_TIMEOUT, &timeout))
-        try setOption("LDAP_OPT_REFERRALS", mi_ldap_set_option_pointer(handle, LDAP_OPT_REFERRALS, mi_ldap_opt_off()))
+        try setOption(
+            "LDAP_OPT_REFERRALS", mi_ldap_set_option_pointer(handle, LDAP_OPT_REFERRALS, mi_ldap_opt_off()))
         try setOption(
             "LDAP_OPT_X_TLS_REQUIRE_CERT",
             mi_ldap_set_option_int(handle, LDAP_OPT_X_TLS_REQUIRE_CERT, LDAP_OPT_X_TLS_DEMAND))
         if let caFile {
-            try setOption("LDAP_OPT_X_TLS_CACERTFILE", mi_ldap_set_option_string(handle, LDAP_OPT_X_TLS_CACERTFILE, caFile))
+            try setOption(
+                "LDAP_OPT_X_TLS_CACERTFILE", mi_ldap_set_option_string(handle, LDAP_OPT_X_TLS_CACERTFILE, caFile))
         }
         // The TLS options above only take effect in a new TLS context (0: a client's).
         try setOption("LDAP_OPT_X_TLS_NEWCTX", mi_ldap_set_option_int(handle, LDAP_OPT_X_TLS_NEWCTX, 0))
@@ -58,32 +63,37 @@ final class LDAPConnection {
 
     /// Upgrades the connection to TLS; the certificate must verify against the CA.
     func startTLS() throws(LDAPStatus) {
-        try check(ldap_start_tls_s(handle, nil, nil))
+        try perform { ldap_start_tls_s(handle, nil, nil) }
     }
 
     /// Simple bind (`LDAP_SASL_SIMPLE`); anonymous when `dn` is nil and `password` empty.
     /// The password is passed as its UTF-8 bytes with their length, so any character works.
     func bind(dn: String?, password: String) throws(LDAPStatus) {
         var bytes = Array(password.utf8)
-        let code = bytes.withUnsafeMutableBytes { buffer in
-            var credential = berval(
-                bv_len: ber_len_t(buffer.count),
-                bv_val: buffer.baseAddress?.assumingMemoryBound(to: CChar.self))
-            // A nil mechanism is LDAP_SASL_SIMPLE, a macro Swift cannot import.
-            return ldap_sasl_bind_s(handle, dn, nil, &credential, nil, nil, nil)
+        try perform {
+            bytes.withUnsafeMutableBytes { buffer in
+                var credential = berval(
+                    bv_len: ber_len_t(buffer.count),
+                    bv_val: buffer.baseAddress?.assumingMemoryBound(to: CChar.self))
+                // A nil mechanism is LDAP_SASL_SIMPLE, a macro Swift cannot import.
+                return ldap_sasl_bind_s(handle, dn, nil, &credential, nil, nil, nil)
+            }
         }
-        try check(code)
     }
 
     /// `ldap_search_ext_s` returning the entries with the values of `attributes`.
-    func search(base: String, scope: Scope, filter: String, attributes: [String]) throws(LDAPStatus) -> [LDAPEntry] {
+    func search(
+        base: String, scope: Scope, filter: String, attributes: [String]
+    ) throws(LDAPStatus) -> [LDAPEntry] {
         var result: OpaquePointer?
         var timeLimit = timeout
-        let code = Self.withCStringArray(attributes) { names in
-            ldap_search_ext_s(handle, base, scope.value, filter, names, 0, nil, nil, &timeLimit, 0, &result)
-        }
+        // The result must be freed even when the search failed.
         defer { if let result { ldap_msgfree(result) } }
-        try check(code)
+        try perform {
+            Self.withCStringArray(attributes) { names in
+                ldap_search_ext_s(handle, base, scope.value, filter, names, 0, nil, nil, &timeLimit, 0, &result)
+            }
+        }
         var entries: [LDAPEntry] = []
         var entry = result.flatMap { ldap_first_entry(handle, $0) }
         while let current = entry {
@@ -118,15 +128,21 @@ final class LDAPConnection {
         return values
     }
 
-    private func check(_ code: Int32) throws(LDAPStatus) {
+    /// Runs one libldap call and throws its failure. `errno` is kept too: for
+    /// `LDAP_SERVER_DOWN` it is the only thing telling a refused connection from a timeout.
+    private func perform(_ call: () -> Int32) throws(LDAPStatus) {
+        errno = 0
+        let code = call()
+        let systemError = errno
         guard code != LDAP_SUCCESS else { return }
-        throw LDAPStatus(code: code, diagnostic: diagnosticMessage())
+        throw LDAPStatus(code: code, diagnostic: diagnosticMessage(), systemError: systemError)
     }
 
     private func setOption(_ name: String, _ result: Int32) throws(LDAPStatus) {
         guard result != LDAP_OPT_SUCCESS else { return }
         let diagnostic = diagnosticMessage()
-        throw LDAPStatus(code: LDAP_LOCAL_ERROR, diagnostic: diagnostic.isEmpty ? "cannot set \(name)" : "cannot set \(name): \(diagnostic)")
+        let text = diagnostic.isEmpty ? "cannot set \(name)" : "cannot set \(name): \(diagnostic)"
+        throw LDAPStatus(code: LDAP_LOCAL_ERROR, diagnostic: text)
     }
 
     private func diagnosticMessage() -> String {

@@ -1,12 +1,15 @@
 import CLDAP
+import Foundation
 
 /// `DirectoryService` over LDAP with libldap: search-then-bind, roles from group membership.
 ///
 /// Every call opens its own connections (libldap handles are not thread-safe) and closes them
 /// before returning, so the value can be shared freely.
 public struct LDAPDirectory: DirectoryService {
+    /// The settings every call uses; checked at each call, before any connection.
     public let configuration: DirectoryConfiguration
 
+    /// Creates the service; nothing is contacted until the first call.
     public init(configuration: DirectoryConfiguration) {
         self.configuration = configuration
     }
@@ -27,6 +30,7 @@ public struct LDAPDirectory: DirectoryService {
         return try makeUser(entry, typedName: user, group: foremanGroup(on: service))
     }
 
+    /// Finds `user` with the service account, with their role; nil when no entry matches.
     public func lookup(user: String) throws -> DirectoryUser? {
         try LoginInput.check(userName: user)
         try configuration.validate()
@@ -35,6 +39,7 @@ public struct LDAPDirectory: DirectoryService {
         return try makeUser(entry, typedName: user, group: foremanGroup(on: service))
     }
 
+    /// Every user `LDAP.UserFilter` matches with `%s` = `*`, with roles, sorted by user name.
     /// Entries without a `uid` are left out: they have no user name to log in with.
     public func listUsers() throws -> [DirectoryUser] {
         try configuration.validate()
@@ -57,7 +62,8 @@ public struct LDAPDirectory: DirectoryService {
         try attempt({ () throws(LDAPStatus) in
             try connection.bind(dn: bindDN, password: bindDN == nil ? "" : configuration.bindPassword ?? "")
         }, refused: { status in
-            bindDN.map { .serviceAccountRefused(bindDN: $0, status: status) } ?? .anonymousBindRefused(status: status)
+            guard let bindDN else { return .anonymousBindRefused(status: status) }
+            return .serviceAccountRefused(bindDN: bindDN, status: status)
         })
         return connection
     }
@@ -71,22 +77,17 @@ public struct LDAPDirectory: DirectoryService {
                 url: configuration.url, caFile: configuration.caFile, timeoutSeconds: configuration.timeoutSeconds)
         }, refused: { .operationFailed(operation: "set up a connection to \(configuration.url)", status: $0) })
         if configuration.startTLS {
-            do throws(LDAPStatus) {
-                try connection.startTLS()
-            } catch {
-                // A failed TLS handshake is LDAP_CONNECT_ERROR too: only a server that cannot
-                // be reached at all is "unreachable" here.
-                throw error.code == LDAP_CONNECT_ERROR
-                    ? .startTLSFailed(url: configuration.url, status: error)
-                    : mapped(error, refused: { .startTLSFailed(url: configuration.url, status: $0) })
-            }
+            try attempt({ () throws(LDAPStatus) in try connection.startTLS() }, refused: {
+                .startTLSFailed(url: configuration.url, status: $0)
+            })
         }
         return connection
     }
 
     /// The one entry `LDAP.UserFilter` finds for `userName`; nil when there is none.
     private func findUser(_ userName: String, on connection: LDAPConnection) throws(DirectoryError) -> LDAPEntry? {
-        let entries = try searchUsers(filter: LDAPFilter.user(userName, template: configuration.userFilter), on: connection)
+        let filter = LDAPFilter.user(userName, template: configuration.userFilter)
+        let entries = try searchUsers(filter: filter, on: connection)
         guard entries.count <= 1 else {
             throw .ambiguousUser(user: userName, entries: entries.count)
         }
@@ -102,7 +103,8 @@ public struct LDAPDirectory: DirectoryService {
             case LDAP_FILTER_ERROR:
                 .invalidConfiguration("LDAP.UserFilter \"\(configuration.userFilter)\" is not a valid LDAP filter")
             case LDAP_NO_SUCH_OBJECT:
-                .invalidConfiguration("LDAP.BaseDN \"\(baseDN)\" does not exist or the service account cannot read it")
+                .invalidConfiguration(
+                    "LDAP.BaseDN \"\(baseDN)\" does not exist or the service account cannot read it")
             default:
                 .operationFailed(operation: "search for users under \(baseDN)", status: status)
             }
@@ -145,7 +147,8 @@ public struct LDAPDirectory: DirectoryService {
     /// (uid compares case-insensitively), else the first `uid`, else what was typed.
     private func makeUser(_ entry: LDAPEntry, typedName: String, group: ForemanGroup) -> DirectoryUser {
         let uids = entry.values("uid")
-        let userName = uids.first { $0.caseInsensitiveCompare(typedName) == .orderedSame } ?? uids.first ?? typedName
+        let typed = uids.first { $0.caseInsensitiveCompare(typedName) == .orderedSame }
+        let userName = typed ?? uids.first ?? typedName
         return makeUser(entry, userName: userName, group: group)
     }
 
@@ -172,14 +175,21 @@ public struct LDAPDirectory: DirectoryService {
     }
 
     private func mapped(_ status: LDAPStatus, refused: (LDAPStatus) -> DirectoryError) -> DirectoryError {
+        if isTLSHandshakeFailure(status) {
+            return .tlsHandshakeFailed(url: configuration.url, status: status)
+        }
         guard status.isUnreachable else { return refused(status) }
-        return .unreachable(url: configuration.url, reason: unreachableReason(status), status: status)
+        let reason = status.unreachableReason(timeoutSeconds: configuration.timeoutSeconds)
+        return .unreachable(url: configuration.url, reason: reason, status: status)
     }
 
-    private func unreachableReason(_ status: LDAPStatus) -> String {
-        if status.code == LDAP_TIMEOUT {
-            return "timed out after \(configuration.timeoutSeconds) s"
+    /// libldap reports a failed handshake as `LDAP_CONNECT_ERROR` after StartTLS, and as
+    /// `LDAP_SERVER_DOWN` with a TLS diagnostic (but no socket error) on ldaps://.
+    private func isTLSHandshakeFailure(_ status: LDAPStatus) -> Bool {
+        if configuration.startTLS {
+            return status.code == LDAP_CONNECT_ERROR
         }
-        return status.diagnostic.isEmpty ? status.message : status.diagnostic
+        return configuration.url.lowercased().hasPrefix("ldaps:") && status.code == LDAP_SERVER_DOWN
+            && !status.diagnostic.isEmpty && !LDAPStatus.networkErrors.contains(status.systemError)
     }
 }
