@@ -7,10 +7,14 @@ let package = Package(
     products: [
         .executable(name: "mi", targets: ["mi"]),
         .executable(name: "mi-report", targets: ["mi-report"]),
+        .executable(name: "mi-server", targets: ["mi-server"]),
         .library(name: "MIKit", targets: ["MIKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
     ],
     targets: [
         // Linux system calls that Swift's Glibc module does not expose (renameat2).
@@ -25,9 +29,25 @@ let package = Package(
         .target(name: "MICLI", dependencies: [
             "MIKit",
             "MIDirectory",
+            "MITransport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "mi", dependencies: ["MICLI"]),
+        // libcurl, for the CLI's HTTP transport.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // HTTP to mi-server over libcurl: templates, session tokens, streamed uploads with receipts.
+        .target(name: "MITransport", dependencies: [
+            "MIKit", "CCurl",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        // mi-server's application: routes, controllers, tokens, the SQLite repository.
+        .target(name: "MIServer", dependencies: [
+            "MIKit", "MIDirectory",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        .executableTarget(name: "mi-server", dependencies: ["MIServer"]),
         // The PDF writer `mi print` runs: cairo and pango are loaded only when printing.
         .executableTarget(name: "mi-report", dependencies: ["MIKit", "MIReport"]),
         // cairo + pango, for the printable PDF of a form.
@@ -39,6 +59,11 @@ let package = Package(
         .testTarget(name: "MIReportTests", dependencies: ["MIReport", "MIKit"]),
         .testTarget(name: "MIKitTests", dependencies: ["MIKit", "TestSupport"]),
         .testTarget(name: "MIDirectoryTests", dependencies: ["MIDirectory", "CLDAP"]),
-        .testTarget(name: "MIEndToEndTests", dependencies: ["mi", "mi-report"]),
+        .testTarget(name: "MIServerTests", dependencies: [
+            "MIServer", "TestSupport",
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+        ]),
+        .testTarget(name: "MITransportTests", dependencies: ["MITransport", "TestSupport"]),
+        .testTarget(name: "MIEndToEndTests", dependencies: ["mi", "mi-report", "mi-server"]),
     ]
 )

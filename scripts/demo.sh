@@ -1,56 +1,72 @@
 #!/usr/bin/env bash
-# The technician's job end to end on the shipped sample data, against a throwaway directory:
-# a real slapd with sample users, a real login, templates into the cache, a form filled
-# question by question (piped answers), a photo attached, the review, the submission.
+# The whole job end to end on the shipped sample data, on loopback: a throwaway directory (slapd
+# with sample users) and a real mi-server. A technician downloads the templates, fills a form
+# question by question (piped answers), attaches a photo and submits; a foreman reviews it,
+# comments, reassigns another technician's draft, sends one form back, and uploads; the server
+# shows the submission.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
-mi="${MI_BINARY:-$here/.build/debug/mi}"
-[ -x "$mi" ] || { echo "build first: make build" >&2; exit 1; }
+bin="${MI_BIN_DIR:-$here/.build/debug}"
+mi="$bin/mi"
+[ -x "$mi" ] && [ -x "$bin/mi-server" ] || { echo "build first: make build" >&2; exit 1; }
 
 work="$(mktemp -d /tmp/mi-demo.XXXXXX)"
-cleanup() { bash "$here/scripts/slapd-test.sh" stop "$work/slapd" >/dev/null 2>&1 || true; rm -rf "$work"; }
+server_pid=
+cleanup() {
+  [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
+  bash "$here/scripts/slapd-test.sh" stop "$work/slapd" >/dev/null 2>&1 || true
+  rm -rf "$work"
+}
 trap cleanup EXIT
 eval "$(bash "$here/scripts/slapd-test.sh" start "$work/slapd" 2>/dev/null)"
+export MI_DEMO_PORT=$((20000 + RANDOM % 40000)) MI_DEMO_TEMPLATES="$here/Samples/templates" MI_DEMO_DATA="$work/server-data"
 bash "$here/scripts/demo-config.sh" "$work/Config.plist" "$work/Documents"
-export MI_CONFIG="$work/Config.plist" XDG_STATE_HOME="$work/state"
+export MI_CONFIG="$work/Config.plist"
+"$bin/mi-server" --config "$MI_CONFIG" 2> "$work/server.log" &
+server_pid=$!
+for _ in $(seq 100); do grep -q "listening on" "$work/server.log" 2>/dev/null && break; sleep 0.1; done
 step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; }
+as() { XDG_STATE_HOME="$work/state/$1" "${@:2}"; }
 
-step mi config check
-"$mi" config check
-
-step "mi login --user ana   (directory: slapd at $LDAP_TEST_URL; password piped in)"
-echo ana-password | "$mi" login --user ana --password-stdin
-step mi whoami
-"$mi" whoami
-
-step mi templates import Samples/templates
-"$mi" templates import "$here/Samples/templates"
-step mi templates
-"$mi" templates
+step "mi login --user ana   (directory: slapd at $LDAP_TEST_URL, server: mi-server on port $MI_DEMO_PORT)"
+echo ana-password | as ana "$mi" login --user ana --password-stdin
+step "mi templates   (downloaded from mi-server into the offline cache)"
+as ana "$mi" templates
 
 step mi new pump-inspection --name pump-7
-"$mi" new pump-inspection --name pump-7
-
-step "mi fill pump-7   (answers piped in; :c adds a comment, :x saves and exits)"
-printf '%s\n' yes 2 1 "1,3" 12.5 1200 60 2.1 58 1.9 65 ":c Bolt on the guard replaced" "" ":x" | "$mi" fill pump-7
-
+as ana "$mi" new pump-inspection --name pump-7
+step "mi fill pump-7   (answers piped in; :c adds a comment, then the review; :s submits)"
+printf '%s\n' yes 2 1 "1,3" 12.5 1200 60 2.1 58 1.9 65 ":c Bolt on the guard replaced" "" | as ana "$mi" fill pump-7 | tail -3
 step mi attach pump-7 leaks Samples/media/gauge.jpg
-"$mi" attach pump-7 leaks "$here/Samples/media/gauge.jpg"
-
-step mi review pump-7
-COLUMNS=120 "$mi" review pump-7
-
+as ana "$mi" attach pump-7 leaks "$here/Samples/media/gauge.jpg"
 step mi submit pump-7
-"$mi" submit pump-7
+as ana "$mi" submit pump-7
+step "mi new extinguisher-check --name post-4 + answers; mi submit post-4"
+as ana "$mi" new extinguisher-check --name post-4 >/dev/null
+printf '{"location": "Hall B", "pressure-ok": false, "seal": ["Broken"], "weight": 5.5}' > "$work/post-4.json"
+as ana "$mi" answer post-4 --file "$work/post-4.json"
+as ana "$mi" submit post-4
+step "bob starts a draft: mi new extinguisher-check --name hall-c"
+echo bob-password | as bob "$mi" login --user bob --password-stdin >/dev/null
+as bob "$mi" new extinguisher-check --name hall-c
 
-step mi list
-"$mi" list
-
-step "mi logout; mi login --user fiona   (a foreman)"
-"$mi" logout
-echo fiona-password | "$mi" login --user fiona --password-stdin
-step mi users
-"$mi" users
-
-step "find Documents"
-(cd "$work" && find Documents -not -name .lock | sort)
+step "mi login --user fiona   (a foreman)"
+echo fiona-password | as fiona "$mi" login --user fiona --password-stdin
+step mi queue
+COLUMNS=140 as fiona "$mi" queue
+step mi review ana/pump-7
+COLUMNS=140 as fiona "$mi" review ana/pump-7
+step 'mi comment ana/pump-7 "Good photo of the seal leak"'
+as fiona "$mi" comment ana/pump-7 "Good photo of the seal leak"
+step "mi assign bob/hall-c --to carla"
+as fiona "$mi" assign bob/hall-c --to carla
+step 'mi return ana/post-4 --note "Seal broken: attach a photo"'
+as fiona "$mi" return ana/post-4 --note "Seal broken: attach a photo"
+step "mi upload --all"
+as fiona "$mi" upload --all
+step "what mi-server stored: DataDirectory/submissions/<form id>/"
+ls "$work/server-data/submissions/"*/
+step "bob logs in again and is told about the reassignment"
+echo bob-password | as bob "$mi" login --user bob --password-stdin
+step "the server log"
+grep -E "POST|GET" "$work/server.log" | tail -6 || true

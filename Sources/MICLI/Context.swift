@@ -8,6 +8,7 @@ struct Context {
     let options: GlobalOptions
     let configuration: Configuration
     let workflow: Workflow
+    let session: Session
     var store: Store { workflow.store }
     var actor: Actor { workflow.actor }
 
@@ -27,7 +28,8 @@ struct Context {
     init(_ options: GlobalOptions, roles: Set<Actor.Role>) throws {
         self.options = options
         configuration = try Self.loadConfiguration(options)
-        let actor = try Identity.current(configuration: configuration).actor
+        session = try Identity.current(configuration: configuration)
+        let actor = session.actor
         guard roles.contains(actor.role) else {
             let who = roles == [.foreman] ? "foremen" : roles == [.technician] ? "technicians" : "technicians and foremen"
             throw WorkflowError("this command is for \(who); you (\(actor.name)) are logged in as a \(actor.role.rawValue)")

@@ -33,15 +33,18 @@ final class Sandbox: @unchecked Sendable {
 
     let directory: TestDirectory
 
+    let server: ServerSettings
+
     init(expiryDays: Int = 7, extraPlist: String = "", ldap: LDAPSettings = LDAPSettings(),
-         directory: TestDirectory? = nil) throws {
+         directory: TestDirectory? = nil, server: ServerSettings = ServerSettings()) throws {
+        self.server = server
         root = FileManager.default.temporaryDirectory.appendingPathComponent("mi-e2e-" + UUID().uuidString)
         repository = Self.repositoryRoot
         documents = root.appendingPathComponent("Documents")
         config = root.appendingPathComponent("Config.plist")
         self.directory = try directory ?? TestDirectory.shared()
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        try Self.plist(expiryDays: expiryDays, extra: extraPlist, ldap: ldap, directory: self.directory)
+        try Self.plist(expiryDays: expiryDays, extra: extraPlist, ldap: ldap, directory: self.directory, server: server)
             .write(to: config, atomically: true, encoding: .utf8)
     }
 
@@ -53,14 +56,39 @@ final class Sandbox: @unchecked Sendable {
         var timeoutSeconds = 3
     }
 
+    /// mi-server settings a test may vary; the port is chosen free when the sandbox is made.
+    struct ServerSettings {
+        var port = Sandbox.freePort()
+        var maxUploadBytes = 2 << 30
+    }
+
+    /// A TCP port nobody listens on right now.
+    static func freePort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
     deinit { try? FileManager.default.removeItem(at: root) }
 
-    static func plist(expiryDays: Int, extra: String, ldap: LDAPSettings, directory: TestDirectory) -> String {
+    static func plist(expiryDays: Int, extra: String, ldap: LDAPSettings, directory: TestDirectory,
+                      server: ServerSettings) -> String {
         """
         <?xml version="1.0" encoding="UTF-8"?>
         <plist version="1.0"><dict>
           <key>Server</key><dict>
-            <key>Scheme</key><string>http</string><key>Domain</key><string>127.0.0.1</string><key>Port</key><integer>1</integer>
+            <key>Scheme</key><string>http</string><key>Domain</key><string>127.0.0.1</string><key>Port</key><integer>\(server.port)</integer>
+            <key>Listen</key><string>127.0.0.1:\(server.port)</string>
+            <key>TemplatesDirectory</key><string>server-templates</string>
+            <key>DataDirectory</key><string>server-data</string>
+            <key>MaxUploadBytes</key><integer>\(server.maxUploadBytes)</integer>
           </dict>
           <key>LDAP</key><dict>
             <key>URL</key><string>\(ldap.url ?? directory.url)</string>

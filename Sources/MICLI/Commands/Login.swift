@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MIDirectory
 import MIKit
+import MITransport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,6 +26,7 @@ extension MI {
             var displayName: String
             var role: String
             var expiresAt: Date
+            var server: Bool
             var messages: [UserMessage]
             var expiringSoon: [Expiring]
             struct Expiring: Encodable { var name: String; var id: String; var expiresAt: Date }
@@ -37,10 +39,20 @@ extension MI {
             let directory = try Directory.service(configuration)
             let found = try directory.authenticate(user: userName, password: password)
             let now = Date()
-            let session = Session(user: found.userName, dn: found.dn, displayName: found.displayName,
+            var session = Session(user: found.userName, dn: found.dn, displayName: found.displayName,
                                   role: Directory.role(found.role), directory: configuration.ldap.url, loginAt: now,
                                   expiresAt: now.addingTimeInterval(Double(configuration.server.tokenMinutes) * 60))
             try SafeName.check(session.user, as: "user name")
+            // The server token for downloads and uploads; without the server, work goes on offline.
+            var serverNote: String?
+            do {
+                let server = try ServerClient(server: configuration.server, retry: .none)
+                    .createSession(user: found.userName, password: password)
+                session.serverToken = server.token
+                session.serverTokenExpiresAt = server.expiresAt
+            } catch {
+                serverNote = "working offline: \(error.localizedDescription) — templates and uploads will need `mi login` again once the server is reachable"
+            }
             try Identity.sessions.save(session)
 
             // Messages waiting for the user, and their forms close to expiry.
@@ -57,13 +69,15 @@ extension MI {
             }
             let days = configuration.expiryDays
             if global.json {
+                if let serverNote { Terminal.note(serverNote) }
                 try Terminal.json(Output(
                     user: session.user, displayName: session.displayName, role: session.role.rawValue,
-                    expiresAt: session.expiresAt, messages: messages,
+                    expiresAt: session.expiresAt, server: session.serverToken != nil, messages: messages,
                     expiringSoon: expiring.map { .init(name: $0.summary.name, id: $0.summary.id.uuidString.lowercased(),
                                                        expiresAt: Store.expiryDate(of: $0.summary, expiryDays: days)) }))
                 return
             }
+            if let serverNote { Terminal.note(serverNote) }
             Terminal.out("Logged in as \(session.displayName) (\(session.user)), \(session.role.rawValue), until \(Format.date(session.expiresAt)).")
             if !messages.isEmpty {
                 Terminal.out("")

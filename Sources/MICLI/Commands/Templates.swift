@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MIKit
+import MITransport
 
 extension MI {
     struct Templates: ParsableCommand {
@@ -12,12 +13,22 @@ extension MI {
 
 extension MI.Templates {
     struct ListTemplates: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the cached templates.")
+        static let configuration = CommandConfiguration(
+            commandName: "list",
+            abstract: "Download the templates that changed on the server into the cache, and list them.",
+            discussion: "Offline (or with --offline) it lists the cache and says how old it is.")
 
         @OptionGroup var global: GlobalOptions
 
+        @Flag(help: "Download every template again, changed or not.") var refresh = false
+        @Flag(help: "Do not contact the server; list the cache.") var offline = false
+
         struct Output: Encodable {
             var cache: String
+            var online: Bool
+            var downloaded: [String]
+            var removed: [String]
+            var offlineReason: String?
             var templates: [Item]
             var invalid: [Invalid]
             struct Item: Encodable { var id: String; var title: String; var version: Int; var questions: Int; var cachedAt: Date? }
@@ -27,18 +38,37 @@ extension MI.Templates {
         func run() throws {
             let context = try Context.anyone(global)
             let cache = TemplateCache(store: context.store, keys: context.configuration.templateKeys)
+            var sync = TemplateSync.Result()
+            var offlineReason: String? = offline ? "--offline" : nil
+            if !offline {
+                do {
+                    let client = try ServerAccess.client(context)
+                    let listing = try client.templates()
+                    sync = try context.run { _ in try TemplateSync.apply(listing, client: client, cache: cache, refresh: refresh) }
+                } catch {
+                    offlineReason = error.localizedDescription
+                }
+            }
             let (templates, invalid) = try context.run { _ in cache.all() }
             for item in invalid { Terminal.note("skipped \(item.file) in the template cache: \(item.error)") }
+            let newest = templates.compactMap(\.modified).max()
+            if let offlineReason, !global.json {
+                let age = newest.map { "last downloaded \(Format.age(since: $0))" } ?? "empty"
+                Terminal.note("offline (\(offlineReason)) — listing the template cache, \(age)")
+            }
             if global.json {
                 try Terminal.json(Output(
-                    cache: cache.folder.path,
+                    cache: cache.folder.path, online: offlineReason == nil, downloaded: sync.downloaded, removed: sync.removed,
+                    offlineReason: offlineReason,
                     templates: templates.map { .init(id: $0.template.id, title: $0.template.title, version: $0.template.version,
                                                      questions: $0.template.questions.count, cachedAt: $0.modified) },
                     invalid: invalid.map { .init(file: $0.file, error: $0.error) }))
                 return
             }
+            for id in sync.downloaded { Terminal.out("Downloaded \(id).") }
+            for id in sync.removed { Terminal.out("Removed \(id) (no longer on the server).") }
             guard !templates.isEmpty else {
-                Terminal.out("No templates in the cache (\(cache.folder.path)). Import them with `mi templates import FILE…`.")
+                Terminal.out("No templates in the cache (\(cache.folder.path)). Download them with `mi templates` when online, or import files with `mi templates import FILE…`.")
                 return
             }
             var table = TableRenderer(["TEMPLATE", "VERSION", "QUESTIONS", "CACHED", "TITLE"], wrapping: [4])

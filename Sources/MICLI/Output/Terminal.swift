@@ -55,4 +55,15 @@ enum Format {
     }
 
     static func plural(_ count: Int, _ word: String) -> String { "\(count) \(word)\(count == 1 ? "" : "s")" }
+
+    /// "3 hours ago", "2 days ago".
+    static func age(since date: Date, now: Date = Date()) -> String {
+        let seconds = max(0, Int(now.timeIntervalSince(date)))
+        switch seconds {
+        case ..<60: return "just now"
+        case ..<3_600: return plural(seconds / 60, "minute") + " ago"
+        case ..<86_400: return plural(seconds / 3_600, "hour") + " ago"
+        default: return plural(seconds / 86_400, "day") + " ago"
+        }
+    }
 }

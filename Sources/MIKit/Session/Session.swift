@@ -14,6 +14,9 @@ public struct Session: Codable, Sendable, Equatable {
     public var directory: String
     public var loginAt: Date
     public var expiresAt: Date
+    /// mi-server's token, when the server was reachable at login.
+    public var serverToken: String?
+    public var serverTokenExpiresAt: Date?
 
     public init(user: String, dn: String, displayName: String, role: Actor.Role, directory: String,
                 loginAt: Date, expiresAt: Date) {
@@ -27,6 +30,12 @@ public struct Session: Codable, Sendable, Equatable {
     }
 
     public var actor: Actor { Actor(name: user, role: role) }
+
+    /// The server token while it is still valid.
+    public func validServerToken(now: Date) -> String? {
+        guard let serverToken, let expires = serverTokenExpiresAt, expires > now else { return nil }
+        return serverToken
+    }
 }
 
 /// The session file, `$XDG_STATE_HOME/mi/session.json` (`~/.local/state/mi/` by default):

@@ -107,3 +107,39 @@ public struct ForemanQueue: Sendable {
     public var unreadable: [UnreadableForm] = []
     public init() {}
 }
+
+/// Uploading completed forms: the parts to send, and the local copy kept until the server's
+/// receipt matches every part.
+extension Workflow {
+    /// The parts of a completed form's upload, in order: `form` (form.json), then every media
+    /// file. The "uploaded" audit event is written once, before the first attempt, so a retry
+    /// sends the very same bytes and the server can recognise it.
+    public func prepareUpload(_ location: FormLocation) throws -> (form: Form, parts: [UploadPart]) {
+        guard location.area == .completed else {
+            throw WorkflowError("form \(location.user)/\(location.name) is not submitted — only completed forms are uploaded")
+        }
+        var form = try store.load(location)
+        var parts = [UploadPart(name: "form", file: location.formFile)]
+        for question in form.template.questions {
+            for media in form.answer(for: question.id).media {
+                let file = location.folder.appendingPathComponent(try SafeName.check(media, as: "media name"))
+                guard FileManager.default.fileExists(atPath: file.path) else {
+                    throw WorkflowError("media \(media) of form \(location.user)/\(location.name) is missing on disk — nothing was uploaded; detach it or ask the technician")
+                }
+                parts.append(UploadPart(name: media, file: file))
+            }
+        }
+        if form.audit.last?.action != .uploaded {
+            form.record(AuditEvent(at: now(), by: actor.name, action: .uploaded))
+            try store.save(form, at: location)
+        }
+        return (form, parts)
+    }
+}
+
+/// One part of an upload: its multipart name and the file it streams from.
+public struct UploadPart: Sendable, Equatable {
+    public var name: String
+    public var file: URL
+    public init(name: String, file: URL) { self.name = name; self.file = file }
+}

@@ -1,0 +1,99 @@
+import ArgumentParser
+import Foundation
+import MIKit
+import MITransport
+
+extension MI {
+    struct Upload: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Upload completed forms to mi-server (foremen).",
+            discussion: """
+                Each form is sent with all its media; the local copy is deleted only when the server's
+                receipt lists every part with the same size and SHA-256 as on disk. A failed, partial or
+                mismatching upload keeps everything. --all goes on past a failing form and ends with a
+                summary; the exit status is non-zero when any form failed.
+                """)
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: ArgumentHelp("Completed forms (user/name, name or id prefix).", valueName: "form")) var forms: [String] = []
+        @Flag(help: "Every completed form of every technician.") var all = false
+
+        func validate() throws {
+            if all == !forms.isEmpty { throw ValidationError("name the forms to upload, or pass --all") }
+        }
+
+        struct Outcome: Encodable {
+            var form: String
+            var id: String?
+            var uploaded: Bool
+            var created: Bool?
+            var error: String?
+            var receipt: Receipt?
+        }
+
+        func run() throws {
+            let context = try Context.foreman(global)
+            let client = try ServerAccess.client(context)
+            let targets: [FormLocation] = try context.run { workflow in
+                if all { return try workflow.store.list(.completed).forms.map(\.location) }
+                return try forms.map { try workflow.resolve($0, areas: [.completed]) }
+            }
+            var outcomes: [Outcome] = []
+            for location in targets {
+                let label = "\(location.user)/\(location.name)"
+                do {
+                    let (receipt, created) = try upload(location, context: context, client: client)
+                    outcomes.append(Outcome(form: label, id: receipt.id, uploaded: true, created: created, receipt: receipt))
+                    if !global.json {
+                        Terminal.out("Uploaded \(label) (\(Format.plural(receipt.parts.count, "part")), receipt verified\(created ? "" : ", already on the server")); removed the local copy.")
+                    }
+                } catch {
+                    outcomes.append(Outcome(form: label, uploaded: false, error: error.localizedDescription))
+                    Terminal.note("\(label) was not uploaded and is kept: \(error.localizedDescription)")
+                    if !all, targets.count == 1 { break }
+                }
+            }
+            let failed = outcomes.filter { !$0.uploaded }.count
+            if global.json {
+                try Terminal.json(outcomes)
+            } else if targets.isEmpty {
+                Terminal.out("No completed forms to upload.")
+            } else if targets.count > 1 {
+                Terminal.out("\(Format.plural(outcomes.count - failed, "form")) uploaded, \(failed) failed.")
+            }
+            if failed > 0 { throw ExitCode.failure }
+        }
+
+        /// One form: prepare under the lock, send without it, verify the receipt, then delete
+        /// under the lock again — only if the form is still exactly what was sent.
+        func upload(_ location: FormLocation, context: Context, client: ServerClient) throws -> (Receipt, Bool) {
+            let (form, parts) = try context.locked { try $0.prepareUpload(location) }
+            let digests = try parts.map { try FileDigest.sha256(of: $0.file) }
+            let bar = ProgressBar(label: "\(location.user)/\(location.name)", enabled: !global.json)
+            let (receipt, created) = try client.upload(
+                formID: form.id.uuidString.lowercased(),
+                files: parts.map { UploadFile(partName: $0.name, file: $0.file) }, progress: bar)
+            bar?.finish()
+            guard receipt.id.lowercased() == form.id.uuidString.lowercased() else {
+                throw WorkflowError("the server's receipt is for form \(receipt.id), not \(form.id.uuidString.lowercased())")
+            }
+            for (part, digest) in zip(parts, digests) {
+                guard let stored = receipt.parts.first(where: { $0.name == part.name }) else {
+                    throw WorkflowError("the server's receipt does not list \(part.name) — upload again")
+                }
+                guard stored.size == digest.size, stored.sha256.lowercased() == digest.hex else {
+                    throw WorkflowError("the server stored \(part.name) with size \(stored.size) and SHA-256 \(stored.sha256.prefix(12))…, but the local file has \(digest.size) and \(digest.hex.prefix(12))… — upload again")
+                }
+            }
+            try context.locked { workflow in
+                for (part, digest) in zip(parts, digests) {
+                    guard (try? FileDigest.sha256(of: part.file))?.hex == digest.hex else {
+                        throw WorkflowError("\(part.name) changed while it was being uploaded — upload the form again")
+                    }
+                }
+                try workflow.store.remove(location)
+            }
+            return (receipt, created)
+        }
+    }
+}

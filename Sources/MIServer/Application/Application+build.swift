@@ -1,0 +1,129 @@
+import Foundation
+import Hummingbird
+import Logging
+import MIDirectory
+import MIKit
+
+/// One route as registered: method and path (`{id}` for a parameter), as openapi.yaml spells it.
+public struct RegisteredRoute: Hashable, Sendable, CustomStringConvertible {
+    public var method: String
+    public var path: String
+    public init(method: String, path: String) {
+        self.method = method
+        self.path = path
+    }
+    public var description: String { "\(method) \(path)" }
+}
+
+/// The router with the list of what was registered on it.
+public struct ServerRouter {
+    public let router: Router<ServerContext>
+    public let routes: [RegisteredRoute]
+}
+
+/// What the routes need, made once by `buildApplication`.
+struct ServerServices: Sendable {
+    let configuration: Configuration
+    let directory: any DirectoryService
+    let layout: DataLayout
+    let tokens: SessionTokens
+    let templates: TemplateCatalog
+    let repository: any SubmissionRepository
+    let now: @Sendable () -> Date
+}
+
+/// Builds mi-server: prepares `Server.DataDirectory` (owner-only folder, signing key, SQLite
+/// database), removes what an interrupted run left behind, loads the templates and sets up
+/// the routes. Throws `ServerSetupError` (or a store error) with a message for the administrator.
+public func buildApplication(configuration: Configuration, directory: any DirectoryService,
+                             logger: Logger? = nil) async throws -> some ApplicationProtocol {
+    try await makeApplication(configuration: configuration, directory: directory, logger: logger, now: { Date() })
+}
+
+func makeApplication(configuration: Configuration, directory: any DirectoryService, logger: Logger?,
+                     now: @escaping @Sendable () -> Date) async throws -> some ApplicationProtocol {
+    let logger = logger ?? Logger(label: "mi-server")
+    let services = try await makeServices(configuration: configuration, directory: directory, logger: logger, now: now)
+    let built = buildRouter(services)
+    guard let address = ConfigurationLoader.listenAddress(configuration.server.listen) else {
+        throw ServerSetupError("Server.Listen \"\(configuration.server.listen)\" is not HOST:PORT — fix it in Config.plist")
+    }
+    return Application(
+        router: built.router,
+        server: .http1AnsweringContinue(idleTimeout: .seconds(300)),
+        configuration: .init(address: .hostname(address.host, port: address.port), serverName: "mi-server"),
+        onServerRunning: { channel in
+            let port = channel.localAddress?.port ?? address.port
+            FileHandle.standardError.write(Data("mi-server listening on http://\(address.host):\(port)\n".utf8))
+        },
+        logger: logger)
+}
+
+func makeServices(configuration: Configuration, directory: any DirectoryService, logger: Logger,
+                  now: @escaping @Sendable () -> Date) async throws -> ServerServices {
+    let layout = DataLayout(root: configuration.server.dataDirectory)
+    let key = try await Blocking.run {
+        try layout.prepare()
+        try DataDirectoryLock.acquire(in: layout.root)
+        return try SigningKey.loadOrCreate(at: layout.signingKey, logger: logger)
+    }
+    let repository: SQLiteSubmissionRepository
+    do {
+        repository = try SQLiteSubmissionRepository(path: layout.database.path)
+    } catch {
+        throw ServerSetupError("cannot open the database \(layout.database.path): \(error) — check Server.DataDirectory's permissions and free space")
+    }
+    let committed = try await repository.submissionIDs()
+    _ = try await Blocking.run { try layout.removeLeftovers(committed: committed, logger: logger) }
+    let templates = TemplateCatalog(folder: configuration.server.templatesDirectory,
+                                    keys: configuration.templateKeys, logger: logger)
+    _ = try await Blocking.run { templates.templates() }
+    return ServerServices(
+        configuration: configuration, directory: directory, layout: layout,
+        tokens: SessionTokens(keyBytes: key, lifetime: TimeInterval(configuration.server.tokenMinutes) * 60),
+        templates: templates, repository: repository, now: now)
+}
+
+/// The routes, from `Server.Paths`: `/health`; the session; the templates and the submissions
+/// behind the bearer token.
+func buildRouter(_ services: ServerServices) -> ServerRouter {
+    let router = Router(context: ServerContext.self)
+    router.add(middleware: ErrorMiddleware())
+    let recorder = RouteRecorder(router: router)
+    let paths = services.configuration.server.paths
+    let sessions = SessionMiddleware(tokens: services.tokens, now: services.now)
+    recorder.addRoutes(HealthController().endpoints)
+    recorder.addRoutes(SessionController(path: paths.session, directory: services.directory,
+                                         tokens: services.tokens, now: services.now).endpoints)
+    recorder.addRoutes(TemplateController(listPath: paths.templateList, templatePath: paths.template,
+                                          catalog: services.templates, sessions: sessions).endpoints)
+    recorder.addRoutes(SubmissionController(path: paths.submit, layout: services.layout,
+                                            repository: services.repository, sessions: sessions,
+                                            maxUploadBytes: services.configuration.server.maxUploadBytes,
+                                            now: services.now).endpoints)
+    return ServerRouter(router: router, routes: recorder.routes)
+}
+
+/// Forwards registrations to the router and remembers them, so the route list (and the test
+/// comparing it with openapi.yaml) comes from what was really registered.
+private final class RouteRecorder: RouterMethods {
+    typealias Context = ServerContext
+    let router: Router<ServerContext>
+    private(set) var routes: [RegisteredRoute] = []
+
+    init(router: Router<ServerContext>) { self.router = router }
+
+    @discardableResult
+    func on<Responder: HTTPResponder>(_ path: RouterPath, method: HTTPRequest.Method,
+                                      responder: Responder) -> Self where Responder.Context == Context {
+        router.on(path, method: method, responder: responder)
+        routes.append(RegisteredRoute(method: method.rawValue, path: path.description))
+        return self
+    }
+
+    @discardableResult
+    func add(middleware: any MiddlewareProtocol<Request, Response, Context>) -> Self {
+        router.add(middleware: middleware)
+        return self
+    }
+}

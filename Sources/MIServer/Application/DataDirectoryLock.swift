@@ -1,0 +1,34 @@
+import Foundation
+import NIOConcurrencyHelpers
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One mi-server per `Server.DataDirectory`: an exclusive `flock` on `mi-server.lock`, taken
+/// before anything is cleaned up at start-up (a second server would otherwise remove the
+/// first one's uploads in progress) and held until the process exits.
+enum DataDirectoryLock {
+    /// Lock files this process holds, by path; a second application in the same process (tests)
+    /// shares the lock.
+    private static let held = NIOLockedValueBox<[String: Int32]>([:])
+
+    static func acquire(in folder: URL) throws {
+        let path = folder.appendingPathComponent("mi-server.lock").path
+        try held.withLockedValue { held in
+            if held[path] != nil { return }
+            let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            guard fd >= 0 else {
+                throw ServerSetupError("cannot open \(path): \(String(cString: strerror(errno))) — check Server.DataDirectory's permissions")
+            }
+            guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+                let code = errno
+                close(fd)
+                if code == EWOULDBLOCK {
+                    throw ServerSetupError("another mi-server is already using \(folder.path) — stop it first, or give this one its own Server.DataDirectory")
+                }
+                throw ServerSetupError("cannot lock \(path): \(String(cString: strerror(code)))")
+            }
+            held[path] = fd
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import MIDirectory
+
+/// Requires `Authorization: Bearer <token>` with a valid, unexpired token signed by this
+/// server, and puts its claims in the context.
+struct SessionMiddleware: RouterMiddleware {
+    typealias Context = ServerContext
+
+    static let message = "session expired or invalid — run `mi login`"
+
+    let tokens: SessionTokens
+    let now: @Sendable () -> Date
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let header = request.headers[.authorization] else { throw Self.unauthorized }
+        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer",
+              let claims = tokens.verify(String(parts[1]).trimmingCharacters(in: .whitespaces), now: now())
+        else { throw Self.unauthorized }
+        var context = context
+        context.session = claims
+        return try await next(request, context)
+    }
+
+    static var unauthorized: HTTPError {
+        HTTPError(.unauthorized, headers: [.wwwAuthenticate: "Bearer realm=\"mi\""], message: message)
+    }
+}
+
+extension ServerContext {
+    /// The session's claims; the routes that call this sit behind `SessionMiddleware`.
+    func requireSession() throws -> SessionClaims {
+        guard let session else { throw SessionMiddleware.unauthorized }
+        return session
+    }
+
+    /// The session's claims when the user is a foreman, else 403.
+    func requireForeman(toDo action: String) throws -> SessionClaims {
+        let session = try requireSession()
+        guard session.role == .foreman else {
+            throw HTTPError(.forbidden, message: "only a foreman may \(action) — you are logged in as \(session.sub), a technician; ask your foreman")
+        }
+        return session
+    }
+}

@@ -1,0 +1,42 @@
+import Hummingbird
+
+/// `GET Server.Paths.TemplateList` and `GET Server.Paths.Template`.
+struct TemplateController {
+    struct Summary: Encodable {
+        var id: String
+        var title: String
+        var version: Int
+        var sha256: String
+    }
+
+    let listPath: String
+    let templatePath: String
+    let catalog: TemplateCatalog
+    let sessions: SessionMiddleware
+
+    var endpoints: RouteCollection<ServerContext> {
+        let routes = RouteCollection(context: ServerContext.self)
+        routes.add(middleware: sessions)
+        routes.get(RouterPath(listPath), use: list)
+        routes.get(RouterPath(templatePath), use: show)
+        return routes
+    }
+
+    @Sendable func list(_ request: Request, context: ServerContext) async throws -> Response {
+        let catalog = self.catalog
+        let entries = try await Blocking.run { catalog.templates() }
+        return try JSONResponse.make(.ok, entries.map {
+            Summary(id: $0.id, title: $0.title, version: $0.version, sha256: $0.sha256)
+        })
+    }
+
+    @Sendable func show(_ request: Request, context: ServerContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        let catalog = self.catalog
+        guard let entry = try await Blocking.run({ catalog.template(id: id) }) else {
+            throw HTTPError(.notFound, message: "no template \"\(id)\" on the server — `mi templates --refresh` lists the templates it has")
+        }
+        return Response(status: .ok, headers: [.contentType: "application/json", .eTag: "\"\(entry.sha256)\""],
+                        body: .init(byteBuffer: ByteBuffer(bytes: entry.data)))
+    }
+}

@@ -1,0 +1,63 @@
+import Crypto
+import Foundation
+import MIDirectory
+
+/// Who a session token speaks for, and until when.
+public struct SessionClaims: Codable, Sendable, Equatable {
+    /// The user name, as the directory spells it.
+    public var sub: String
+    public var role: Role
+    /// The display name.
+    public var name: String
+    /// Expiry, in seconds since 1970.
+    public var exp: Int64
+
+    public init(sub: String, role: Role, name: String, exp: Int64) {
+        self.sub = sub
+        self.role = role
+        self.name = name
+        self.exp = exp
+    }
+
+    public var expiresAt: Date { Date(timeIntervalSince1970: TimeInterval(exp)) }
+}
+
+/// Signed, self-contained session tokens: `base64url(JSON claims) "." base64url(HMAC-SHA256)`,
+/// the MAC taken over the first part's ASCII bytes. Nothing is stored on the server, so a
+/// token outlives a restart as long as `signing.key` does.
+struct SessionTokens: Sendable {
+    /// The 32 bytes of `signing.key` (swift-crypto's `SymmetricKey` is not `Sendable`).
+    let keyBytes: [UInt8]
+    /// How long a token lasts (`Server.TokenMinutes`).
+    let lifetime: TimeInterval
+
+    private var key: SymmetricKey { SymmetricKey(data: keyBytes) }
+
+    func issue(for user: DirectoryUser, now: Date) throws -> (token: String, claims: SessionClaims) {
+        let expiry = Int64((now.timeIntervalSince1970 + lifetime).rounded(.down))
+        let claims = SessionClaims(sub: user.userName, role: user.role, name: user.displayName, exp: expiry)
+        return (try sign(claims), claims)
+    }
+
+    func sign(_ claims: SessionClaims) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let payload = Base64URL.encode(try encoder.encode(claims))
+        let mac = HMAC<SHA256>.authenticationCode(for: Data(payload.utf8), using: key)
+        return payload + "." + Base64URL.encode(Data(mac))
+    }
+
+    /// The claims of a token this server signed that has not expired; nil for anything else.
+    /// The MAC is checked (in constant time) before the payload is even decoded.
+    func verify(_ token: String, now: Date) -> SessionClaims? {
+        let pieces = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard token.utf8.count <= 4096, pieces.count == 2,
+              let mac = Base64URL.decode(pieces[1]), mac.count == SHA256.byteCount,
+              HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: Data(pieces[0].utf8), using: key),
+              let payload = Base64URL.decode(pieces[0]),
+              let claims = try? JSONDecoder().decode(SessionClaims.self, from: payload)
+        else { return nil }
+        guard TimeInterval(claims.exp) > now.timeIntervalSince1970 else { return nil }
+        return claims
+    }
+}

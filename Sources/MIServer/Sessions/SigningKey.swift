@@ -1,0 +1,58 @@
+import Crypto
+import Foundation
+import Logging
+import MIKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The HMAC key session tokens are signed with: 32 random bytes made on the first start and
+/// kept in `DataDirectory/signing.key` (0600), so tokens survive a restart.
+enum SigningKey {
+    static let byteCount = 32
+
+    static func loadOrCreate(at url: URL, logger: Logger) throws -> [UInt8] {
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        if fd < 0 {
+            guard errno == ENOENT else {
+                throw ServerSetupError("cannot read the signing key \(url.path): \(String(cString: strerror(errno))) — check its owner and permissions")
+            }
+            return try create(at: url, logger: logger)
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            throw ServerSetupError("the signing key \(url.path) is not a regular file — remove it; a new key is made at the next start (everyone logs in again)")
+        }
+        if info.st_mode & 0o077 != 0 {
+            logger.warning("the signing key \(url.path) was readable by others: made it owner-only (0600)")
+            guard fchmod(fd, 0o600) == 0 else {
+                throw ServerSetupError("cannot make the signing key \(url.path) owner-only: \(String(cString: strerror(errno)))")
+            }
+        }
+        var bytes = [UInt8](repeating: 0, count: byteCount + 1)
+        var total = 0
+        while total < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { buffer in
+                read(fd, buffer.baseAddress.map { $0 + total }, buffer.count - total)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw ServerSetupError("cannot read the signing key \(url.path): \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { break }
+            total += count
+        }
+        guard total == byteCount else {
+            throw ServerSetupError("the signing key \(url.path) is damaged (\(total == byteCount + 1 ? "too long" : "\(total) bytes, expected \(byteCount)")) — remove it; a new key is made at the next start (everyone logs in again)")
+        }
+        return Array(bytes[0..<byteCount])
+    }
+
+    private static func create(at url: URL, logger: Logger) throws -> [UInt8] {
+        let bytes = SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }
+        try DurableFile.write(Data(bytes), to: url, permissions: 0o600)
+        logger.notice("made a new session signing key at \(url.path)")
+        return bytes
+    }
+}

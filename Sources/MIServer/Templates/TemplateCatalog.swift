@@ -1,0 +1,133 @@
+import Crypto
+import Foundation
+import Logging
+import MIKit
+import NIOConcurrencyHelpers
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The templates `Server.TemplatesDirectory` holds, validated with the configured key names.
+///
+/// The folder is re-read whenever its listing (names, sizes, modification times, inodes)
+/// changed since the last look, which is checked on every request: an administrator drops a
+/// file in and the next request serves it. A file that does not validate is logged with the
+/// reason and not served; it never takes the server down.
+final class TemplateCatalog: Sendable {
+    struct Entry: Sendable, Equatable {
+        var id: String
+        var title: String
+        var version: Int
+        /// Lowercase hex SHA-256 of `data`.
+        var sha256: String
+        /// The file's exact bytes, as served.
+        var data: Data
+        var fileName: String
+    }
+
+    /// Files larger than this are not templates.
+    static let maximumFileBytes = 8 << 20
+
+    private struct FileStamp: Equatable {
+        var size: Int64
+        var seconds: Int
+        var nanoseconds: Int
+        var inode: UInt64
+    }
+
+    private struct State {
+        /// The listing the entries were read from; nil forces a re-read.
+        var stamps: [String: FileStamp]? = nil
+        var entries: [Entry] = []
+        /// The last problem logged per file, so a re-read does not log it again.
+        var problems: [String: String] = [:]
+    }
+
+    /// File times have the kernel's coarse clock (a few ms): a file changed again within that
+    /// tick, keeping its size, would look unchanged. Listings this fresh are re-read next time.
+    static let settleSeconds = 2
+
+    let folder: URL
+    let coding: TemplateCoding
+    let logger: Logger
+    private let state = NIOLockedValueBox(State())
+
+    init(folder: URL, keys: TemplateKeys, logger: Logger) {
+        self.folder = folder
+        self.coding = TemplateCoding(keys: keys)
+        self.logger = logger
+    }
+
+    /// The valid templates, sorted by id; re-reads the folder first if it changed.
+    func templates() -> [Entry] {
+        state.withLockedValue { state in
+            let stamps = listing()
+            if stamps != state.stamps {
+                let entries = load(stamps, problems: &state.problems)
+                if entries != state.entries || state.stamps == nil {
+                    logger.info("serving \(entries.count) template(s) from \(folder.path): \(entries.map { "\($0.id) v\($0.version)" }.joined(separator: ", "))")
+                }
+                state.entries = entries
+                let newest = stamps.values.map(\.seconds).max() ?? 0
+                let settled = Int(Date().timeIntervalSince1970) - newest > Self.settleSeconds
+                state.stamps = settled ? stamps : nil
+            }
+            return state.entries
+        }
+    }
+
+    func template(id: String) -> Entry? { templates().first { $0.id == id } }
+
+    /// `*.json` files (not hidden, not temporary) with their stamps.
+    private func listing() -> [String: FileStamp] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [:] }
+        var stamps: [String: FileStamp] = [:]
+        for name in names where name.hasSuffix(".json") && !name.hasPrefix(".") {
+            var info = stat()
+            guard stat(folder.appendingPathComponent(name).path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            stamps[name] = FileStamp(size: Int64(info.st_size), seconds: info.st_mtim.tv_sec,
+                                     nanoseconds: info.st_mtim.tv_nsec, inode: UInt64(info.st_ino))
+        }
+        return stamps
+    }
+
+    private func load(_ stamps: [String: FileStamp], problems: inout [String: String]) -> [Entry] {
+        problems = problems.filter { stamps[$0.key] != nil }
+        if stamps.isEmpty {
+            if FileManager.default.fileExists(atPath: folder.path) {
+                logger.warning("no templates (*.json) in \(folder.path) — copy the templates there (Server.TemplatesDirectory)")
+            } else {
+                logger.warning("the templates folder \(folder.path) does not exist — create it or fix Server.TemplatesDirectory")
+            }
+            return []
+        }
+        var byID: [String: Entry] = [:]
+        for name in stamps.keys.sorted() {
+            let url = folder.appendingPathComponent(name)
+            do {
+                if let size = stamps[name]?.size, size > Self.maximumFileBytes {
+                    throw ServerSetupError("it is larger than \(Self.maximumFileBytes >> 20) MiB")
+                }
+                let data = try Data(contentsOf: url)
+                let template = try coding.decode(data, source: name)
+                if let other = byID[template.id] {
+                    throw ServerSetupError("its id \"\(template.id)\" is already used by \(other.fileName) — give each template its own id")
+                }
+                byID[template.id] = Entry(id: template.id, title: template.title, version: template.version,
+                                          sha256: SHA256.hash(data: data).lowercaseHex, data: data, fileName: name)
+                problems[name] = nil
+            } catch {
+                let problem = Self.describe(error)
+                if problems[name] != problem {
+                    logger.error("template file not served: \(url.path): \(problem)")
+                    problems[name] = problem
+                }
+            }
+        }
+        return byID.values.sorted { $0.id < $1.id }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        (error as? LocalizedError)?.errorDescription ?? String(describing: error)
+    }
+}

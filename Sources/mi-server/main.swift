@@ -1,0 +1,4 @@
+import Foundation
+import MIServer
+
+exit(await ServerCommand.main(arguments: CommandLine.arguments))

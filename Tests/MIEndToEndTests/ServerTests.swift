@@ -1,0 +1,188 @@
+import Foundation
+import XCTest
+
+/// A real mi-server on loopback, started from the built binary with the sandbox's Config.plist.
+final class RunningServer {
+    let process = Process()
+    let log: URL
+
+    init(_ sandbox: Sandbox) throws {
+        log = sandbox.root.appendingPathComponent("server-\(UUID().uuidString).log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        process.executableURL = Sandbox.binary.deletingLastPathComponent().appendingPathComponent("mi-server")
+        process.arguments = ["--config", sandbox.config.path]
+        process.currentDirectoryURL = sandbox.root
+        let handle = try FileHandle(forWritingTo: log)
+        process.standardError = handle
+        process.standardOutput = handle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            if let text = try? String(contentsOf: log, encoding: .utf8), text.contains("listening on") { return }
+            guard process.isRunning else { break }
+            usleep(50_000)
+        }
+        throw TestDirectoryError("mi-server did not start: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+    }
+
+    func kill9() {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    deinit {
+        if process.isRunning { process.terminate(); process.waitUntilExit() }
+    }
+}
+
+/// Templates downloaded from, and forms uploaded to, the real mi-server.
+final class ServerTests: XCTestCase {
+    func prepare(_ sandbox: Sandbox) throws {
+        let templates = sandbox.root.appendingPathComponent("server-templates")
+        try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
+        for name in ["pump-inspection.json", "extinguisher-check.json"] {
+            try FileManager.default.copyItem(at: sandbox.repository.appendingPathComponent("Samples/templates/\(name)"),
+                                             to: templates.appendingPathComponent(name))
+        }
+    }
+
+    func completedForm(_ sandbox: Sandbox, name: String, mediaBytes: Int = 0) throws -> String {
+        let templates = try sandbox.run(["templates"])
+        XCTAssertEqual(templates.status, 0, templates.output)
+        _ = try sandbox.newForm("extinguisher-check", name: name)
+        let answers = sandbox.root.appendingPathComponent("a-\(name).json")
+        try Data(ForemanTests.extinguisherAnswers.utf8).write(to: answers)
+        XCTAssertEqual(try sandbox.run(["answer", name, "--file", answers.path]).status, 0)
+        let photo = sandbox.repository.appendingPathComponent("Samples/media/gauge.jpg").path
+        XCTAssertEqual(try sandbox.run(["attach", name, "seal", photo]).status, 0)
+        if mediaBytes > 0 {
+            let big = sandbox.root.appendingPathComponent("big-\(name).mp4")
+            _ = FileManager.default.createFile(atPath: big.path, contents: nil)
+            let handle = try FileHandle(forWritingTo: big)
+            for _ in 0..<(mediaBytes >> 20) { handle.write(Data(repeating: 9, count: 1 << 20)) }
+            try handle.close()
+            XCTAssertEqual(try sandbox.run(["attach", name, "location", big.path]).status, 0)
+        }
+        XCTAssertEqual(try sandbox.run(["submit", name]).status, 0)
+        return name
+    }
+
+    func testDownloadCacheUploadWithReceiptAndOfflineCache() throws {
+        let sandbox = try Sandbox()
+        try prepare(sandbox)
+        let server = try RunningServer(sandbox)
+        let first = try sandbox.run(["templates", "--json"])
+        XCTAssertEqual(first.status, 0, first.output)
+        let listed = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(Set(listed["downloaded"] as? [String] ?? []), ["pump-inspection", "extinguisher-check"])
+        let again = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try sandbox.run(["templates", "--json"]).stdout.utf8)) as? [String: Any])
+        XCTAssertEqual((again["downloaded"] as? [String])?.count, 0, "unchanged templates are not downloaded again")
+
+        let name = try completedForm(sandbox, name: "hall-b")
+        let folder = sandbox.formFolder(name, in: "CompletedMIs")
+        let id = try XCTUnwrap(try sandbox.formJSON(name, in: "CompletedMIs")["id"] as? String).lowercased()
+        let upload = try sandbox.run(["upload", "--all"], as: "fiona")
+        XCTAssertEqual(upload.status, 0, upload.output)
+        XCTAssertTrue(upload.stdout.contains("Uploaded ana/hall-b (2 parts, receipt verified)"), upload.stdout)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.path), "deleted only after the receipt matched")
+        let stored = sandbox.root.appendingPathComponent("server-data/submissions/\(id)")
+        XCTAssertEqual(try Data(contentsOf: stored.appendingPathComponent("Qid2(1).jpg")),
+                       try Data(contentsOf: sandbox.repository.appendingPathComponent("Samples/media/gauge.jpg")))
+        let uploadedForm = try String(contentsOf: stored.appendingPathComponent("form.json"), encoding: .utf8)
+        XCTAssertTrue(uploadedForm.contains(#""action":"uploaded""#), "the audit trail travels with the upload")
+
+        // A technician may not upload.
+        _ = try completedForm(sandbox, name: "hall-c")
+        let technician = try sandbox.run(["upload", "hall-c"], as: "ana")
+        XCTAssertTrue(technician.stderr.contains("this command is for foremen"), technician.stderr)
+
+        // Offline: the cache is listed with its age.
+        server.kill9()
+        let offline = try sandbox.run(["templates"])
+        XCTAssertEqual(offline.status, 0, offline.output)
+        XCTAssertTrue(offline.stderr.contains("offline") && offline.stderr.contains("listing the template cache"), offline.stderr)
+        XCTAssertTrue(offline.stdout.contains("pump-inspection"), offline.stdout)
+        let failed = try sandbox.run(["upload", "ana/hall-c"], as: "fiona")
+        XCTAssertNotEqual(failed.status, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: sandbox.formFolder("hall-c", in: "CompletedMIs").path))
+    }
+
+    func testIdenticalRetryConflictAndTooLarge() throws {
+        let sandbox = try Sandbox(server: .init(maxUploadBytes: 4 << 20))
+        try prepare(sandbox)
+        var server = try RunningServer(sandbox)
+        let name = try completedForm(sandbox, name: "retry")
+        try sandbox.ensureLoggedIn("fiona")
+        server.kill9()
+        // A first attempt while the server is down writes the "uploaded" event and keeps the form:
+        // from here on every attempt sends the very same bytes.
+        XCTAssertNotEqual(try sandbox.run(["upload", "ana/retry"], as: "fiona").status, 0)
+        let folder = sandbox.formFolder(name, in: "CompletedMIs")
+        let copy = sandbox.root.appendingPathComponent("copy")
+        try FileManager.default.copyItem(at: folder, to: copy)
+        server = try RunningServer(sandbox)
+        let first = try sandbox.run(["upload", "ana/retry"], as: "fiona")
+        XCTAssertEqual(first.status, 0, first.output)
+        XCTAssertFalse(first.stdout.contains("already on the server"), first.stdout)
+        // The answer was lost: the same bytes again are recognised, not stored twice.
+        try FileManager.default.copyItem(at: copy, to: folder)
+        let identical = try sandbox.run(["upload", "ana/retry"], as: "fiona")
+        XCTAssertEqual(identical.status, 0, identical.output)
+        XCTAssertTrue(identical.stdout.contains("already on the server"), identical.stdout)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: sandbox.root.appendingPathComponent("server-data/submissions").path).count, 1)
+        let formFile = folder.appendingPathComponent("form.json")
+        var text: String
+        // Different content under the same id: 409, kept.
+        try FileManager.default.copyItem(at: copy, to: folder)
+        text = try String(contentsOf: formFile, encoding: .utf8).replacingOccurrences(of: "Hall B", with: "Hall Z")
+        try Data(text.utf8).write(to: formFile)
+        let conflict = try sandbox.run(["upload", "ana/retry"], as: "fiona")
+        XCTAssertNotEqual(conflict.status, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder.path))
+        XCTAssertTrue(conflict.stderr.contains("was not uploaded and is kept"), conflict.stderr)
+        // Over the server's limit: 413 with the limit named, kept.
+        let big = try completedForm(sandbox, name: "big", mediaBytes: 6 << 20)
+        let tooLarge = try sandbox.run(["upload", "ana/\(big)"], as: "fiona")
+        XCTAssertNotEqual(tooLarge.status, 0)
+        XCTAssertTrue(tooLarge.stderr.contains("\(4 << 20)"), tooLarge.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: sandbox.formFolder(big, in: "CompletedMIs").path))
+        withExtendedLifetime(server) {}
+    }
+
+    func testForgedTokenAndServerKilledMidUploadThenRetriedOnce() throws {
+        let sandbox = try Sandbox()
+        try prepare(sandbox)
+        var server = try RunningServer(sandbox)
+        let name = try completedForm(sandbox, name: "heavy", mediaBytes: 300 << 20)
+        try sandbox.ensureLoggedIn("fiona")
+
+        // A forged token is refused with a clear message and nothing is deleted.
+        let sessionFile = sandbox.stateFolder(for: "fiona").appendingPathComponent("mi/session.json")
+        let original = try Data(contentsOf: sessionFile)
+        var session = try XCTUnwrap(try JSONSerialization.jsonObject(with: original) as? [String: Any])
+        session["serverToken"] = "eyJzdWIiOiJmaW9uYSJ9.Zm9yZ2Vk"
+        try JSONSerialization.data(withJSONObject: session).write(to: sessionFile)
+        let forged = try sandbox.run(["upload", "ana/heavy"], as: "fiona")
+        XCTAssertNotEqual(forged.status, 0)
+        XCTAssertTrue(forged.stderr.contains("run `mi login`"), forged.stderr)
+        try original.write(to: sessionFile)
+
+        // SIGKILL the server in the middle of a 300 MiB upload.
+        let upload = try sandbox.start(["upload", "ana/heavy"], as: "fiona")
+        usleep(400_000)
+        server.kill9()
+        upload.waitUntilExit()
+        XCTAssertNotEqual(upload.terminationStatus, 0, "the upload cannot have succeeded")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: sandbox.formFolder(name, in: "CompletedMIs").path))
+
+        server = try RunningServer(sandbox)
+        let retry = try sandbox.run(["upload", "ana/heavy"], as: "fiona")
+        XCTAssertEqual(retry.status, 0, retry.output)
+        let submissions = try FileManager.default.contentsOfDirectory(atPath: sandbox.root.appendingPathComponent("server-data/submissions").path)
+        XCTAssertEqual(submissions.count, 1, "exactly one submission: \(submissions)")
+        let incoming = (try? FileManager.default.contentsOfDirectory(atPath: sandbox.root.appendingPathComponent("server-data/incoming").path)) ?? []
+        XCTAssertEqual(incoming, [], "no partial upload is left")
+        withExtendedLifetime(server) {}
+    }
+}

@@ -1,0 +1,122 @@
+import Crypto
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import MIKit
+@testable import MIServer
+import TestSupport
+import XCTest
+
+/// A temporary folder with Config.plist (templates in `templates/`, server data in `data/`),
+/// the sample template, a fake directory, a clock the test moves, and captured logs.
+final class ServerFixture: @unchecked Sendable {
+    let directory: TemporaryDirectory
+    let configuration: Configuration
+    let clock = TestClock()
+    let fakeDirectory = FakeDirectory()
+    let logs = LogCapture()
+
+    init(_ edits: [ConfigEdit] = []) throws {
+        directory = try TemporaryDirectory(prefix: "mi-server")
+        let plist = try ConfigFixture.write(into: directory.url, [
+            .set("Server.TemplatesDirectory", "templates"),
+            .set("Server.DataDirectory", "data"),
+        ] + edits)
+        configuration = try ConfigurationLoader.load(from: plist)
+        try Files.write(TemplateFixture.sampleJSON, to: templates.appendingPathComponent("pump-inspection.json"))
+    }
+
+    var templates: URL { configuration.server.templatesDirectory }
+    var data: URL { configuration.server.dataDirectory }
+    var layout: DataLayout { DataLayout(root: data) }
+
+    func application() async throws -> some ApplicationProtocol {
+        let clock = self.clock
+        return try await makeApplication(configuration: configuration, directory: fakeDirectory,
+                                         logger: logs.logger(), now: { clock.now })
+    }
+
+    /// Runs `test` against a freshly built application.
+    func test<Value: Sendable>(_ setup: TestingSetup = .router,
+                               _ test: @escaping @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
+        try await application().test(setup, test)
+    }
+
+    // MARK: - Forms
+
+    static let media = ["Qid0(1).jpg": Data((0..<5000).map { UInt8($0 % 251) }),
+                        "Qid6(1).mp4": Data(repeating: 0x0d, count: 3000) + Data("\r\n--x".utf8)]
+
+    /// form.json of a completed sample form with the media above.
+    static let formID = UUID(uuidString: "6F1D2E4C-9A7B-4C3D-8E5F-1A2B3C4D5E6F") ?? UUID()
+
+    static func formData(id: UUID = formID,
+                         note: String = "all fine", media: [String] = media.keys.sorted()) throws -> Data {
+        var form = Form(id: id, name: "pump-1", user: "ana", template: try TemplateFixture.sampleTemplate(),
+                        createdAt: TestClock.start)
+        form.status = .completed
+        form.answers["guard"] = Answer(value: .bool(true), media: media.filter { $0.hasPrefix("Qid0") })
+        form.answers["bearings"] = Answer(comment: "motor not measured", media: media.filter { $0.hasPrefix("Qid6") })
+        form.answers["notes"] = Answer(value: .text(note))
+        return try FormFile.encode(form)
+    }
+
+    /// The standard upload: the form and its two media files.
+    static func upload(formData: Data? = nil, media: [String: Data] = media) throws -> MultipartBody {
+        var body = MultipartBody()
+        body.add(form: try formData ?? Self.formData())
+        for name in media.keys.sorted() { body.add(media: name, data: media[name] ?? Data()) }
+        return body
+    }
+
+    static func sha256(_ data: Data) -> String {
+        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+    }
+}
+
+// MARK: - Requests
+
+extension TestClientProtocol {
+    /// Logs in through the API and returns the token.
+    func login(_ user: String, password: String = FakeDirectory.password) async throws -> String {
+        let body = try JSONSerialization.data(withJSONObject: ["user": user, "password": password])
+        return try await execute(uri: "/api/v1/session", method: .post, headers: [.contentType: "application/json"],
+                                 body: ByteBuffer(bytes: body)) { response in
+            XCTAssertEqual(response.status, .ok, String(buffer: response.body))
+            let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
+            return try XCTUnwrap(json["token"] as? String)
+        }
+    }
+
+    func upload(_ body: MultipartBody, token: String, extraHeaders: HTTPFields = [:]) async throws -> TestResponse {
+        var headers: HTTPFields = [.authorization: "Bearer \(token)", .contentType: body.contentType]
+        headers.append(contentsOf: extraHeaders)
+        return try await execute(uri: "/api/v1/submissions", method: .post, headers: headers,
+                                 body: ByteBuffer(bytes: body.data)) { $0 }
+    }
+
+    func get(_ uri: String, token: String?) async throws -> TestResponse {
+        var headers: HTTPFields = [:]
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        return try await execute(uri: uri, method: .get, headers: headers) { $0 }
+    }
+}
+
+extension TestResponse {
+    var json: Any? { try? JSONSerialization.jsonObject(with: Data(buffer: body)) }
+    var errorMessage: String? { ((json as? [String: Any])?["error"] as? [String: Any])?["message"] as? String }
+    var text: String { String(buffer: body) }
+
+    func receipt() throws -> Receipt {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try decoder.decode(Receipt.self, from: Data(buffer: body))
+    }
+}
+
+/// Asserts a response's status (the test clients are async, XCTest's assertions are not).
+func assertStatus(_ expected: HTTPResponse.Status, _ response: @autoclosure () async throws -> TestResponse,
+                  file: StaticString = #filePath, line: UInt = #line) async throws {
+    let actual = try await response()
+    XCTAssertEqual(actual.status, expected, actual.text, file: file, line: line)
+}
