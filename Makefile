@@ -23,6 +23,7 @@ test:
 bench: release
 	bash scripts/bench-list.sh
 	bash scripts/bench-login.sh
+	bash scripts/bench-upload.sh
 
 clean:
 	rm -rf .build

@@ -2,6 +2,9 @@ import ArgumentParser
 import Foundation
 import MIKit
 import MITransport
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension MI {
     struct Upload: ParsableCommand {
@@ -69,6 +72,7 @@ extension MI {
         func upload(_ location: FormLocation, context: Context, client: ServerClient) throws -> (Receipt, Bool) {
             let (form, parts) = try context.locked { try $0.prepareUpload(location) }
             let digests = try parts.map { try FileDigest.sha256(of: $0.file) }
+            let identities = parts.map { FileIdentity($0.file) }
             let bar = ProgressBar(label: "\(location.user)/\(location.name)", enabled: !global.json)
             let (receipt, created) = try client.upload(
                 formID: form.id.uuidString.lowercased(),
@@ -86,8 +90,10 @@ extension MI {
                 }
             }
             try context.locked { workflow in
-                for (part, digest) in zip(parts, digests) {
-                    guard (try? FileDigest.sha256(of: part.file))?.hex == digest.hex else {
+                // Every write in the store replaces a file (new inode) or appends to it, so an
+                // unchanged inode, size and modification time means unchanged bytes.
+                for (part, identity) in zip(parts, identities) {
+                    guard identity != nil, FileIdentity(part.file) == identity else {
                         throw WorkflowError("\(part.name) changed while it was being uploaded — upload the form again")
                     }
                 }
@@ -95,5 +101,25 @@ extension MI {
             }
             return (receipt, created)
         }
+    }
+}
+
+/// What `stat` says of a file: enough to notice that it was replaced or written to.
+struct FileIdentity: Equatable {
+    var inode: UInt64
+    var size: Int64
+    var modified: timespec
+
+    init?(_ url: URL) {
+        var info = stat()
+        guard stat(url.path, &info) == 0 else { return nil }
+        inode = UInt64(info.st_ino)
+        size = Int64(info.st_size)
+        modified = info.st_mtim
+    }
+
+    static func == (lhs: FileIdentity, rhs: FileIdentity) -> Bool {
+        lhs.inode == rhs.inode && lhs.size == rhs.size
+            && lhs.modified.tv_sec == rhs.modified.tv_sec && lhs.modified.tv_nsec == rhs.modified.tv_nsec
     }
 }
