@@ -1,4 +1,5 @@
 import Foundation
+import MIKit
 import GRDB
 import Hummingbird
 import HummingbirdTesting

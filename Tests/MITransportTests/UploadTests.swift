@@ -1,4 +1,5 @@
 import Foundation
+import MIKit
 import TestSupport
 import XCTest
 @testable import MITransport

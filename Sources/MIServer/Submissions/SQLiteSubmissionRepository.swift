@@ -1,4 +1,5 @@
 import Foundation
+import MIKit
 import GRDB
 
 /// `SubmissionRepository` in SQLite (`DataDirectory/mi-server.sqlite`) through GRDB. The

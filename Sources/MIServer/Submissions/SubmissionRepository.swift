@@ -1,4 +1,5 @@
 import Foundation
+import MIKit
 
 /// Where submissions are recorded. Implementations serialize `record` calls so that the check
 /// for an existing id, the placing of the files and the insert happen as one step.

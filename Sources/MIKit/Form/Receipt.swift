@@ -1,28 +1,33 @@
 import Foundation
 
-/// What the server stored for an upload: every part with its size and SHA-256. The client
-/// deletes its local copy only when every local hash matches.
+/// mi-server's proof that it stored a submission: the SHA-256 and size of every part it kept.
+/// Local data may be deleted only when every local file's hash matches its part here.
 public struct Receipt: Codable, Sendable, Equatable {
-    /// The form's UUID, lowercase: the upload's idempotency key.
+    /// The form's UUID (lowercase).
     public var id: String
-    /// The technician the form belongs to.
+    /// The technician who filled in the form.
     public var user: String
+    /// The form's name as the technician gave it.
     public var formName: String
     /// The foreman who uploaded it.
     public var uploadedBy: String
-    /// Whole seconds, so the stored receipt and the first answer are identical.
+    /// When the server first stored it.
     public var receivedAt: Date
-    /// `form` first, then the media in the order received.
+    /// Every stored part, the form first.
     public var parts: [Part]
 
+    /// One stored part of the multipart upload.
     public struct Part: Codable, Sendable, Equatable {
-        /// The multipart part name: `form`, or the media name (`Qid1(3).mp4`).
+        /// `form`, or the media name.
         public var name: String
+        /// The part's filename (`form.json`, or the media name).
         public var filename: String
+        /// Bytes stored.
         public var size: Int64
-        /// Lowercase hex.
+        /// Lowercase hex SHA-256 of the stored bytes.
         public var sha256: String
 
+        /// A stored part as the server describes it.
         public init(name: String, filename: String, size: Int64, sha256: String) {
             self.name = name
             self.filename = filename
@@ -31,6 +36,7 @@ public struct Receipt: Codable, Sendable, Equatable {
         }
     }
 
+    /// A receipt as the server describes it.
     public init(id: String, user: String, formName: String, uploadedBy: String, receivedAt: Date, parts: [Part]) {
         self.id = id
         self.user = user
@@ -38,6 +44,11 @@ public struct Receipt: Codable, Sendable, Equatable {
         self.uploadedBy = uploadedBy
         self.receivedAt = receivedAt
         self.parts = parts
+    }
+
+    /// The stored part named `name`, if any.
+    public func part(named name: String) -> Part? {
+        parts.first { $0.name == name }
     }
 
     /// Same content: the same set of part names, each with the same SHA-256.
