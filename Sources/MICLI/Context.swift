@@ -31,8 +31,7 @@ struct Context {
         session = try Identity.current(configuration: configuration)
         let actor = session.actor
         guard roles.contains(actor.role) else {
-            let who = roles == [.foreman] ? "foremen" : roles == [.technician] ? "technicians" : "technicians and foremen"
-            throw WorkflowError("this command is for \(who); you (\(actor.name)) are logged in as a \(actor.role.rawValue)")
+            throw SessionError.wrongRole(allowed: roles, user: actor.name, role: actor.role)
         }
         workflow = Workflow(configuration: configuration, actor: actor)
     }

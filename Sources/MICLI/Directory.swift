@@ -9,7 +9,7 @@ enum Directory {
         var bindPassword: String?
         if let file = ldap.bindPasswordFile {
             guard let data = FileManager.default.contents(atPath: file) else {
-                throw WorkflowError("cannot read LDAP.BindPasswordFile \(file) — check that it exists and this user may read it")
+                throw ConfigurationError(url: nil, problems: [ConfigurationProblem("LDAP.BindPasswordFile", "cannot read \(file) — check that it exists and this user may read it")])
             }
             bindPassword = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
         }

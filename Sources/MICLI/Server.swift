@@ -10,9 +10,7 @@ enum ServerAccess {
     /// A client carrying the session's server token, or an error saying how to get one.
     static func client(_ context: Context) throws -> ServerClient {
         guard let token = context.session.validServerToken(now: Date()) else {
-            throw WorkflowError(context.session.serverToken == nil
-                ? "you logged in while mi-server was unreachable — run `mi login` again now that you are online"
-                : "your server session expired — run `mi login`")
+            throw context.session.serverToken == nil ? SessionError.offlineLogin : SessionError.serverTokenExpired
         }
         return ServerClient(server: context.configuration.server, token: token)
     }

@@ -20,7 +20,7 @@ enum TemplateSync {
             let data = try client.template(id: entry.id)
             let installed = try cache.install(data, source: entry.id + ".json")
             guard installed.id == entry.id else {
-                throw WorkflowError("the server's template \(entry.id) says its id is \(installed.id) — tell the administrator")
+                throw TemplateError(template: entry.id, problems: [.init(question: nil, field: "id", message: "the server's template \(entry.id) says its id is \(installed.id) — tell the administrator")])
             }
             result.downloaded.append(entry.id)
         }

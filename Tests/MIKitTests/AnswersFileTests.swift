@@ -43,7 +43,7 @@ final class AnswersFileTests: XCTestCase {
 
     func testMalformedJSONIsOneClearError() {
         XCTAssertThrowsError(try updates(#"{"guard": tru"#)) { error in
-            XCTAssertTrue(error is WorkflowError, "\(error)")
+            XCTAssertTrue(error is AnswersFileError, "\(error)")
             XCTAssertTrue(error.localizedDescription.hasPrefix("the answers file is not valid JSON"), error.localizedDescription)
             XCTAssertTrue(error.localizedDescription.contains("nothing was saved"), error.localizedDescription)
         }
@@ -58,7 +58,7 @@ final class AnswersFileTests: XCTestCase {
 
     func testEmptyFileIsRefused() {
         XCTAssertThrowsError(try Workflow.updates(fromAnswersFile: Data())) { error in
-            XCTAssertTrue(error is WorkflowError, "\(error)")
+            XCTAssertTrue(error is AnswersFileError, "\(error)")
         }
     }
 }

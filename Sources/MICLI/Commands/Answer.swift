@@ -52,7 +52,7 @@ extension MI {
             if let file {
                 let data: Data
                 do { data = try Data(contentsOf: URL(fileURLWithPath: file)) } catch {
-                    throw WorkflowError("cannot read the answers file \(file): \((error as NSError).localizedDescription)")
+                    throw AnswersFileError.unreadable(path: file, reason: (error as NSError).localizedDescription)
                 }
                 updates = try Workflow.updates(fromAnswersFile: data)
             } else if let question {

@@ -124,12 +124,9 @@ extension MI {
             let context = try Context.foreman(global)
             try SafeName.check(to, as: "user name")
             // The directory decides who may receive a form; asked before taking the store's lock.
-            guard let target = try Directory.service(context.configuration).lookup(user: to) else {
-                throw WorkflowError("there is no user \(to) in the directory — `mi users` lists who can receive forms; nothing was moved")
-            }
-            guard target.role == .technician else {
-                throw WorkflowError("\(target.userName) is a foreman — forms can be assigned to technicians only; nothing was moved")
-            }
+            let target = try Directory.service(context.configuration).lookup(user: to)
+            try Workflow.checkAssignee(to, role: target.map { Directory.role($0.role) })
+            guard let target else { return }
             let result = try context.run { try $0.reassign(form, to: target.userName) }
             if global.json {
                 try Terminal.json(["id": result.form.id.uuidString.lowercased(), "from": result.from.relativePath,

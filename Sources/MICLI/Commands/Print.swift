@@ -53,7 +53,7 @@ enum Printing {
                        ?? CommandLine.arguments[0]).deletingLastPathComponent()
         let writer = here.appendingPathComponent("mi-report")
         guard FileManager.default.isExecutableFile(atPath: writer.path) else {
-            throw WorkflowError("cannot print: mi-report is missing next to mi (\(here.path)) — install both executables together")
+            throw PrintError.reportWriterMissing(folder: here.path)
         }
         let process = Process()
         process.executableURL = writer
@@ -67,14 +67,14 @@ enum Printing {
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             let reason = message.hasPrefix("mi-report: ") ? String(message.dropFirst("mi-report: ".count)) : message
-            throw WorkflowError(reason.isEmpty ? "the PDF could not be written (mi-report exited with \(process.terminationStatus))" : reason)
+            throw PrintError.reportFailed(reason.isEmpty ? "the PDF could not be written (mi-report exited with \(process.terminationStatus))" : reason)
         }
     }
 
     static func send(_ pdf: URL, to printer: String) throws {
         let candidates = ["/usr/bin/lp", "/usr/local/bin/lp", "/bin/lp"]
         guard let lp = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw WorkflowError("cannot print: `lp` (CUPS) is not installed — install cups-client; the PDF is at \(pdf.path)")
+            throw PrintError.noCUPS(pdf: pdf.path)
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: lp)
@@ -87,7 +87,42 @@ enum Printing {
             .trimmingCharacters(in: .whitespacesAndNewlines)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw WorkflowError("printer \(printer) refused the job (\(message.isEmpty ? "lp exited with \(process.terminationStatus)" : message)) — `lpstat -p` lists the printers; the PDF is at \(pdf.path)")
+            throw PrintError.printerRefused(printer: printer, reason: message.isEmpty ? "lp exited with \(process.terminationStatus)" : message, pdf: pdf.path)
+        }
+    }
+}
+
+/// Why a PDF was not written or not printed.
+enum PrintError: ClassifiedError {
+    case reportWriterMissing(folder: String)
+    case reportFailed(String)
+    case noCUPS(pdf: String)
+    case printerRefused(printer: String, reason: String, pdf: String)
+
+    var failureClass: FailureClass {
+        switch self {
+        case .reportWriterMissing, .noCUPS: return .configuration
+        case .reportFailed, .printerRefused: return .refused
+        }
+    }
+
+    var code: String {
+        switch self {
+        case .reportWriterMissing: return "mi-report-missing"
+        case .reportFailed: return "pdf-failed"
+        case .noCUPS: return "no-cups"
+        case .printerRefused: return "printer-refused"
+        }
+    }
+
+    var errorDescription: String? {
+        switch self {
+        case .reportWriterMissing(let folder):
+            return "cannot print: mi-report is missing next to mi (\(folder)) — install both executables together"
+        case .reportFailed(let reason): return reason
+        case .noCUPS(let pdf): return "cannot print: `lp` (CUPS) is not installed — install cups-client; the PDF is at \(pdf)"
+        case .printerRefused(let printer, let reason, let pdf):
+            return "printer \(printer) refused the job (\(reason)) — `lpstat -p` lists the printers; the PDF is at \(pdf)"
         }
     }
 }

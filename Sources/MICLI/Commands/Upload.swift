@@ -78,23 +78,15 @@ extension MI {
                 formID: form.id.uuidString.lowercased(),
                 files: parts.map { UploadFile(partName: $0.name, file: $0.file) }, progress: bar)
             bar?.finish()
-            guard receipt.id.lowercased() == form.id.uuidString.lowercased() else {
-                throw WorkflowError("the server's receipt is for form \(receipt.id), not \(form.id.uuidString.lowercased())")
-            }
-            for (part, digest) in zip(parts, digests) {
-                guard let stored = receipt.parts.first(where: { $0.name == part.name }) else {
-                    throw WorkflowError("the server's receipt does not list \(part.name) — upload again")
-                }
-                guard stored.size == digest.size, stored.sha256.lowercased() == digest.hex else {
-                    throw WorkflowError("the server stored \(part.name) with size \(stored.size) and SHA-256 \(stored.sha256.prefix(12))…, but the local file has \(digest.size) and \(digest.hex.prefix(12))… — upload again")
-                }
-            }
+            try receipt.verify(formID: form.id, parts: zip(parts, digests).map {
+                PartDigest(name: $0.name, size: $1.size, sha256: $1.hex)
+            })
             try context.locked { workflow in
                 // Every write in the store replaces a file (new inode) or appends to it, so an
                 // unchanged inode, size and modification time means unchanged bytes.
                 for (part, identity) in zip(parts, identities) {
                     guard identity != nil, FileIdentity(part.file) == identity else {
-                        throw WorkflowError("\(part.name) changed while it was being uploaded — upload the form again")
+                        throw ReceiptError.changedDuringUpload(part.name)
                     }
                 }
                 try workflow.store.remove(location)

@@ -17,7 +17,7 @@ struct FillSession {
         let (location, form) = try context.run { workflow -> (FormLocation, Form) in
             let location = try workflow.resolve(reference)
             guard location.area == .incomplete else {
-                throw WorkflowError("form \(location.name) is submitted and waits for the foreman — it can no longer be filled")
+                throw WorkflowError.formSubmitted(form: location.name, operation: .filled)
             }
             return (location, try workflow.store.load(location))
         }

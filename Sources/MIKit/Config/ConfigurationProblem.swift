@@ -18,9 +18,15 @@ public struct ConfigurationProblem: Sendable, Equatable, CustomStringConvertible
 }
 
 /// Config.plist could not be used; carries every error found (and the warnings) at once.
-public struct ConfigurationError: LocalizedError, Sendable {
+public struct ConfigurationError: ClassifiedError, Sendable {
     public var url: URL?
     public var problems: [ConfigurationProblem]
+    public var failureClass: FailureClass { .configuration }
+    public init(url: URL?, problems: [ConfigurationProblem]) {
+        self.url = url
+        self.problems = problems
+    }
+    public var code: String { "configuration" }
 
     public var errorDescription: String? {
         let errors = problems.filter { $0.severity == .error }

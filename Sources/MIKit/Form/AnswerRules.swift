@@ -1,7 +1,7 @@
 import Foundation
 
 /// An answer refused: names the question and the rule it broke.
-public struct AnswerError: LocalizedError, Sendable, Equatable {
+public struct AnswerError: ClassifiedError, Sendable, Equatable {
     public var question: String
     public var rule: String
 
@@ -11,6 +11,8 @@ public struct AnswerError: LocalizedError, Sendable, Equatable {
     }
 
     public var errorDescription: String? { "question \(question): \(rule) — nothing was saved" }
+    public var failureClass: FailureClass { .badData }
+    public var code: String { "invalid-answer" }
 }
 
 /// Turns what a technician typed (or a script wrote) into a valid value for a question, or

@@ -89,11 +89,33 @@ public struct SessionStore: Sendable {
     }
 }
 
-public enum SessionError: LocalizedError, Sendable, Equatable {
+/// Why the session does not allow a command: no login, an expired one, the wrong role, or no
+/// token for mi-server.
+public enum SessionError: ClassifiedError, Sendable, Equatable {
     case notLoggedIn
     case expired(Date)
     case otherDirectory(String)
     case unreadable(String)
+    /// The command is for `allowed` roles; `user` is logged in as `role`.
+    case wrongRole(allowed: Set<Actor.Role>, user: String, role: Actor.Role)
+    /// The login happened while mi-server was unreachable, so there is no server token.
+    case offlineLogin
+    /// The server token expired before the local session did.
+    case serverTokenExpired
+
+    public var failureClass: FailureClass { .notPermitted }
+
+    public var code: String {
+        switch self {
+        case .notLoggedIn: return "not-logged-in"
+        case .expired: return "session-expired"
+        case .otherDirectory: return "other-directory"
+        case .unreadable: return "session-unreadable"
+        case .wrongRole: return "wrong-role"
+        case .offlineLogin: return "offline-login"
+        case .serverTokenExpired: return "server-session-expired"
+        }
+    }
 
     public var errorDescription: String? {
         switch self {
@@ -102,6 +124,12 @@ public enum SessionError: LocalizedError, Sendable, Equatable {
         case .otherDirectory(let directory):
             return "your session is for another directory (\(directory)) — run `mi login`"
         case .unreadable(let path): return "the session file \(path) cannot be read — run `mi login` to replace it"
+        case .wrongRole(let allowed, let user, let role):
+            let who = allowed == [.foreman] ? "foremen" : allowed == [.technician] ? "technicians" : "technicians and foremen"
+            return "this command is for \(who); you (\(user)) are logged in as a \(role.rawValue)"
+        case .offlineLogin:
+            return "you logged in while mi-server was unreachable — run `mi login` again now that you are online"
+        case .serverTokenExpired: return "your server session expired — run `mi login`"
         }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What can go wrong in the store; every message says what to do next.
-public enum StoreError: LocalizedError, Sendable, Equatable {
+public enum StoreError: ClassifiedError, Sendable, Equatable {
     case unsafeName(kind: String, name: String, reason: String)
     case io(operation: String, path: String, reason: String)
     case busy(path: String, seconds: Int)
@@ -11,6 +11,29 @@ public enum StoreError: LocalizedError, Sendable, Equatable {
     case ambiguousForm(String, matches: [String])
     case templateNotFound(String)
     case noTemplates(cache: String)
+
+    public var failureClass: FailureClass {
+        switch self {
+        case .unsafeName: return .badData
+        case .io, .busy, .exists: return .refused
+        case .unreadableForm: return .badData
+        case .formNotFound, .ambiguousForm, .templateNotFound, .noTemplates: return .notFound
+        }
+    }
+
+    public var code: String {
+        switch self {
+        case .unsafeName: return "unsafe-name"
+        case .io: return "io"
+        case .busy: return "store-busy"
+        case .exists: return "exists"
+        case .unreadableForm: return "unreadable-form"
+        case .formNotFound: return "form-not-found"
+        case .ambiguousForm: return "ambiguous-form"
+        case .templateNotFound: return "template-not-found"
+        case .noTemplates: return "no-templates"
+        }
+    }
 
     public var errorDescription: String? {
         switch self {

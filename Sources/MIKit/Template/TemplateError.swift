@@ -1,13 +1,19 @@
 import Foundation
 
 /// A template that cannot be used, with every problem found, each naming the question and field.
-public struct TemplateError: LocalizedError, Sendable, Equatable {
+public struct TemplateError: ClassifiedError, Sendable, Equatable {
     public struct Problem: Sendable, Equatable, CustomStringConvertible {
         /// The question's id (or its position when it has no usable id); nil for the template itself.
         public var question: String?
         /// The JSON key at fault, as the template spells it.
         public var field: String?
         public var message: String
+
+        public init(question: String? = nil, field: String? = nil, message: String) {
+            self.question = question
+            self.field = field
+            self.message = message
+        }
 
         public var description: String {
             var parts: [String] = []
@@ -20,6 +26,12 @@ public struct TemplateError: LocalizedError, Sendable, Equatable {
     /// The template's id when known, else where it came from (a file name).
     public var template: String
     public var problems: [Problem]
+    public var failureClass: FailureClass { .badData }
+    public init(template: String, problems: [Problem]) {
+        self.template = template
+        self.problems = problems
+    }
+    public var code: String { "invalid-template" }
 
     public var errorDescription: String? {
         if problems.count == 1, let only = problems.first {

@@ -29,10 +29,10 @@ extension Workflow {
     /// Adds a general comment to a completed form, with the foreman's name and the time.
     public func comment(_ reference: String, text: String) throws -> Form {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw WorkflowError("the comment is empty — write what the technician should know") }
+        guard !trimmed.isEmpty else { throw WorkflowError.emptyText(what: "comment", hint: "write what the technician should know") }
         let location = try resolve(reference)
         guard location.area == .completed else {
-            throw WorkflowError("form \(location.user)/\(location.name) is not submitted yet — comments go on completed forms")
+            throw WorkflowError.formNotSubmitted(form: "\(location.user)/\(location.name)", operation: .commented)
         }
         var form = try store.load(location)
         let date = now()
@@ -46,10 +46,10 @@ extension Workflow {
     /// restarts now, and the technician is told at their next login.
     public func sendBack(_ reference: String, note: String) throws -> (FormLocation, Form) {
         let trimmed = note.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw WorkflowError("say what to correct with --note TEXT") }
+        guard !trimmed.isEmpty else { throw WorkflowError.emptyText(what: "note", hint: "say what to correct with --note TEXT") }
         let location = try resolve(reference)
         guard location.area == .completed else {
-            throw WorkflowError("form \(location.user)/\(location.name) is not submitted — only completed forms can be sent back")
+            throw WorkflowError.formNotSubmitted(form: "\(location.user)/\(location.name)", operation: .returned)
         }
         var form = try store.load(location)
         let date = now()
@@ -78,10 +78,10 @@ extension Workflow {
         try SafeName.check(target, as: "user name")
         let location = try resolve(reference)
         guard location.area == .incomplete else {
-            throw WorkflowError("form \(location.user)/\(location.name) is submitted — only incomplete forms can be reassigned (send it back first with `mi return`)")
+            throw WorkflowError.formSubmitted(form: "\(location.user)/\(location.name)", operation: .reassigned)
         }
         guard location.user != target else {
-            throw WorkflowError("form \(location.name) already belongs to \(target) — choose another technician (`mi users`)")
+            throw WorkflowError.alreadyAssigned(form: location.name, user: target)
         }
         var form = try store.load(location)
         let date = now()
@@ -116,7 +116,7 @@ extension Workflow {
     /// sends the very same bytes and the server can recognise it.
     public func prepareUpload(_ location: FormLocation) throws -> (form: Form, parts: [UploadPart]) {
         guard location.area == .completed else {
-            throw WorkflowError("form \(location.user)/\(location.name) is not submitted — only completed forms are uploaded")
+            throw WorkflowError.formNotSubmitted(form: "\(location.user)/\(location.name)", operation: .uploaded)
         }
         var form = try store.load(location)
         var parts = [UploadPart(name: "form", file: location.formFile)]
@@ -124,7 +124,7 @@ extension Workflow {
             for media in form.answer(for: question.id).media {
                 let file = location.folder.appendingPathComponent(try SafeName.check(media, as: "media name"))
                 guard FileManager.default.fileExists(atPath: file.path) else {
-                    throw WorkflowError("media \(media) of form \(location.user)/\(location.name) is missing on disk — nothing was uploaded; detach it or ask the technician")
+                    throw WorkflowError.mediaMissing(form: "\(location.user)/\(location.name)", media: media)
                 }
                 parts.append(UploadPart(name: media, file: file))
             }
@@ -142,4 +142,40 @@ public struct UploadPart: Sendable, Equatable {
     public var name: String
     public var file: URL
     public init(name: String, file: URL) { self.name = name; self.file = file }
+}
+
+extension Workflow {
+    /// The rule for who may receive a reassigned form: a user the directory knows (`role` is
+    /// nil when it does not) who is a technician.
+    public static func checkAssignee(_ user: String, role: Actor.Role?) throws(AssignmentError) {
+        guard let role else { throw .noSuchUser(user) }
+        guard role == .technician else { throw .notATechnician(user) }
+    }
+}
+
+/// A reassignment refused before anything moves.
+public enum AssignmentError: ClassifiedError, Sendable, Equatable {
+    case noSuchUser(String)
+    case notATechnician(String)
+
+    public var failureClass: FailureClass {
+        if case .noSuchUser = self { return .notFound }
+        return .badData
+    }
+
+    public var code: String {
+        switch self {
+        case .noSuchUser: return "no-such-user"
+        case .notATechnician: return "not-a-technician"
+        }
+    }
+
+    public var errorDescription: String? {
+        switch self {
+        case .noSuchUser(let user):
+            return "there is no user \(user) in the directory — `mi users` lists who can receive forms; nothing was moved"
+        case .notATechnician(let user):
+            return "\(user) is a foreman — forms can be assigned to technicians only; nothing was moved"
+        }
+    }
 }

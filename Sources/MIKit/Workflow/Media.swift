@@ -19,8 +19,7 @@ public enum MediaKind: String, Sendable, Codable {
     static func of(_ file: URL) throws -> MediaKind {
         let ext = file.pathExtension
         guard let kind = MediaKind(extension: ext) else {
-            let known = extensions.keys.sorted().joined(separator: ", ")
-            throw WorkflowError("\(file.lastPathComponent) is not a photo, video or audio file (its extension must be one of \(known)) — nothing was attached")
+            throw WorkflowError.notMedia(file: file.lastPathComponent, known: extensions.keys.sorted())
         }
         return kind
     }

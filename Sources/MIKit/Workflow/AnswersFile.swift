@@ -1,0 +1,88 @@
+import Foundation
+
+/// Answers given as data: an answers file, or one update from the command line.
+extension Workflow {
+    /// Parses an answers file: `{question id: value}` or `{question id: {"value": …, "comment": …}}`.
+    public static func updates(fromAnswersFile data: Data) throws -> [AnswerUpdate] {
+        let json: JSONValue
+        do { json = try JSONValue.parse(data) } catch let error as DecodingError {
+            throw AnswersFileError.notJSON(error.summary)
+        }
+        guard let object = json.objectValue else {
+            throw AnswersFileError.notAnObject(found: json.kindDescription)
+        }
+        return try object.keys.sorted().compactMap { key -> AnswerUpdate? in
+            guard let value = object[key] else { return nil }
+            guard case .object(let parts) = value else { return AnswerUpdate(question: key, value: .json(value)) }
+            let unknown = parts.keys.filter { !["value", "comment"].contains($0) }.sorted()
+            guard unknown.isEmpty else {
+                throw AnswerError(question: key, rule: "unknown field(s) \(unknown.joined(separator: ", ")) — give \"value\" and/or \"comment\"")
+            }
+            guard parts["value"] != nil || parts["comment"] != nil else {
+                throw AnswerError(question: key, rule: "give a \"value\", a \"comment\", or both")
+            }
+            var comment: String?
+            if let raw = parts["comment"], raw != .null {
+                guard let text = raw.stringValue else {
+                    throw AnswerError(question: key, rule: "the comment must be text, found \(raw.kindDescription)")
+                }
+                comment = text
+            }
+            return AnswerUpdate(question: key, value: parts["value"].flatMap { $0 == .null ? nil : .json($0) },
+                                comment: comment)
+        }
+    }
+}
+
+/// One question's new value and/or comment.
+public struct AnswerUpdate: Sendable {
+    public enum Input: Sendable {
+        case words([String])
+        case json(JSONValue)
+        case validated(AnswerValue)
+    }
+    public var question: String
+    public var value: Input?
+    /// nil leaves the comment as it is; an empty string removes it.
+    public var comment: String?
+
+    public init(question: String, value: Input?, comment: String? = nil) {
+        self.question = question
+        self.value = value
+        self.comment = comment
+    }
+}
+
+/// An answers file that cannot be used; nothing is saved.
+public enum AnswersFileError: ClassifiedError, Sendable, Equatable {
+    /// The file cannot be read.
+    case unreadable(path: String, reason: String)
+    /// The file is not JSON.
+    case notJSON(String)
+    /// The file is JSON, but not an object of question id → value.
+    case notAnObject(found: String)
+
+    public var failureClass: FailureClass {
+        if case .unreadable = self { return .notFound }
+        return .badData
+    }
+
+    public var code: String {
+        switch self {
+        case .unreadable: return "answers-file-unreadable"
+        case .notJSON: return "answers-file-not-json"
+        case .notAnObject: return "answers-file-not-object"
+        }
+    }
+
+    public var errorDescription: String? {
+        switch self {
+        case .unreadable(let path, let reason):
+            return "cannot read the answers file \(path): \(reason) — check the path; nothing was saved"
+        case .notJSON(let summary):
+            return "the answers file is not valid JSON: \(summary) — fix the file and run again; nothing was saved"
+        case .notAnObject(let found):
+            return "the answers file must be a JSON object of question id → value, found \(found); nothing was saved"
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// Media of a form: attaching (streamed, named as the seed names them), listing, detaching.
+extension Workflow {
+    /// Copies files into the form's folder as the question's media (`Qid1(3).mp4`), streaming,
+    /// and records each one only once it is complete and synced.
+    public func attach(_ reference: String, question questionReference: String, files: [URL]) throws -> [MediaFile] {
+        let (location, original) = try openForChange(reference)
+        let (index, question) = try Self.question(questionReference, in: original.template)
+        var form = original
+        var attached: [MediaFile] = []
+        for file in files {
+            let kind = try MediaKind.of(file)
+            let name = try MediaNaming.nextName(questionIndex: index, extension: file.pathExtension.lowercased(),
+                                                form: form, questionID: question.id, folder: location.folder)
+            let (temporary, bytes) = try DurableFile.streamCopy(from: file, into: location.folder)
+            do {
+                try DurableFile.moveNoReplace(temporary, to: location.folder.appendingPathComponent(name))
+            } catch {
+                try? FileManager.default.removeItem(at: temporary)
+                throw error
+            }
+            var answer = form.answer(for: question.id)
+            answer.media.append(name)
+            form.answers[question.id] = answer
+            form.record(AuditEvent(at: now(), by: actor.name, action: .attached, questions: [question.id], media: name))
+            try store.save(form, at: location)
+            attached.append(MediaFile(name: name, questionID: question.id, kind: kind, bytes: bytes))
+        }
+        return attached
+    }
+
+    /// The media of a form with their sizes on disk.
+    public func media(of form: Form, at location: FormLocation) -> [MediaFile] {
+        form.template.questions.flatMap { question in
+            form.answer(for: question.id).media.map { name in
+                let size = (try? FileManager.default.attributesOfItem(atPath: location.folder.appendingPathComponent(name).path))?[.size] as? NSNumber
+                return MediaFile(name: name, questionID: question.id,
+                                 kind: MediaKind(extension: (name as NSString).pathExtension) ?? .photo,
+                                 bytes: size?.int64Value, missing: size == nil)
+            }
+        }
+    }
+
+    /// Removes one media file: first from form.json, then from disk.
+    public func detach(_ reference: String, media name: String) throws -> Form {
+        let (location, original) = try openForChange(reference)
+        guard let questionID = original.answers.first(where: { $0.value.media.contains(name) })?.key else {
+            throw WorkflowError.noSuchMedia(form: location.name, media: name,
+                                            available: original.answers.values.flatMap(\.media).sorted())
+        }
+        var form = original
+        form.answers[questionID]?.media.removeAll { $0 == name }
+        form.record(AuditEvent(at: now(), by: actor.name, action: .detached, questions: [questionID], media: name))
+        try store.save(form, at: location)
+        let file = location.folder.appendingPathComponent(try SafeName.check(name, as: "media name"))
+        try? FileManager.default.removeItem(at: file)
+        try? DurableFile.syncFolder(location.folder)
+        return form
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+/// A workflow step refused: the form is in the wrong state, the request is empty or names
+/// something the form does not have. Each message says why and what to do.
+public enum WorkflowError: ClassifiedError, Sendable, Equatable {
+    /// What was asked of a form that is in the wrong area for it.
+    public enum Operation: String, Sendable {
+        case changed, filled, deleted, reassigned, commented = "commented on", returned = "sent back", uploaded
+    }
+
+    /// The form is submitted (in `CompletedMIs`) and the operation needs an incomplete one.
+    case formSubmitted(form: String, operation: Operation)
+    /// The form is incomplete and the operation needs a submitted one.
+    case formNotSubmitted(form: String, operation: Operation)
+    /// The user already has a form of that name.
+    case nameTaken(String)
+    /// Questions without an answer or a comment stop a submission (`id (number)` each).
+    case openQuestions(form: String, questions: [String])
+    /// A foreman's comment or a send-back note is empty.
+    case emptyText(what: String, hint: String)
+    /// The form already belongs to the technician it is being assigned to.
+    case alreadyAssigned(form: String, user: String)
+    /// The form lists no such media file.
+    case noSuchMedia(form: String, media: String, available: [String])
+    /// A media file form.json lists is not on disk.
+    case mediaMissing(form: String, media: String)
+    /// A file to attach is not a known photo, video or audio type.
+    case notMedia(file: String, known: [String])
+
+    public var failureClass: FailureClass {
+        switch self {
+        case .formSubmitted, .formNotSubmitted, .nameTaken, .openQuestions, .emptyText, .alreadyAssigned, .notMedia:
+            return .badData
+        case .noSuchMedia, .mediaMissing:
+            return .notFound
+        }
+    }
+
+    public var code: String {
+        switch self {
+        case .formSubmitted: return "form-submitted"
+        case .formNotSubmitted: return "form-not-submitted"
+        case .nameTaken: return "name-taken"
+        case .openQuestions: return "open-questions"
+        case .emptyText: return "empty-text"
+        case .alreadyAssigned: return "already-assigned"
+        case .noSuchMedia: return "no-such-media"
+        case .mediaMissing: return "media-missing"
+        case .notMedia: return "not-media"
+        }
+    }
+
+    public var errorDescription: String? {
+        switch self {
+        case .formSubmitted(let form, .reassigned):
+            return "form \(form) is submitted — only incomplete forms can be reassigned (send it back first with `mi return`)"
+        case .formSubmitted(let form, let operation):
+            return "form \(form) is submitted and waits for the foreman's review — it can no longer be \(operation.rawValue)"
+        case .formNotSubmitted(let form, let operation):
+            return "form \(form) is not submitted yet — only completed forms can be \(operation.rawValue)"
+        case .nameTaken(let name):
+            return "you already have a form named \(name) — choose another name"
+        case .openQuestions(let form, let questions):
+            return "form \(form) cannot be submitted: \(questions.count) question(s) have neither an answer nor a comment: \(questions.joined(separator: ", ")) — answer them with `mi fill \(form)` or `mi answer`"
+        case .emptyText(let what, let hint):
+            return "the \(what) is empty — \(hint)"
+        case .alreadyAssigned(let form, let user):
+            return "form \(form) already belongs to \(user) — choose another technician (`mi users`)"
+        case .noSuchMedia(let form, let media, let available):
+            return "form \(form) has no media \"\(SafeName.printable(media))\""
+                + (available.isEmpty ? "" : " (it has: \(available.joined(separator: ", ")))") + " — `mi media \(form)` lists them"
+        case .mediaMissing(let form, let media):
+            return "media \(media) of form \(form) is missing on disk — nothing was uploaded; detach it or ask the technician"
+        case .notMedia(let file, let known):
+            return "\(file) is not a photo, video or audio file (its extension must be one of \(known.joined(separator: ", "))) — nothing was attached"
+        }
+    }
+}
