@@ -2,12 +2,16 @@
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 export PATH := /opt/swift/usr/bin:$(PATH)
 
-.PHONY: build release demo test bench clean
+.PHONY: setup build release demo test bench clean
 
-build:
+## Installs the missing Debian and Python packages (as root; otherwise prints the command).
+setup:
+	bash scripts/setup.sh
+
+build: setup
 	$(SWIFT) build
 
-release:
+release: setup
 	$(SWIFT) build -c release --static-swift-stdlib
 
 ## The main job end to end on the shipped sample data.
@@ -15,7 +19,7 @@ demo: build
 	bash scripts/demo.sh
 
 ## Every test: unit tests and end-to-end tests against the real binaries and services.
-test:
+test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 

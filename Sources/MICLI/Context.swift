@@ -76,6 +76,6 @@ struct Context {
 
     /// Tells about forms that could not be read (they are skipped, never deleted).
     func report(_ unreadable: [UnreadableForm]) {
-        for form in unreadable { Terminal.note("skipped \(form.location.relativePath): \(form.reason)") }
+        for form in unreadable { Terminal.warning("skipped \(form.location.relativePath): \(form.reason)") }
     }
 }

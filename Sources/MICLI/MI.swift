@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// `mi`: maintenance-inspection forms at the command line.
 public struct MI: ParsableCommand {
@@ -6,8 +7,12 @@ public struct MI: ParsableCommand {
         commandName: "mi",
         abstract: "Fill, review and submit maintenance-inspection forms — offline first.",
         discussion: """
-            A FORM argument is a form's name or an unambiguous prefix (4+ characters) of its id.
+            A FORM argument is a form's name, user/name (foremen), or an unambiguous prefix (4+ characters) of its id. \
             Every command that uses the store first deletes incomplete forms older than ExpiryDays.
+
+            Exit status: 0 success, 64 wrong command line, 65 bad data (an invalid answer, a malformed file), \
+            66 no such form, file or template, 69 refused (a conflict, a busy store, a printer), \
+            75 server or directory unreachable (try again), 77 not logged in or wrong role, 78 configuration.
             """,
         version: "0.1.0",
         subcommands: [
@@ -18,4 +23,18 @@ public struct MI: ParsableCommand {
     )
 
     public init() {}
+
+    /// Parses the command line, runs the command, and ends the process with the exit status of
+    /// the error's class when it fails (see `FailureReport`).
+    public static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        // Before parsing succeeds, `--json` anywhere on the line asks for a JSON error.
+        let json = arguments.prefix { $0 != "--" }.contains("--json")
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+        } catch {
+            FailureReport.exit(error, json: json)
+        }
+    }
 }

@@ -26,9 +26,9 @@ final class ForemanTests: XCTestCase {
         let queue = try json(try sandbox.run(["queue", "--json"], as: "fiona"))
         let completed = try XCTUnwrap(queue["completed"] as? [[String: Any]])
         let incomplete = try XCTUnwrap(queue["incomplete"] as? [[String: Any]])
-        XCTAssertEqual(completed.map { "\($0["technician"] ?? "")/\($0["name"] ?? "")" }, ["ana/hall-b"])
+        XCTAssertEqual(completed.map { "\($0["user"] ?? "")/\($0["name"] ?? "")" }, ["ana/hall-b"])
         XCTAssertEqual(completed.first?["answered"] as? Int, 4)
-        XCTAssertEqual(incomplete.map { "\($0["technician"] ?? "")/\($0["name"] ?? "")" }, ["bob/pump-draft"])
+        XCTAssertEqual(incomplete.map { "\($0["user"] ?? "")/\($0["name"] ?? "")" }, ["bob/pump-draft"])
         XCTAssertEqual(incomplete.first?["daysLeft"] as? Int, 7)
         let filtered = try json(try sandbox.run(["queue", "--json", "--user", "bob"], as: "fiona"))
         XCTAssertEqual((filtered["completed"] as? [Any])?.count, 0)
@@ -122,18 +122,18 @@ final class ForemanTests: XCTestCase {
         try submitted(sandbox, as: "bob", name: "done")
         let snapshot = sandbox.allFormFiles()
         let cases: [([String], String)] = [
-            (["assign", "bob/draft", "--to", "nobody-here"], "there is no user nobody-here in the directory"),
-            (["assign", "bob/draft", "--to", "fiona"], "fiona is a foreman"),
-            (["assign", "bob/draft", "--to", "bob"], "already belongs to bob"),
-            (["assign", "bob/done", "--to", "ana"], "only incomplete forms can be reassigned"),
-            (["assign", "bob/draft", "--to", "../ana"], "is not a valid user name"),
-            (["assign", "bob/missing", "--to", "ana"], "no form"),
-            (["comment", "bob/draft", "hello"], "comments go on completed forms"),
-            (["return", "bob/draft", "--note", "x"], "only completed forms can be sent back"),
+            (["assign", "bob/draft", "--to", "nobody-here"], "there is no user nobody-here in the directory", 66),
+            (["assign", "bob/draft", "--to", "fiona"], "fiona is a foreman", 65),
+            (["assign", "bob/draft", "--to", "bob"], "already belongs to bob", 65),
+            (["assign", "bob/done", "--to", "ana"], "only incomplete forms can be reassigned", 65),
+            (["assign", "bob/draft", "--to", "../ana"], "is not a valid user name", 65),
+            (["assign", "bob/missing", "--to", "ana"], "no form", 66),
+            (["comment", "bob/draft", "hello"], "only completed forms can be commented on", 65),
+            (["return", "bob/draft", "--note", "x"], "only completed forms can be sent back", 65),
         ]
-        for (arguments, expected) in cases {
+        for (arguments, expected, status) in cases {
             let result = try sandbox.run(arguments, as: "fiona")
-            XCTAssertNotEqual(result.status, 0, "\(arguments)")
+            XCTAssertEqual(result.status, status, "\(arguments): «\(result.stderr)»")
             XCTAssertTrue(result.stderr.contains(expected), "\(arguments): «\(result.stderr)»")
             XCTAssertEqual(sandbox.allFormFiles(), snapshot, "\(arguments) moved something")
         }

@@ -14,7 +14,7 @@ extension MI {
 
         struct Output: Encodable { var completed: [Item]; var incomplete: [Item] }
         struct Item: Encodable {
-            var technician: String
+            var user: String
             var name: String
             var id: String
             var template: String
@@ -35,15 +35,16 @@ extension MI {
             let queue = try context.run { try $0.queue(user: user, template: template) }
             context.report(queue.unreadable)
             let now = context.workflow.now()
-            let days = context.configuration.expiryDays
+            let expiry = context.configuration.expiry
             func item(_ form: ListedForm) -> Item {
                 let s = form.summary
-                let expires = s.status == .incomplete ? Store.expiryDate(of: s, expiryDays: days) : nil
-                return Item(technician: form.location.user, name: form.location.name, id: s.id.uuidString.lowercased(),
+                let incomplete = s.status == .incomplete
+                return Item(user: form.location.user, name: form.location.name, id: s.id.uuidString.lowercased(),
                             template: s.templateID, templateVersion: s.templateVersion, createdAt: s.createdAt,
                             updatedAt: s.updatedAt, submittedAt: s.submittedAt, returnedAt: s.returnedAt,
-                            answered: s.answered, questions: s.questions, media: s.media, expiresAt: expires,
-                            daysLeft: expires.map { Int(($0.timeIntervalSince(now) / 86_400).rounded(.up)) })
+                            answered: s.answered, questions: s.questions, media: s.media,
+                            expiresAt: incomplete ? expiry.date(of: s) : nil,
+                            daysLeft: incomplete ? expiry.daysLeft(of: s, now: now) : nil)
             }
             let output = Output(completed: queue.completed.map(item), incomplete: queue.incomplete.map(item))
             if global.json { try Terminal.json(output); return }
@@ -53,7 +54,7 @@ extension MI {
                 var table = TableRenderer(["TECHNICIAN", "FORM", "TEMPLATE", "SUBMITTED", "WAITING", "DONE", "MEDIA", "ID"])
                 for i in output.completed {
                     let waiting = i.submittedAt.map { Int(now.timeIntervalSince($0) / 86_400) } ?? 0
-                    table.add([i.technician, i.name, "\(i.template) v\(i.templateVersion)", Format.date(i.submittedAt),
+                    table.add([i.user, i.name, "\(i.template) v\(i.templateVersion)", Format.date(i.submittedAt),
                                waiting == 0 ? "today" : Format.plural(waiting, "day"), "\(i.answered)/\(i.questions)",
                                String(i.media), String(i.id.prefix(8))])
                 }
@@ -66,10 +67,10 @@ extension MI {
                 var previous: String?
                 for i in output.incomplete {
                     let left = i.daysLeft.map { $0 <= 0 ? "today" : "in \(Format.plural($0, "day"))" } ?? "—"
-                    table.add([i.technician == previous ? "" : i.technician, i.name, "\(i.template) v\(i.templateVersion)",
+                    table.add([i.user == previous ? "" : i.user, i.name, "\(i.template) v\(i.templateVersion)",
                                Format.date(i.createdAt), Format.date(i.updatedAt), "\(i.answered)/\(i.questions)",
                                String(i.media), left + (i.returnedAt == nil ? "" : " (returned)"), String(i.id.prefix(8))])
-                    previous = i.technician
+                    previous = i.user
                 }
                 Terminal.out(table.render())
             }

@@ -23,6 +23,7 @@ extension MI {
             var updatedAt: Date
             var submittedAt: Date?
             var expiresAt: Date?
+            var daysLeft: Int?
             var answered: Int
             var questions: Int
             var media: Int
@@ -40,13 +41,15 @@ extension MI {
                 }
                 return all
             }
-            let days = context.configuration.expiryDays
+            let expiry = context.configuration.expiry
+            let now = context.workflow.now()
             let items = listing.forms.map { form -> Item in
                 let s = form.summary
                 return Item(id: s.id.uuidString.lowercased(), name: s.name, status: s.status.rawValue, template: s.templateID,
                             templateVersion: s.templateVersion, title: s.templateTitle, createdAt: s.createdAt,
                             updatedAt: s.updatedAt, submittedAt: s.submittedAt,
-                            expiresAt: s.status == .incomplete ? Store.expiryDate(of: s, expiryDays: days) : nil,
+                            expiresAt: s.status == .incomplete ? expiry.date(of: s) : nil,
+                            daysLeft: s.status == .incomplete ? expiry.daysLeft(of: s, now: now) : nil,
                             answered: s.answered, questions: s.questions, media: s.media)
             }.sorted { ($0.status, $0.updatedAt) > ($1.status, $1.updatedAt) }
             context.report(listing.unreadable)
@@ -61,12 +64,8 @@ extension MI {
                 return
             }
             var table = TableRenderer(["FORM", "STATUS", "TEMPLATE", "DONE", "MEDIA", "UPDATED", "EXPIRES", "ID"])
-            let now = context.workflow.now()
             for item in items {
-                let expires = item.expiresAt.map { date -> String in
-                    let days = Int((date.timeIntervalSince(now) / 86_400).rounded(.up))
-                    return days <= 0 ? "today" : "in \(Format.plural(days, "day"))"
-                } ?? "—"
+                let expires = item.daysLeft.map { $0 <= 0 ? "today" : "in \(Format.plural($0, "day"))" } ?? "—"
                 table.add([item.name, item.status, "\(item.template) v\(item.templateVersion)", "\(item.answered)/\(item.questions)",
                            String(item.media), Format.date(item.updatedAt), expires, String(item.id.prefix(8))])
             }

@@ -60,9 +60,8 @@ extension MI {
             let (messages, expiring) = try Context.withLock(workflow) { () -> ([UserMessage], [ListedForm]) in
                 let messages = try workflow.store.messages(for: session.user)
                 try workflow.store.clearMessages(for: session.user)
-                let soon = now.addingTimeInterval(Double(min(2, configuration.expiryDays)) * 86_400)
                 let expiring = try workflow.store.list(.incomplete, user: session.user).forms.filter {
-                    Store.expiryDate(of: $0.summary, expiryDays: configuration.expiryDays) < soon
+                    configuration.expiry.isSoon($0.summary, now: now)
                 }
                 if session.role == .technician { ReminderNotes.showDue(workflow) }
                 return (messages, expiring)

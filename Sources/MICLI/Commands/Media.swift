@@ -17,7 +17,8 @@ extension MI {
             let context = try Context.technician(global)
             let attached = try context.run { try $0.attach(form, question: question, files: files.map { URL(fileURLWithPath: $0) }) }
             if global.json {
-                try Terminal.json(attached)
+                struct Output: Encodable { var form: String; var attached: [MediaFile] }
+                try Terminal.json(Output(form: form, attached: attached))
             } else {
                 for (file, media) in zip(files, attached) {
                     Terminal.out("Attached \(file) as \(media.name) (\(media.kind.rawValue), \(Format.bytes(media.bytes))) to question \(media.questionID).")
@@ -38,7 +39,11 @@ extension MI {
                 let location = try workflow.resolve(form)
                 return workflow.media(of: try workflow.store.load(location), at: location)
             }
-            if global.json { try Terminal.json(media); return }
+            if global.json {
+                struct Output: Encodable { var form: String; var media: [MediaFile] }
+                try Terminal.json(Output(form: form, media: media))
+                return
+            }
             guard !media.isEmpty else { Terminal.out("No media. Attach with `mi attach \(form) QUESTION FILE…`."); return }
             var table = TableRenderer(["MEDIA", "QUESTION", "KIND", "SIZE"])
             for file in media { table.add([file.name, file.questionID, file.kind.rawValue, Format.bytes(file.bytes)]) }

@@ -22,8 +22,21 @@ struct FormJSON: Encodable {
     struct QuestionJSON: Encodable {
         var number: Int
         var id: String
+        /// The template's type name (`multipleChoice`, `trueFalse`, `shortAnswer`, `numeric`, `table`).
         var type: String
+        /// The type and its rules in words, as the screen shows them.
+        var typeDescription: String
         var text: String
+        var help: String?
+        var options: [String]?
+        var maxAnswers: Int?
+        var integer: Bool?
+        var min: Double?
+        var max: Double?
+        var rows: [String]?
+        var columns: [String]?
+        /// `[row, column]` pairs, from 0, of the cells that take no value.
+        var noCells: [[Int]]?
         var value: AnswerValue?
         var comment: String?
         var media: [MediaFile]
@@ -47,8 +60,21 @@ struct FormJSON: Encodable {
             let answer = form.answer(for: question.id)
             let files = media?.filter { $0.questionID == question.id }
                 ?? answer.media.map { MediaFile(name: $0, questionID: question.id, kind: MediaKind(extension: ($0 as NSString).pathExtension) ?? .photo, bytes: nil) }
-            return QuestionJSON(number: index + 1, id: question.id, type: question.typeDescription, text: question.text,
-                                value: answer.value, comment: answer.comment, media: files, done: answer.isDone)
+            var item = QuestionJSON(number: index + 1, id: question.id, type: "", typeDescription: question.typeDescription,
+                                    text: question.text, help: question.help,
+                                    value: answer.value, comment: answer.comment, media: files, done: answer.isDone)
+            switch question.kind {
+            case .multipleChoice(let options, let maxAnswers):
+                (item.type, item.options, item.maxAnswers) = ("multipleChoice", options, maxAnswers)
+            case .trueFalse: item.type = "trueFalse"
+            case .shortAnswer: item.type = "shortAnswer"
+            case .numeric(let integer, let min, let max):
+                (item.type, item.integer, item.min, item.max) = ("numeric", integer, min, max)
+            case .table(let rows, let columns, let noCells):
+                (item.type, item.rows, item.columns) = ("table", rows, columns)
+                item.noCells = noCells.sorted().map { [$0.row, $0.column] }
+            }
+            return item
         }
         foremanComments = form.foremanComments
         audit = history ? form.audit : nil

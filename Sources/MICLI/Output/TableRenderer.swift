@@ -1,8 +1,10 @@
-/// Aligned text tables; long cells wrap within their column so rows stay readable.
+/// Aligned text tables that fit the terminal: when the natural widths are too wide, the
+/// `wrapping` columns give way first, then the widest columns, and their cells wrap between
+/// words (a word longer than its column is cut).
 struct TableRenderer {
     var headers: [String]
     var rows: [[String]] = []
-    /// Columns that may wrap, by index; others keep their full width.
+    /// Columns that give way first, by index (free text: answers, comments).
     var wrapping: Set<Int> = []
 
     init(_ headers: [String], wrapping: Set<Int> = []) {
@@ -12,23 +14,20 @@ struct TableRenderer {
 
     mutating func add(_ row: [String]) { rows.append(row) }
 
+    /// The narrowest a column becomes before the next one gives way.
+    static let minimumWidth = 4
+
     func render(width: Int = Terminal.width) -> String {
         let count = headers.count
+        let gap = 2
         var widths = (0..<count).map { column in
             ([headers[column]] + rows.map { $0[column] }).flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false) }
                 .map(\.count).max() ?? 0
         }
-        let gap = 2
-        let fixed = (0..<count).filter { !wrapping.contains($0) }.reduce(0) { $0 + widths[$1] } + gap * (count - 1)
-        let flexible = wrapping.sorted()
-        if !flexible.isEmpty {
-            let available = max(width - fixed, 12 * flexible.count)
-            let share = available / flexible.count
-            for column in flexible { widths[column] = min(widths[column], max(share, 12)) }
-        }
+        widths = Self.fit(widths, into: width - gap * (count - 1), preferring: wrapping)
         var lines: [String] = []
         func emit(_ cells: [String]) {
-            let wrapped = (0..<count).map { wrap(cells[$0], to: widths[$0]) }
+            let wrapped = (0..<count).map { TextWrap.lines(cells[$0], width: widths[$0]) }
             let height = wrapped.map(\.count).max() ?? 1
             for line in 0..<height {
                 let parts = (0..<count).map { column -> String in
@@ -44,24 +43,20 @@ struct TableRenderer {
         return lines.joined(separator: "\n")
     }
 
-    private func wrap(_ text: String, to width: Int) -> [String] {
-        var result: [String] = []
-        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            var line = ""
-            for word in paragraph.split(separator: " ", omittingEmptySubsequences: true) {
-                var word = Substring(word)
-                while word.count > width {
-                    if !line.isEmpty { result.append(line); line = "" }
-                    result.append(String(word.prefix(width)))
-                    word = word.dropFirst(width)
-                }
-                if line.isEmpty { line = String(word) }
-                else if line.count + 1 + word.count <= width { line += " " + word }
-                else { result.append(line); line = String(word) }
+    /// Narrows `widths` until their sum is at most `available`: the widest of the preferred
+    /// columns first, down to `minimumWidth`, then the widest of all, down to one character.
+    static func fit(_ natural: [Int], into available: Int, preferring preferred: Set<Int>) -> [Int] {
+        var widths = natural
+        var excess = widths.reduce(0, +) - max(available, widths.count)
+        for (candidates, floor) in [(preferred, minimumWidth), (Set(widths.indices), minimumWidth), (Set(widths.indices), 1)] {
+            while excess > 0 {
+                guard let widest = candidates.filter({ widths[$0] > floor }).max(by: { (widths[$0], $1) < (widths[$1], $0) })
+                else { break }
+                widths[widest] -= 1
+                excess -= 1
             }
-            result.append(line)
         }
-        return result.isEmpty ? [""] : result
+        return widths
     }
 }
 

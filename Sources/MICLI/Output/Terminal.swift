@@ -5,11 +5,38 @@ import Glibc
 
 /// Where the CLI writes: results on stdout, notes and errors on stderr.
 enum Terminal {
-    static func out(_ text: String = "") { print(text) }
+    /// A result on stdout; on a terminal (or with `COLUMNS` set) long lines break between words.
+    static func out(_ text: String = "") { print(fitsWidth ? TextWrap.fitting(text, width: width) : text) }
+
+    /// Whether output is shaped to a width: a terminal, or a script that set `COLUMNS`.
+    static var fitsWidth: Bool { stdoutIsTerminal || ProcessInfo.processInfo.environment["COLUMNS"] != nil }
 
     /// A note for the person at the terminal (never part of `--json` output).
     static func note(_ text: String) {
         FileHandle.standardError.write(Data(("mi: " + text + "\n").utf8))
+    }
+
+    /// A warning: like a note, in yellow on a colour terminal.
+    static func warning(_ text: String) {
+        FileHandle.standardError.write(Data(("mi: " + Colour.warning.paint("warning:") + " " + text + "\n").utf8))
+    }
+
+    /// The message of a failed command, in red on a colour terminal.
+    static func error(_ text: String) {
+        FileHandle.standardError.write(Data(("mi: " + Colour.error.paint("error:") + " " + text + "\n").utf8))
+    }
+
+    /// A failed command's error as one JSON document on stderr, for scripts.
+    static func errorJSON(_ failure: FailureReport.Described) {
+        struct Document: Encodable {
+            struct Inner: Encodable { var code: String; var `class`: String; var message: String }
+            var error: Inner
+        }
+        let document = Document(error: .init(code: failure.code, class: failure.failureClass.rawValue, message: failure.message))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(document)) ?? Data(#"{"error":{"code":"internal","message":"cannot encode the error"}}"#.utf8)
+        FileHandle.standardError.write(data + Data("\n".utf8))
     }
 
     static var stdinIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
@@ -33,6 +60,23 @@ enum Terminal {
         let data = try encoder.encode(value)
         FileHandle.standardOutput.write(data)
         FileHandle.standardOutput.write(Data("\n".utf8))
+    }
+}
+
+/// ANSI colours for stderr: only when stderr is a terminal and `NO_COLOR` is not set
+/// (https://no-color.org), never when piped.
+enum Colour: String {
+    case error = "31;1"
+    case warning = "33"
+
+    static let enabled: Bool = {
+        let environment = ProcessInfo.processInfo.environment
+        guard environment["NO_COLOR"].map({ $0.isEmpty }) ?? true else { return false }
+        return isatty(STDERR_FILENO) == 1 && environment["TERM"] != "dumb"
+    }()
+
+    func paint(_ text: String) -> String {
+        Self.enabled ? "\u{1B}[\(rawValue)m\(text)\u{1B}[0m" : text
     }
 }
 

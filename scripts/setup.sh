@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Installs what MI's build, demo and tests need and are missing: Debian packages (as root) and
+# the test-only Python packages. Run by `make demo`, `make test` and `.ci/run`; safe to run again.
+# Not root and something missing: prints the exact command to run, and exits 1.
+set -euo pipefail
+
+# Debian packages, each with why.
+packages=(
+  make git util-linux pkg-config ca-certificates python3 python3-pip  # build tools; flock(1) for the lock tests
+  libcurl4-openssl-dev curl openssl libsqlite3-dev                    # the CLI's transport; curl, openssl and SQLite for the server tests
+  libldap2-dev slapd ldap-utils                                       # directory login (CLDAP) and the test and demo slapd
+  libedit-dev                                                         # line editing in `mi fill` (CEdit)
+  libcairo2-dev libpango1.0-dev fonts-dejavu-core                     # PDF reports (CCairo)
+  poppler-utils                                                       # reading the PDFs back in tests
+)
+# Python packages the tests use as independent checkers (module name = package name).
+python_packages=(icalendar)
+
+if [ ! -x /opt/swift/usr/bin/swift ] && ! command -v swift >/dev/null 2>&1; then
+  echo "setup: the Swift 6.3 toolchain is missing — install it in /opt/swift (swift.org's Debian 12 build)" >&2
+  exit 1
+fi
+
+missing=()
+for package in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)
+  [ "$status" = "install ok installed" ] || missing+=("$package")
+done
+missing_python=()
+for module in "${python_packages[@]}"; do
+  python3 -c "import $module" 2>/dev/null || missing_python+=("$module")
+done
+[ ${#missing[@]} -eq 0 ] && [ ${#missing_python[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+  echo "setup: missing packages; run as root:" >&2
+  [ ${#missing[@]} -gt 0 ] && echo "  apt-get update && apt-get install -y --no-install-recommends ${missing[*]}" >&2
+  [ ${#missing_python[@]} -gt 0 ] && echo "  python3 -m pip install ${missing_python[*]}" >&2
+  exit 1
+fi
+
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+if [ ${#missing_python[@]} -gt 0 ]; then
+  echo "setup: installing Python ${missing_python[*]}" >&2
+  python3 -m pip install --quiet --root-user-action=ignore "${missing_python[@]}" 2>/dev/null \
+    || python3 -m pip install --quiet --break-system-packages "${missing_python[@]}"
+fi
