@@ -121,7 +121,7 @@ final class ForemanTests: XCTestCase {
         _ = try sandbox.newForm("extinguisher-check", as: "bob", name: "draft")
         try submitted(sandbox, as: "bob", name: "done")
         let snapshot = sandbox.allFormFiles()
-        let cases: [([String], String)] = [
+        let cases: [([String], String, Int32)] = [
             (["assign", "bob/draft", "--to", "nobody-here"], "there is no user nobody-here in the directory", 66),
             (["assign", "bob/draft", "--to", "fiona"], "fiona is a foreman", 65),
             (["assign", "bob/draft", "--to", "bob"], "already belongs to bob", 65),

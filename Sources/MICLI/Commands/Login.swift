@@ -130,7 +130,11 @@ extension MI {
             let context = try Context.foreman(global)
             let users = try Directory.service(context.configuration).listUsers()
             let items = users.map { Item(user: $0.userName, displayName: $0.displayName, role: Directory.role($0.role).rawValue) }
-            if global.json { try Terminal.json(items); return }
+            if global.json {
+                struct Output: Encodable { var users: [Item] }
+                try Terminal.json(Output(users: items))
+                return
+            }
             var table = TableRenderer(["USER", "NAME", "ROLE"])
             for item in items { table.add([item.user, item.displayName, item.role]) }
             Terminal.out(table.render())

@@ -115,7 +115,9 @@ extension MI.Templates {
                 for (data, template) in validated { try cache.install(data, source: template.id) }
             }
             if global.json {
-                try Terminal.json(validated.map { ["id": $0.1.id, "title": $0.1.title, "version": String($0.1.version)] })
+                struct Imported: Encodable { var id: String; var title: String; var version: Int }
+                struct Output: Encodable { var imported: [Imported] }
+                try Terminal.json(Output(imported: validated.map { Imported(id: $0.1.id, title: $0.1.title, version: $0.1.version) }))
             } else {
                 for (_, template) in validated {
                     Terminal.out("Imported \(template.id) v\(template.version): \(template.title)")

@@ -26,6 +26,20 @@ public struct Reminder: Sendable, Equatable, Codable {
     /// Stable across runs: `<form id>-day<day>`, the key of the reminder log and of the
     /// calendar event's UID.
     public var key: String { "\(formID.uuidString.lowercased())-day\(day)" }
+
+    enum CodingKeys: String, CodingKey { case formID, formName, user, templateTitle, day, dueAt, expiresAt }
+
+    /// Ids are written in lowercase, as everywhere in MI's JSON.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(formID.uuidString.lowercased(), forKey: .formID)
+        try container.encode(formName, forKey: .formName)
+        try container.encode(user, forKey: .user)
+        try container.encode(templateTitle, forKey: .templateTitle)
+        try container.encode(day, forKey: .day)
+        try container.encode(dueAt, forKey: .dueAt)
+        try container.encode(expiresAt, forKey: .expiresAt)
+    }
 }
 
 /// Which reminders are due, and the same reminders as an RFC 5545 calendar.
