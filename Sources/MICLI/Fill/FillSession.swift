@@ -14,13 +14,7 @@ struct FillSession {
 
     init(context: Context, reference: String) throws {
         self.context = context
-        let (location, form) = try context.run { workflow -> (FormLocation, Form) in
-            let location = try workflow.resolve(reference)
-            guard location.area == .incomplete else {
-                throw WorkflowError.formSubmitted(form: location.name, operation: .filled)
-            }
-            return (location, try workflow.store.load(location))
-        }
+        let (location, form) = try context.run { try $0.openForChange(reference, operation: .filled) }
         self.location = location
         self.form = form
     }

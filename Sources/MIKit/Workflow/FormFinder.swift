@@ -61,11 +61,12 @@ extension Workflow {
         throw StoreError.formNotFound(reference, user: "any technician")
     }
 
-    /// Loads a form the actor may change: their own and still incomplete.
-    func openForChange(_ reference: String) throws -> (FormLocation, Form) {
+    /// Loads a form the actor may change: their own and still incomplete (the rule that
+    /// submitted forms can't change, for every command that changes one).
+    public func openForChange(_ reference: String, operation: WorkflowError.Operation = .changed) throws -> (FormLocation, Form) {
         let location = try resolve(reference)
         guard location.area == .incomplete else {
-            throw WorkflowError.formSubmitted(form: location.name, operation: .changed)
+            throw WorkflowError.formSubmitted(form: location.name, operation: operation)
         }
         store.removeLeftovers(in: location)
         return (location, try store.load(location))
