@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Benchmark: `mi list --json` over a store of 10,000 forms from 50 users (which includes the
-# expiry sweep over every incomplete form) against `find … | xargs cat` reading every form.json
-# of the same tree. Median wall time (hyperfine, alternating) and peak RSS (/usr/bin/time).
+# Benchmark: `mi list --json` (ana) and `mi queue --json` (the foreman fiona) over a store of
+# 10,000 forms from 50 users (both include the expiry sweep over every incomplete form) against
+# `find … | xargs cat` reading every form.json of the same tree; then the same over a copy whose
+# every form.json was rewritten by `python3 -m json.tool` (another JSON tool's layout).
+# MI_BASELINE=/path/to/an/older/mi adds its `mi queue` to both runs, side by side.
+# Median wall time (hyperfine, alternating) and peak RSS (/usr/bin/time).
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 mi="${MI_BINARY:-$here/.build/release/mi}"
@@ -25,22 +28,38 @@ printf '%s\n' yes 2 1 "1,3" 12.5 1200 60 2.1 58 1.9 65 ":c all good" "" ":x" | "
 
 # 10,000 forms; user number 7 is ana, the one logged in.
 python3 "$here/scripts/make-bench-store.py" "$work/seed/Documents" "$work/Documents" "$forms" "$users"
-bash "$here/scripts/demo-config.sh" "$work/Config.plist" "$work/Documents"
-export MI_CONFIG="$work/Config.plist"
+export XDG_STATE_HOME="$work/state-fiona"
+echo fiona-password | "$mi" login --user fiona --password-stdin >/dev/null
 cd "$work"
-echo "store: $(find Documents -name form.json | wc -l) forms, $(du -sh Documents | cut -f1)"
-
-hyperfine --warmup 3 --runs "$runs" --export-json "$work/hyperfine.json" \
-  -n "mi list --json" "'$mi' list --json > /dev/null" \
-  -n "find | xargs cat" "find Documents -name form.json -print0 | xargs -0 cat > /dev/null"
+# The same store with every form.json pretty-printed by another JSON tool.
+rm -rf Documents-pretty && cp -r Documents Documents-pretty
+find Documents-pretty -name form.json -print0 | xargs -0 -n 200 python3 -c '
+import json, sys
+for path in sys.argv[1:]:
+    data = json.load(open(path, encoding="utf-8"))
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=4, ensure_ascii=False)
+'
+echo "store: $(find Documents -name form.json | wc -l) forms, $(du -sh Documents | cut -f1); pretty copy $(du -sh Documents-pretty | cut -f1)"
 
 rss() { /usr/bin/time -f %M bash -c "$1" 2>&1 >/dev/null | tail -1; }
-mi_rss=$(rss "'$mi' list --json")
-cat_rss=$(rss "find Documents -name form.json -print0 | xargs -0 cat")
-python3 - "$work/hyperfine.json" "$mi_rss" "$cat_rss" <<'PY'
+for layout in Documents Documents-pretty; do
+  bash "$here/scripts/demo-config.sh" "$work/Config.plist" "$work/$layout"
+  export MI_CONFIG="$work/Config.plist"
+  commands=(-n "mi list --json" "XDG_STATE_HOME='$work/state' '$mi' list --json > /dev/null"
+            -n "mi queue --json" "'$mi' queue --json > /dev/null")
+  [ -n "${MI_BASELINE:-}" ] && commands+=(-n "baseline mi queue --json" "'$MI_BASELINE' queue --json > /dev/null")
+  commands+=(-n "find | xargs cat" "find $layout -name form.json -print0 | xargs -0 cat > /dev/null")
+  hyperfine --warmup 3 --runs "$runs" --export-json "$work/hyperfine-$layout.json" "${commands[@]}" >/dev/null
+  queue_rss=$(rss "'$mi' queue --json")
+  python3 - "$work/hyperfine-$layout.json" "$layout" "$queue_rss" <<'PY'
 import json, sys
-results = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
-mi, base = results["mi list --json"]["median"], results["find | xargs cat"]["median"]
-print(f"median wall: mi list --json {mi*1000:.1f} ms, find|xargs cat {base*1000:.1f} ms, ratio {mi/base:.2f}")
-print(f"peak RSS: mi {int(sys.argv[2])/1024:.1f} MiB, find|xargs cat (largest process) {int(sys.argv[3])/1024:.1f} MiB")
+results = {r["command"]: r["median"] for r in json.load(open(sys.argv[1]))["results"]}
+base = results.pop("find | xargs cat")
+layout = "mi's own layout" if sys.argv[2] == "Documents" else "pretty-printed by python3 -m json.tool"
+print(f"{layout}: find|xargs cat {base*1000:.1f} ms (median)")
+for name, median in results.items():
+    print(f"  {name}: {median*1000:.1f} ms, ratio {median/base:.2f}")
+print(f"  peak RSS of mi queue --json: {int(sys.argv[3])/1024:.1f} MiB")
 PY
+done

@@ -153,18 +153,47 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(summary.templateVersion, 3)
     }
 
-    func testDecodeSummaryWorksFromOnlyTheBytesBeforeTheBody() throws {
+    func testDecodeSummaryReadsOnlyTheHeaderKeys() throws {
         let form = try answeredForm()
         let data = try FormFile.encode(form)
-        let marker = try XCTUnwrap(data.firstRange(of: Data(#","answers":"#.utf8)))
-        // The head, the marker, and then not a byte of a valid body.
-        var head = Data(data[..<marker.upperBound])
-        head.append(Data("\u{0}garbage".utf8))
-        XCTAssertEqual(try FormFile.decodeSummary(head), form.summary)
-        XCTAssertThrowsError(try FormFile.decode(head), "the whole form cannot be read from the head")
+        // The body is never decoded: a body no form could have still gives the summary.
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        var odd = object
+        odd["answers"] = ["not": ["an", "answer", ["{\"}": "]\\"]]]
+        odd["template"] = 5
+        let oddData = try JSONSerialization.data(withJSONObject: odd)
+        XCTAssertEqual(try FormFile.decodeSummary(oddData), form.summary)
+        XCTAssertThrowsError(try FormFile.decode(oddData), "the whole form cannot be read")
     }
 
-    func testReadSummaryOfALargeFormReadsTheHead() throws {
+    func testDecodeSummaryWhateverTheLayout() throws {
+        let form = try answeredForm()
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: try FormFile.encode(form)) as? [String: Any])
+        // Pretty-printed with spaces after the colons, keys in another order (body first).
+        let pretty = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted])
+        XCTAssertEqual(try FormFile.decodeSummary(pretty), form.summary)
+        func member(_ key: String, _ separator: String) throws -> String {
+            let value = try JSONSerialization.data(withJSONObject: try XCTUnwrap(object[key]), options: [.fragmentsAllowed])
+            return "\"\(key)\"" + separator + String(decoding: value, as: UTF8.self)
+        }
+        let bodyKeys = ["answers", "audit", "foremanComments", "template"]
+        let body = try bodyKeys.filter { object[$0] != nil }.map { try member($0, ": ") }
+        let header = try object.keys.filter { !bodyKeys.contains($0) }.sorted().reversed().map { try member($0, " :\t") }
+        let reordered = Data(("{\n  " + (body + header).joined(separator: ",\n  ") + "\n}\n").utf8)
+        XCTAssertEqual(try FormFile.decode(reordered), try FormFile.decode(try FormFile.encode(form)), "the reordered file is the same form")
+        XCTAssertEqual(try FormFile.decodeSummary(reordered), form.summary)
+    }
+
+    func testDecodeSummaryOfBrokenFilesSaysWhatIsWrong() throws {
+        let data = try FormFile.encode(try answeredForm())
+        for broken in [Data(), Data("[1, 2]".utf8), data.prefix(data.count / 2), Data("{\"id\": ".utf8)] {
+            XCTAssertThrowsError(try FormFile.decodeSummary(broken)) { error in
+                XCTAssertTrue(error is FormFileError, "\(error)")
+            }
+        }
+    }
+
+    func testReadSummaryOfALargeForm() throws {
         var form = try answeredForm()
         form.answers["notes"] = Answer(value: .text(String(repeating: "long text ", count: 2_000)))
         let location = try store.create(form)

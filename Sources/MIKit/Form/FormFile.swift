@@ -1,11 +1,10 @@
 import Foundation
 
-/// The form.json format. The summary's keys come first and the body (answers, audit, foreman
-/// comments, template) after, so a listing can decode the summary from the file's first bytes.
+/// The form.json format: the summary's keys and the body (answers, audit, foreman comments,
+/// template) in one object. Listings read only the summary's keys (`decodeSummary`).
 public enum FormFile {
     public static let formatVersion = 1
     /// The first key of the body; it cannot occur unescaped inside a JSON string.
-    static let bodyMarker = Array(#","answers":"#.utf8)
 
     private struct Body: Codable {
         var answers: [String: Answer]
@@ -90,16 +89,33 @@ public enum FormFile {
         }
     }
 
-    /// Decodes only the summary, from the bytes before the body when they are enough.
+    /// The top-level keys of form.json that make the header: the format and the summary.
+    static let headerKeys: Set<String> = {
+        let encoded = (try? encoder().encode(Header(formatVersion: formatVersion, summary: FormSummary.example))) ?? Data()
+        let object = (try? JSONSerialization.jsonObject(with: encoded)) as? [String: Any] ?? [:]
+        return Set(object.keys).union(["submittedAt", "returnedAt"])
+    }()
+
+    /// Decodes only the summary: the header's keys are picked out wherever they stand in the
+    /// file and the rest is skipped unread. A file the scanner cannot follow is decoded whole,
+    /// so its error names what is wrong.
     public static func decodeSummary(_ data: Data) throws -> FormSummary {
-        let decoder = decoder()
-        if let end = data.firstRange(of: bodyMarker) {
-            var head = Data(data[data.startIndex..<end.lowerBound])
-            head.append(UInt8(ascii: "}"))
-            if let header = try? decoder.decode(Header.self, from: head) { return header.summary }
+        if let head = TopLevelJSONScanner(keys: headerKeys).extract(from: data),
+           let header = try? decoder().decode(Header.self, from: head) {
+            guard header.formatVersion <= formatVersion else {
+                throw FormFileError("written by a newer mi (format \(header.formatVersion)) — update mi")
+            }
+            return header.summary
         }
         return try decode(data).summary
     }
+}
+
+extension FormSummary {
+    /// A summary with every field set, to list the keys a header has.
+    static let example = FormSummary(
+        id: UUID(), name: "", user: "", status: .incomplete, templateID: "", templateTitle: "", templateVersion: 1,
+        createdAt: Date(), updatedAt: Date(), submittedAt: Date(), returnedAt: Date(), questions: 0, answered: 0, media: 0)
 }
 
 /// form.json exists but cannot be understood.

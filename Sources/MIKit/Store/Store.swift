@@ -138,20 +138,11 @@ public struct Store: Sendable {
         return listing
     }
 
-    /// The summary at the head of form.json, reading only the first bytes when they hold it.
+    /// The summary of a form.json: its header keys, wherever they stand in the file (see
+    /// `FormFile.decodeSummary`); the rest of the file is skipped, not decoded.
     public func readSummary(_ location: FormLocation) throws -> FormSummary {
         let url = location.formFile
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw StoreError.unreadableForm(path: url.path, reason: String(cString: strerror(errno)))
-        }
-        defer { close(fd) }
-        var head = Data(count: 4096)
-        let count = head.withUnsafeMutableBytes { read(fd, $0.baseAddress, 4096) }
-        guard count >= 0 else { throw StoreError.unreadableForm(path: url.path, reason: String(cString: strerror(errno))) }
-        head.count = count
         do {
-            if let summary = try? FormFile.decodeSummary(head) { return summary }
             return try FormFile.decodeSummary(try Data(contentsOf: url))
         } catch let error as FormFileError {
             throw StoreError.unreadableForm(path: url.path, reason: error.reason)
