@@ -1,5 +1,5 @@
 import Foundation
-import MIKit
+@testable import MIKit
 import TestSupport
 import XCTest
 
@@ -287,5 +287,33 @@ final class StoreTests: XCTestCase {
         XCTAssertThrowsError(try store.messages(for: "ana"))
         XCTAssertThrowsError(try store.post(UserMessage(at: TestClock.start, text: "x"), to: "ana"))
         XCTAssertEqual(try String(contentsOf: fixture.root.appendingPathComponent("Errors/ana.json"), encoding: .utf8), "{oops")
+    }
+}
+
+final class HeaderValueTests: XCTestCase {
+    func testDatesAsMIWritesThemMatchTheISO8601Decoder() throws {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        for seconds in stride(from: -2_000_000_000.0, through: 4_000_000_000.0, by: 86_399 * 37.0) + [0, 951_782_400, 1_709_164_800] {
+            let date = Date(timeIntervalSince1970: seconds)
+            let raw = Array(try encoder.encode(date))
+            XCTAssertEqual(HeaderValue.date(raw), date, String(decoding: raw, as: UTF8.self))
+        }
+    }
+
+    func testValuesItCannotReadFallBack() {
+        XCTAssertNil(HeaderValue.date(Array(#""2026-11-23T06:56:03.123Z""#.utf8)), "fractional seconds: the decoder reads them")
+        XCTAssertNil(HeaderValue.date(Array(#""2026-13-23T06:56:03Z""#.utf8)))
+        XCTAssertNil(HeaderValue.date(Array(#""2026-11-23 06:56:03Z""#.utf8)))
+        XCTAssertNil(HeaderValue.string(Array(#""a\"b""#.utf8)), "escapes: the decoder reads them")
+        XCTAssertEqual(HeaderValue.string(Array(#""Ñuñoa""#.utf8)), "Ñuñoa")
+        XCTAssertNil(HeaderValue.int(Array("1.5".utf8)))
+    }
+
+    func testAFormWithEscapedTextStillHasItsSummary() throws {
+        var form = Form(name: "quote \"x\"", user: "ana", template: try TemplateCoding().decode(Data(TemplateFixture.sampleJSON.utf8), source: "sample"),
+                        createdAt: Date(timeIntervalSince1970: 1_700_000_000))
+        form.returnedAt = Date(timeIntervalSince1970: 1_700_000_100)
+        XCTAssertEqual(try FormFile.decodeSummary(try FormFile.encode(form)), form.summary)
     }
 }

@@ -97,17 +97,83 @@ public enum FormFile {
     }()
 
     /// Decodes only the summary: the header's keys are picked out wherever they stand in the
-    /// file and the rest is skipped unread. A file the scanner cannot follow is decoded whole,
-    /// so its error names what is wrong.
+    /// file and the rest is skipped unread. A file the scanner cannot follow, or whose header
+    /// is not in the plain form `mi` writes, is decoded whole, so its error names what is wrong.
     public static func decodeSummary(_ data: Data) throws -> FormSummary {
-        if let head = TopLevelJSONScanner(keys: headerKeys).extract(from: data),
-           let header = try? decoder().decode(Header.self, from: head) {
-            guard header.formatVersion <= formatVersion else {
-                throw FormFileError("written by a newer mi (format \(header.formatVersion)) — update mi")
+        if let values = TopLevelJSONScanner(keys: headerKeys).values(in: data) {
+            if let version = values["formatVersion"].flatMap(HeaderValue.int), version > formatVersion {
+                throw FormFileError("written by a newer mi (format \(version)) — update mi")
             }
-            return header.summary
+            if let summary = HeaderValue.summary(from: values) { return summary }
         }
         return try decode(data).summary
+    }
+}
+
+/// Reads the header's plain values straight from their JSON bytes: strings without escapes,
+/// whole numbers, and dates as `mi` writes them (`2026-11-23T06:56:03Z`). Anything else gives
+/// nil, and the caller falls back to the JSON decoder.
+enum HeaderValue {
+    static func summary(from values: [String: [UInt8]]) -> FormSummary? {
+        func string(_ key: String) -> String? { values[key].flatMap(Self.string) }
+        func int(_ key: String) -> Int? { values[key].flatMap(Self.int) }
+        func date(_ key: String) -> Date? { values[key].flatMap(Self.date) }
+        /// nil when absent or null; `.some(nil)` when present but not readable here.
+        func optionalDate(_ key: String) -> Date?? {
+            guard let raw = values[key], raw != Array("null".utf8) else { return .some(nil) }
+            guard let date = Self.date(raw) else { return .none }
+            return .some(date)
+        }
+        guard let id = string("id").flatMap(UUID.init(uuidString:)), let name = string("name"), let user = string("user"),
+              let status = string("status").flatMap(Form.Status.init(rawValue:)),
+              let templateID = string("templateID"), let templateTitle = string("templateTitle"),
+              let templateVersion = int("templateVersion"), let createdAt = date("createdAt"), let updatedAt = date("updatedAt"),
+              let submittedAt = optionalDate("submittedAt"), let returnedAt = optionalDate("returnedAt"),
+              let questions = int("questions"), let answered = int("answered"), let media = int("media")
+        else { return nil }
+        return FormSummary(id: id, name: name, user: user, status: status, templateID: templateID,
+                           templateTitle: templateTitle, templateVersion: templateVersion, createdAt: createdAt,
+                           updatedAt: updatedAt, submittedAt: submittedAt, returnedAt: returnedAt,
+                           questions: questions, answered: answered, media: media)
+    }
+
+    /// A JSON string with no escapes.
+    static func string(_ raw: [UInt8]) -> String? {
+        guard raw.count >= 2, raw.first == UInt8(ascii: "\""), raw.last == UInt8(ascii: "\""),
+              !raw.contains(UInt8(ascii: "\\")) else { return nil }
+        return String(decoding: raw[1..<(raw.count - 1)], as: UTF8.self)
+    }
+
+    /// A JSON whole number.
+    static func int(_ raw: [UInt8]) -> Int? {
+        Int(String(decoding: raw, as: UTF8.self))
+    }
+
+    /// `"yyyy-MM-ddTHH:mm:ssZ"`, in UTC.
+    static func date(_ raw: [UInt8]) -> Date? {
+        guard raw.count == 22, raw[0] == UInt8(ascii: "\""), raw[21] == UInt8(ascii: "\""),
+              raw[5] == UInt8(ascii: "-"), raw[8] == UInt8(ascii: "-"), raw[11] == UInt8(ascii: "T"),
+              raw[14] == UInt8(ascii: ":"), raw[17] == UInt8(ascii: ":"), raw[20] == UInt8(ascii: "Z") else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for index in range {
+                let digit = Int(raw[index]) - 48
+                guard (0...9).contains(digit) else { return nil }
+                value = value * 10 + digit
+            }
+            return value
+        }
+        guard let year = number(1..<5), let month = number(6..<8), let day = number(9..<11),
+              let hour = number(12..<14), let minute = number(15..<17), let second = number(18..<20),
+              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+        // Days from the civil date (Howard Hinnant's algorithm), then seconds since 1970.
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146_097 + dayOfEra - 719_468
+        return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + hour * 3_600 + minute * 60 + second))
     }
 }
 

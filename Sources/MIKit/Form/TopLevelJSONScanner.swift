@@ -8,13 +8,13 @@ struct TopLevelJSONScanner {
     /// The keys wanted.
     let keys: Set<String>
 
-    /// `{"key": value, …}` holding the raw bytes of each wanted key found, or nil when the data
-    /// is not a JSON object this scanner can follow (the caller then decodes it whole, which
-    /// says what is wrong).
-    func extract(from data: Data) -> Data? {
-        data.withUnsafeBytes { raw -> Data? in
+    /// The raw JSON bytes of the value of each wanted key found, or nil when the data is not a
+    /// JSON object this scanner can follow (the caller then decodes it whole, which says what
+    /// is wrong).
+    func values(in data: Data) -> [String: [UInt8]]? {
+        data.withUnsafeBytes { raw -> [String: [UInt8]]? in
             var scanner = Cursor(bytes: raw.bindMemory(to: UInt8.self))
-            return scanner.extract(keys: keys)
+            return scanner.values(keys: keys)
         }
     }
 
@@ -96,36 +96,29 @@ struct TopLevelJSONScanner {
             }
         }
 
-        mutating func extract(keys: Set<String>) -> Data? {
+        mutating func values(keys: Set<String>) -> [String: [UInt8]]? {
             guard expect(Self.openBrace) else { return nil }
-            var output = Data([Self.openBrace])
-            var found = 0
+            var found: [String: [UInt8]] = [:]
             skipSpace()
-            if index < bytes.count, bytes[index] == Self.closeBrace { return output + [Self.closeBrace] }
+            if index < bytes.count, bytes[index] == Self.closeBrace { return found }
             while true {
                 skipSpace()
                 let keyStart = index
                 guard skipString() else { return nil }
-                // Keys with escapes never match: the summary's keys are plain ASCII.
+                // Keys with escapes never match: the wanted keys are plain ASCII.
                 let key = String(decoding: UnsafeBufferPointer(rebasing: bytes[(keyStart + 1)..<(index - 1)]), as: UTF8.self)
                 guard expect(Self.colon) else { return nil }
                 skipSpace()
                 let valueStart = index
                 guard skipValue() else { return nil }
                 if keys.contains(key) {
-                    if found > 0 { output.append(Self.comma) }
-                    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[keyStart..<(keyStart + key.utf8.count + 2)]))
-                    output.append(Self.colon)
-                    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[valueStart..<index]))
-                    found += 1
-                    if found == keys.count { break }
+                    found[key] = Array(UnsafeBufferPointer(rebasing: bytes[valueStart..<index]))
+                    if found.count == keys.count { return found }
                 }
                 if expect(Self.comma) { continue }
                 guard expect(Self.closeBrace) else { return nil }
-                break
+                return found
             }
-            output.append(Self.closeBrace)
-            return output
         }
     }
 }
