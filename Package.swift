@@ -20,11 +20,15 @@ let package = Package(
         // Linux system calls that Swift's Glibc module does not expose (renameat2).
         .target(name: "CMISystem"),
         // Domain and store: configuration, templates, forms, the folder hierarchy. No network, no terminal.
-        .target(name: "MIKit", dependencies: ["CMISystem"]),
+        // Also the HTTP API's wire types (MIKit/API), shared by mi-server and the transport.
+        .target(name: "MIKit", dependencies: [
+            "CMISystem",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         // OpenLDAP's libldap.
         .systemLibrary(name: "CLDAP", pkgConfig: "ldap", providers: [.apt(["libldap2-dev"])]),
         // The organisation's directory: search-then-bind login, roles from group membership, users.
-        .target(name: "MIDirectory", dependencies: ["CLDAP"]),
+        .target(name: "MIDirectory", dependencies: ["MIKit", "CLDAP"]),
         // The `mi` commands: argument parsing, prompts, tables, JSON output.
         .target(name: "MICLI", dependencies: [
             "MIKit",
@@ -43,6 +47,7 @@ let package = Package(
         // mi-server's application: routes, controllers, tokens, the SQLite repository.
         .target(name: "MIServer", dependencies: [
             "MIKit", "MIDirectory",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
@@ -58,12 +63,14 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["MIKit"], path: "Tests/TestSupport"),
         .testTarget(name: "MIReportTests", dependencies: ["MIReport", "MIKit"]),
         .testTarget(name: "MIKitTests", dependencies: ["MIKit", "TestSupport"]),
-        .testTarget(name: "MIDirectoryTests", dependencies: ["MIDirectory", "CLDAP"]),
+        .testTarget(name: "MIDirectoryTests", dependencies: ["MIDirectory", "MIKit", "CLDAP"]),
         .testTarget(name: "MIServerTests", dependencies: [
             "MIServer", "TestSupport",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
-        .testTarget(name: "MITransportTests", dependencies: ["MITransport", "TestSupport"]),
+        .testTarget(name: "MITransportTests", dependencies: ["MITransport", "TestSupport"],
+                    resources: [.copy("Resources/mi_test_server.py")]),
         .testTarget(name: "MIEndToEndTests", dependencies: ["mi", "mi-report", "mi-server"]),
     ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import MIKit
 
 /// Where the directory is and how users and foremen are found in it: the `LDAP.*` keys of
 /// Config.plist, already read and typed by the caller.
@@ -52,33 +53,35 @@ public struct DirectoryConfiguration: Sendable {
 }
 
 extension DirectoryConfiguration {
-    static let memberAttributes = ["member", "memberUid"]
+    /// The directory Config.plist's `LDAP` section describes, with the service account's
+    /// password read from `LDAP.BindPasswordFile`. Throws when that file cannot be read.
+    public init(_ ldap: Configuration.LDAP) throws(ConfigurationError) {
+        self.init(url: ldap.url, startTLS: ldap.startTLS, caFile: ldap.caFile, baseDN: ldap.baseDN,
+                  userFilter: ldap.userFilter, bindDN: ldap.bindDN, bindPassword: try ldap.readBindPassword(),
+                  foremanGroup: ldap.foremanGroup, groupMemberAttribute: ldap.groupMemberAttribute,
+                  timeoutSeconds: ldap.timeoutSeconds)
+    }
 
     /// Refuses settings that would fail later with a confusing LDAP error, or silently weaken
-    /// security (an empty service password is an unauthenticated bind, RFC 4513 §5.1.2).
+    /// security (an empty service password is an unauthenticated bind, RFC 4513 §5.1.2). The
+    /// rules are Config.plist's own (`LDAPRules`), so a configuration that passes
+    /// `mi config check` passes here.
     func validate() throws(DirectoryError) {
-        let scheme = url.prefix(while: { $0 != ":" }).lowercased()
-        guard url.contains("://"), scheme == "ldap" || scheme == "ldaps" else {
-            throw .invalidConfiguration("LDAP.URL \"\(url)\" must start with ldap:// or ldaps://")
-        }
-        if startTLS && scheme == "ldaps" {
-            throw .invalidConfiguration("LDAP.StartTLS must be false with an ldaps:// LDAP.URL (TLS already)")
+        let broken: [(String, String?)] = [
+            ("URL", LDAPRules.url(url)),
+            ("StartTLS", LDAPRules.startTLS(startTLS, url: url)),
+            ("UserFilter", LDAPRules.userFilter(userFilter)),
+            ("GroupMemberAttribute", LDAPRules.groupMemberAttribute(groupMemberAttribute)),
+            ("TimeoutSeconds", LDAPRules.timeoutSeconds(timeoutSeconds)),
+        ]
+        if let (key, problem) = broken.first(where: { $0.1 != nil }), let problem {
+            throw .invalidConfiguration("LDAP.\(key) \(problem)")
         }
         if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
             throw .invalidConfiguration("LDAP.CAFile \"\(caFile)\" is not a readable file")
         }
-        guard userFilter.contains("%s") else {
-            throw .invalidConfiguration("LDAP.UserFilter \"\(userFilter)\" has no %s for the user name")
-        }
-        guard Self.memberAttributes.contains(groupMemberAttribute) else {
-            throw .invalidConfiguration(
-                "LDAP.GroupMemberAttribute \"\(groupMemberAttribute)\" must be member or memberUid")
-        }
         if bindDN != nil, bindPassword?.isEmpty ?? true {
             throw .invalidConfiguration("LDAP.BindDN is set but LDAP.BindPasswordFile gives no password")
-        }
-        guard timeoutSeconds > 0 else {
-            throw .invalidConfiguration("LDAP.TimeoutSeconds must be at least 1, not \(timeoutSeconds)")
         }
     }
 }

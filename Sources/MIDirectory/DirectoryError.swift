@@ -1,7 +1,8 @@
 import Foundation
+import MIKit
 
 /// Why a directory operation failed, worded for the technician at the terminal.
-public enum DirectoryError: Error, LocalizedError, Equatable {
+public enum DirectoryError: ClassifiedError, Equatable {
     /// The user name is empty, longer than 256 bytes, or holds a control character or `/`;
     /// refused before any connection.
     case invalidUserName(String)
@@ -31,6 +32,40 @@ public enum DirectoryError: Error, LocalizedError, Equatable {
     case invalidConfiguration(String)
     /// Any other refusal by the directory.
     case operationFailed(operation: String, status: LDAPStatus)
+
+    /// The class of the failure: wrong credentials are `notPermitted`, a directory that cannot
+    /// be reached `unreachable` (try again), TLS and settings problems `configuration`.
+    public var failureClass: FailureClass {
+        switch self {
+        case .invalidUserName, .emptyPassword, .wrongUserNameOrPassword:
+            return .notPermitted
+        case .unreachable:
+            return .unreachable
+        case .startTLSFailed, .tlsHandshakeFailed, .serviceAccountRefused, .anonymousBindRefused, .ambiguousUser,
+             .foremanGroupNotFound, .invalidConfiguration:
+            return .configuration
+        case .operationFailed:
+            return .refused
+        }
+    }
+
+    /// A stable identifier of the case, for scripts.
+    public var code: String {
+        switch self {
+        case .invalidUserName: return "invalid-user-name"
+        case .emptyPassword: return "empty-password"
+        case .wrongUserNameOrPassword: return "wrong-credentials"
+        case .unreachable: return "directory-unreachable"
+        case .startTLSFailed: return "directory-starttls-failed"
+        case .tlsHandshakeFailed: return "directory-tls-failed"
+        case .serviceAccountRefused: return "directory-service-account-refused"
+        case .anonymousBindRefused: return "directory-anonymous-bind-refused"
+        case .ambiguousUser: return "directory-ambiguous-user"
+        case .foremanGroupNotFound: return "directory-foreman-group-not-found"
+        case .invalidConfiguration: return "directory-configuration"
+        case .operationFailed: return "directory-refused"
+        }
+    }
 
     /// One sentence: what happened, a dash, what to do.
     public var errorDescription: String? {

@@ -1,10 +1,4 @@
-/// What a user may do in MI, decided by membership of `LDAP.ForemanGroup`.
-public enum Role: String, Sendable, Codable {
-    /// Fills in forms.
-    case technician
-    /// A member of `LDAP.ForemanGroup`: reviews and assigns forms.
-    case foreman
-}
+import MIKit
 
 /// A person found in the directory.
 public struct DirectoryUser: Sendable, Equatable, Codable {
@@ -15,10 +9,10 @@ public struct DirectoryUser: Sendable, Equatable, Codable {
     /// `displayName`, else `cn`, else the user name.
     public var displayName: String
     /// Foreman when the user is in `LDAP.ForemanGroup`, else technician.
-    public var role: Role
+    public var role: Actor.Role
 
     /// Creates a user; `LDAPDirectory` makes these from directory entries.
-    public init(userName: String, dn: String, displayName: String, role: Role) {
+    public init(userName: String, dn: String, displayName: String, role: Actor.Role) {
         self.userName = userName
         self.dn = dn
         self.displayName = displayName

@@ -1,4 +1,5 @@
 import Foundation
+import MIKit
 
 /// The members of `LDAP.ForemanGroup`, read once per operation with the service account.
 struct ForemanGroup {
@@ -22,7 +23,7 @@ struct ForemanGroup {
 
     /// `userName` is the directory's spelling (uid); memberUid compares it exactly, as the
     /// schema's caseExactIA5Match and NSS do.
-    func role(userName: String, dn: String) -> Role {
+    func role(userName: String, dn: String) -> Actor.Role {
         let isMember = switch members {
         case .dns(let dns): dns.contains(DistinguishedName.normalized(dn))
         case .userNames(let names): names.contains(userName)

@@ -1,8 +1,9 @@
 import Foundation
+import MIKit
 
 /// Why a request to mi-server failed, each case with a message that says what to do.
 /// Network failures end with libcurl's own words (`curl_easy_strerror` and its error buffer).
-public enum TransportError: LocalizedError, Equatable {
+public enum TransportError: ClassifiedError, Equatable {
     /// Config.plist's `Server` settings give no URL for this endpoint.
     case invalidURL(endpoint: String)
     /// DNS found no address for the server's host.
@@ -100,6 +101,59 @@ public enum TransportError: LocalizedError, Equatable {
             return "cannot upload: \(reason)"
         case .libcurl(let detail):
             return "libcurl failed: \(detail)"
+        }
+    }
+
+    /// The class of the failure: what the exit status and a script's branch depend on. Failures
+    /// that may pass (no connection, timeouts, a busy or restarting server) are `unreachable`;
+    /// TLS and settings problems are `configuration`; the server's refusals are `refused`.
+    public var failureClass: FailureClass {
+        switch self {
+        case .invalidURL, .certificateNotTrusted, .caFileUnusable, .tlsFailed:
+            return .configuration
+        case .cannotResolveHost, .connectionRefused, .cannotConnect, .timedOut, .network, .tooManyRequests:
+            return .unreachable
+        case .serverError(let status, _, _):
+            return [502, 503, 504].contains(status) ? .unreachable : .refused
+        case .sessionExpired, .wrongCredentials, .forbidden:
+            return .notPermitted
+        case .notFound:
+            return .notFound
+        case .conflict, .uploadTooLarge, .unexpectedStatus, .badResponse, .responseTooLarge:
+            return .refused
+        case .unreadableFile:
+            return .notFound
+        case .invalidUpload, .libcurl:
+            return .internalFailure
+        }
+    }
+
+    /// A stable identifier of the case, for scripts.
+    public var code: String {
+        switch self {
+        case .invalidURL: return "invalid-server-url"
+        case .cannotResolveHost: return "server-host-unknown"
+        case .connectionRefused: return "server-connection-refused"
+        case .cannotConnect: return "server-unreachable"
+        case .certificateNotTrusted: return "server-certificate-not-trusted"
+        case .caFileUnusable: return "server-ca-file-unusable"
+        case .tlsFailed: return "server-tls-failed"
+        case .timedOut: return "server-timed-out"
+        case .network: return "server-connection-failed"
+        case .responseTooLarge: return "server-response-too-large"
+        case .sessionExpired: return "session-expired"
+        case .wrongCredentials: return "wrong-credentials"
+        case .forbidden: return "forbidden"
+        case .notFound: return "not-on-server"
+        case .conflict: return "upload-conflict"
+        case .uploadTooLarge: return "upload-too-large"
+        case .tooManyRequests: return "server-busy"
+        case .serverError: return "server-error"
+        case .unexpectedStatus: return "unexpected-status"
+        case .badResponse: return "bad-response"
+        case .unreadableFile: return "unreadable-file"
+        case .invalidUpload: return "invalid-upload"
+        case .libcurl: return "libcurl"
         }
     }
 

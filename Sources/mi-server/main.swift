@@ -1,4 +1,3 @@
-import Foundation
 import MIServer
 
-exit(await ServerCommand.main(arguments: CommandLine.arguments))
+await ServerCommand.start()

@@ -1,4 +1,6 @@
+import Foundation
 import MIDirectory
+import MIKit
 import XCTest
 
 /// Settings that cannot work are refused before any connection, naming the Config.plist key.
@@ -57,8 +59,95 @@ final class DirectoryConfigurationTests: XCTestCase {
         assertRefused({ $0.bindPassword = nil }, naming: "LDAP.BindPasswordFile")
     }
 
-    func testTimeoutMustBePositive() {
+    /// The same range as Config.plist's check (`LDAPRules.timeoutRange`).
+    func testTimeoutMustBeOneToThreeHundredSeconds() {
         assertRefused({ $0.timeoutSeconds = 0 }, naming: "LDAP.TimeoutSeconds")
+        assertRefused({ $0.timeoutSeconds = 301 }, naming: "LDAP.TimeoutSeconds")
+    }
+
+    /// The same rule as Config.plist's check: parentheses, and `%s` as often as the filter needs it.
+    func testUserFilterRulesAreConfigPlists() {
+        assertRefused({ $0.userFilter = "uid=%s" }, naming: "LDAP.UserFilter")
+        var twice = valid()
+        twice.userFilter = "(|(uid=%s)(mail=%s))"
+        guard case .unreachable = assertDirectoryError(try LDAPDirectory(configuration: twice).lookup(user: "ana")) else {
+            return XCTFail("a filter with two %s must get as far as connecting")
+        }
+    }
+
+    // MARK: - From Config.plist's LDAP section
+
+    private func settings(bindPasswordFile: String?) -> Configuration.LDAP {
+        Configuration.LDAP(url: "ldap://127.0.0.1:389", startTLS: false, caFile: nil, baseDN: "dc=example,dc=test",
+                           userFilter: "(uid=%s)", bindDN: "cn=mi-service,dc=example,dc=test",
+                           bindPasswordFile: bindPasswordFile, foremanGroup: "cn=foremen,dc=example,dc=test",
+                           groupMemberAttribute: "memberUid", timeoutSeconds: 7)
+    }
+
+    func testConfigurationFromLDAPSettingsReadsTheBindPasswordFile() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("mi-bind-\(UUID().uuidString).pw")
+        try Data("secret\n".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let configuration = try DirectoryConfiguration(settings(bindPasswordFile: file.path))
+        XCTAssertEqual(configuration.bindPassword, "secret")
+        XCTAssertEqual(configuration.bindDN, "cn=mi-service,dc=example,dc=test")
+        XCTAssertEqual(configuration.groupMemberAttribute, "memberUid")
+        XCTAssertEqual(configuration.timeoutSeconds, 7)
+    }
+
+    func testMissingBindPasswordFileIsAConfigurationError() {
+        XCTAssertThrowsError(try DirectoryConfiguration(settings(bindPasswordFile: "/nonexistent/bind.pw"))) { error in
+            XCTAssertEqual((error as? ConfigurationError)?.problems.map(\.keyPath), ["LDAP.BindPasswordFile"])
+            XCTAssertEqual((error as? ConfigurationError)?.failureClass, .configuration)
+        }
+    }
+}
+
+/// Every case has the class that decides `mi`'s exit status, and a stable code.
+final class DirectoryErrorClassTests: XCTestCase {
+    private let status = LDAPStatus(code: -1, message: "Can't contact LDAP server", diagnostic: "")
+
+    func testWrongCredentialsAreNotPermitted() {
+        for error: DirectoryError in [.wrongUserNameOrPassword, .emptyPassword, .invalidUserName("a/b")] {
+            XCTAssertEqual(error.failureClass, .notPermitted, "\(error)")
+        }
+        XCTAssertEqual(DirectoryError.wrongUserNameOrPassword.code, "wrong-credentials")
+    }
+
+    func testAnUnreachableDirectoryIsTemporary() {
+        let error = DirectoryError.unreachable(url: "ldap://x", reason: "connection refused", status: status)
+        XCTAssertEqual(error.failureClass, .unreachable)
+        XCTAssertEqual(error.failureClass.exitCode, 75)
+        XCTAssertEqual(error.code, "directory-unreachable")
+    }
+
+    func testTLSAndSettingsProblemsAreConfiguration() {
+        let errors: [DirectoryError] = [
+            .startTLSFailed(url: "ldap://x", status: status), .tlsHandshakeFailed(url: "ldaps://x", status: status),
+            .serviceAccountRefused(bindDN: "cn=svc", status: status), .anonymousBindRefused(status: status),
+            .ambiguousUser(user: "ana", entries: 2), .foremanGroupNotFound(dn: "cn=g", status: nil),
+            .invalidConfiguration("LDAP.URL is wrong"),
+        ]
+        for error in errors { XCTAssertEqual(error.failureClass, .configuration, "\(error)") }
+    }
+
+    func testOtherRefusalsAreRefused() {
+        XCTAssertEqual(DirectoryError.operationFailed(operation: "search", status: status).failureClass, .refused)
+    }
+
+    func testCodesAreDistinctKebabCase() {
+        let errors: [DirectoryError] = [
+            .invalidUserName("a/b"), .emptyPassword, .wrongUserNameOrPassword,
+            .unreachable(url: "ldap://x", reason: "r", status: status), .startTLSFailed(url: "ldap://x", status: status),
+            .tlsHandshakeFailed(url: "ldaps://x", status: status), .serviceAccountRefused(bindDN: "cn=svc", status: status),
+            .anonymousBindRefused(status: status), .ambiguousUser(user: "ana", entries: 2),
+            .foremanGroupNotFound(dn: "cn=g", status: nil), .invalidConfiguration("x"),
+            .operationFailed(operation: "search", status: status),
+        ]
+        XCTAssertEqual(Set(errors.map(\.code)).count, errors.count)
+        for error in errors {
+            XCTAssertNotNil(error.code.range(of: "^[a-z]+(-[a-z]+)*$", options: .regularExpression), error.code)
+        }
     }
 }
 

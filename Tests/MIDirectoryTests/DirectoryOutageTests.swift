@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import MIDirectory
+import MIKit
 import XCTest
 
 /// A directory that is down, frozen, or never answers: a clean `.unreachable` within the
@@ -29,6 +30,7 @@ final class DirectoryOutageTests: XCTestCase {
             return XCTFail("expected .unreachable, got \(String(describing: error))", file: file, line: line)
         }
         XCTAssertTrue(reasons.contains(actual), "reason \(actual), expected one of \(reasons)", file: file, line: line)
+        XCTAssertEqual(error?.failureClass, .unreachable, "try again later: exit 75", file: file, line: line)
         XCTAssertLessThan(elapsed, Self.deadline, file: file, line: line)
     }
 

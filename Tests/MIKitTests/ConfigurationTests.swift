@@ -294,12 +294,95 @@ final class ConfigurationTests: XCTestCase {
     func testUserFilterWithoutPercentSIsRefused() throws {
         let report = try check([.set("LDAP.UserFilter", "(uid=ana)")])
         XCTAssertNil(report.configuration)
-        XCTAssertEqual(errors(report), ["LDAP.UserFilter: must contain %s exactly once, where the user name goes"])
+        XCTAssertEqual(errors(report), ["LDAP.UserFilter: must contain %s where the user name goes, e.g. (&(objectClass=inetOrgPerson)(uid=%s))"])
     }
 
-    func testUserFilterWithTwoPercentSIsRefused() throws {
+    /// Every `%s` becomes the user name, so a filter may look in two attributes (the directory does the same).
+    func testUserFilterWithTwoPercentSIsAccepted() throws {
         let report = try check([.set("LDAP.UserFilter", "(|(uid=%s)(mail=%s))")])
+        XCTAssertEqual(report.errors, [])
+        XCTAssertEqual(report.configuration?.ldap.userFilter, "(|(uid=%s)(mail=%s))")
+    }
+
+    func testUserFilterWithoutParenthesesIsRefused() throws {
+        let report = try check([.set("LDAP.UserFilter", "uid=%s")])
         XCTAssertEqual(report.errors.map(\.keyPath), ["LDAP.UserFilter"])
+        XCTAssertTrue(report.errors[0].message.contains("in parentheses"), report.errors[0].message)
+    }
+
+    func testTimeoutOutsideOneToThreeHundredSecondsIsRefused() throws {
+        for seconds in [0, -1, 301] {
+            let report = try check([.set("LDAP.TimeoutSeconds", .integer(seconds))])
+            XCTAssertEqual(errors(report), ["LDAP.TimeoutSeconds: must be between 1 and 300, found \(seconds)"])
+        }
+        for seconds in [1, 300] {
+            XCTAssertEqual(try check([.set("LDAP.TimeoutSeconds", .integer(seconds))]).configuration?.ldap.timeoutSeconds, seconds)
+        }
+    }
+
+    /// Each rule on its own, as the directory calls them.
+    func testLDAPRules() {
+        XCTAssertNil(LDAPRules.url("ldaps://dir.example.com:636"))
+        XCTAssertNotNil(LDAPRules.url("ldapi:///run/slapd.sock"))
+        XCTAssertNotNil(LDAPRules.startTLS(true, url: "LDAPS://dir"))
+        XCTAssertNil(LDAPRules.startTLS(true, url: "ldap://dir"))
+        XCTAssertNil(LDAPRules.startTLS(false, url: "ldaps://dir"))
+        XCTAssertNil(LDAPRules.userFilter("(uid=%s)"))
+        XCTAssertNotNil(LDAPRules.userFilter("(uid=%s"))
+        XCTAssertNil(LDAPRules.groupMemberAttribute("memberUid"))
+        XCTAssertNotNil(LDAPRules.groupMemberAttribute("uniqueMember"))
+        XCTAssertNil(LDAPRules.timeoutSeconds(10))
+        XCTAssertNotNil(LDAPRules.timeoutSeconds(0))
+    }
+
+    // MARK: - LDAP.BindPasswordFile
+
+    private func ldap(bindPasswordFile: String?, bindDN: String? = "cn=svc,dc=example,dc=com") throws -> Configuration.LDAP {
+        var edits: [ConfigEdit] = [bindDN.map { .set("LDAP.BindDN", .string($0)) } ?? .remove("LDAP.BindDN")]
+        if let bindPasswordFile { edits.append(.set("LDAP.BindPasswordFile", .string(bindPasswordFile))) }
+        return try XCTUnwrap(try check(edits).configuration).ldap
+    }
+
+    func testBindPasswordIsTheFileWithoutItsNewline() throws {
+        try Files.write("s3cret pass\n", to: directory.path("bind.pw"))
+        XCTAssertEqual(try ldap(bindPasswordFile: "bind.pw").readBindPassword(), "s3cret pass")
+        XCTAssertNil(try ldap(bindPasswordFile: nil, bindDN: nil).readBindPassword())
+    }
+
+    func testMissingBindPasswordFileIsAConfigurationErrorNamingTheKey() throws {
+        let settings = try ldap(bindPasswordFile: "missing.pw")
+        XCTAssertThrowsError(try settings.readBindPassword()) { error in
+            let error = error as? ConfigurationError
+            XCTAssertEqual(error?.failureClass, .configuration)
+            XCTAssertEqual(error?.problems.map(\.keyPath), ["LDAP.BindPasswordFile"])
+            XCTAssertTrue(error?.problems.first?.message.contains("does not exist") ?? false, "\(String(describing: error))")
+        }
+    }
+
+    /// A folder where the file should be cannot be read as one, whoever runs the test.
+    func testUnreadableBindPasswordFileIsAConfigurationError() throws {
+        try FileManager.default.createDirectory(at: directory.path("bind.pw"), withIntermediateDirectories: false)
+        let settings = try ldap(bindPasswordFile: "bind.pw")
+        XCTAssertThrowsError(try settings.readBindPassword()) { error in
+            XCTAssertTrue((error as? ConfigurationError)?.problems.first?.message.contains("cannot be read") ?? false, "\(error)")
+        }
+    }
+
+    /// An empty service password would turn the search into an unauthenticated bind.
+    func testEmptyBindPasswordWithBindDNIsRefused() throws {
+        try Files.write("\n", to: directory.path("bind.pw"))
+        XCTAssertThrowsError(try ldap(bindPasswordFile: "bind.pw").readBindPassword()) { error in
+            XCTAssertEqual((error as? ConfigurationError)?.problems.map(\.keyPath), ["LDAP.BindPasswordFile"])
+        }
+    }
+
+    func testRequireConfigurationThrowsEveryProblem() throws {
+        let report = try check([.set("LDAP.URL", "http://x"), .set("ExpiryDays", 0)])
+        XCTAssertThrowsError(try report.requireConfiguration()) { error in
+            let errors = (error as? ConfigurationError)?.problems.filter { $0.severity == .error }
+            XCTAssertEqual(errors?.map(\.keyPath), ["LDAP.URL", "ExpiryDays"])
+        }
+        XCTAssertNoThrow(try check([]).requireConfiguration())
     }
 
     func testGroupMemberAttributeOtherThanMemberOrMemberUidIsRefused() throws {

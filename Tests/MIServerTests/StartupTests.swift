@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -111,5 +112,28 @@ final class StartupTests: XCTestCase {
             XCTAssertEqual(response.text, "[]")
         }
         XCTAssertTrue(fixture.logs.messages.contains { $0.contains("does not exist") })
+    }
+}
+
+/// `mi-server`'s command line, parsed by ArgumentParser.
+final class ServerCommandLineTests: XCTestCase {
+    func testConfigOptionIsParsed() throws {
+        XCTAssertNoThrow(try ServerCommand.parseAsRoot(["--config", "/etc/mi/Config.plist"]))
+        XCTAssertNoThrow(try ServerCommand.parseAsRoot(["--config=/etc/mi/Config.plist"]))
+        XCTAssertNoThrow(try ServerCommand.parseAsRoot([]))
+    }
+
+    func testUnknownArgumentOrMissingPathIsAUsageError() {
+        for arguments in [["--bogus"], ["--config"], ["extra"]] {
+            XCTAssertThrowsError(try ServerCommand.parseAsRoot(arguments), "\(arguments)") { error in
+                XCTAssertEqual(ServerCommand.exitCode(for: error).rawValue, 64, "\(arguments)")
+            }
+        }
+    }
+
+    func testHelpNamesTheOptionAndTheEnvironment() {
+        let help = ServerCommand.helpMessage()
+        XCTAssertTrue(help.contains("--config <path>"), help)
+        XCTAssertTrue(help.contains("LOG_LEVEL"), help)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MIKit
 import TestSupport
 import XCTest
 @testable import MITransport
@@ -46,9 +47,10 @@ final class FileDigestTests: XCTestCase {
     }
 
     func testMissingFile() {
-        let error = assertTransportError { try FileDigest.sha256(of: URL(fileURLWithPath: "/nonexistent/form.json")) }
-        guard case .unreadableFile(let path, _)? = error else { return XCTFail("\(String(describing: error))") }
-        XCTAssertEqual(path, "/nonexistent/form.json")
+        XCTAssertThrowsError(try FileDigest.sha256(of: URL(fileURLWithPath: "/nonexistent/form.json"))) { error in
+            guard case .io(_, let path, _)? = error as? StoreError else { return XCTFail("\(error)") }
+            XCTAssertEqual(path, "/nonexistent/form.json")
+        }
     }
 
     private func sha256sum(_ url: URL) throws -> String {

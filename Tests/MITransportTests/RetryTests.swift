@@ -30,7 +30,7 @@ final class RetryTests: XCTestCase {
         let directory = try TemporaryDirectory(prefix: "retry")
         let form = try UploadFixture.files(in: directory)
         let start = Date()
-        let result = try client.upload(formID: form.id, files: form.files, progress: nil)
+        let result = try client.upload(formID: form.id, parts: form.files, progress: nil)
         let elapsed = Date().timeIntervalSince(start)
         XCTAssertTrue(result.created)
         XCTAssertEqual(client.attemptsOfLastRequest, 3)
@@ -68,7 +68,7 @@ final class RetryTests: XCTestCase {
         let client = try foreman(retry: quick)
         let directory = try TemporaryDirectory(prefix: "retry")
         let form = try UploadFixture.files(in: directory)
-        let error = assertTransportError { try client.upload(formID: form.id, files: form.files, progress: nil) }
+        let error = assertTransportError { try client.upload(formID: form.id, parts: form.files, progress: nil) }
         XCTAssertEqual(error, .serverError(status: 500, message: "disk full", attempts: 3))
         XCTAssertEqual(server.requests("POST", "/api/v1/submissions").count, 3)
         let message = try XCTUnwrap(error?.errorDescription)
@@ -92,7 +92,7 @@ final class RetryTests: XCTestCase {
         let client = try foreman(retry: quick)
         let directory = try TemporaryDirectory(prefix: "retry")
         let form = try UploadFixture.files(in: directory)
-        let result = try client.upload(formID: form.id, files: form.files, progress: nil)
+        let result = try client.upload(formID: form.id, parts: form.files, progress: nil)
         XCTAssertTrue(result.created)
         XCTAssertEqual(client.attemptsOfLastRequest, 2)
         XCTAssertEqual(server.requests("POST", "/api/v1/submissions").map { $0["status"] as? Int }, [0, 0, 201])

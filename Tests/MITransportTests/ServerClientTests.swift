@@ -46,7 +46,7 @@ final class ServerClientTests: XCTestCase {
         let session = try client.createSession(user: "ana", password: "secret")
         XCTAssertEqual(session.user, "ana")
         XCTAssertEqual(session.displayName, "Ana Pérez")
-        XCTAssertEqual(session.role, "technician")
+        XCTAssertEqual(session.role, .technician)
         XCTAssertEqual(session.expiresAt, Date(timeIntervalSince1970: 1_893_484_800))
         XCTAssertEqual(client.token, session.token)
     }
@@ -54,6 +54,7 @@ final class ServerClientTests: XCTestCase {
     func testWrongPasswordIsNotAnExpiredSession() throws {
         let error = assertTransportError { try self.client().createSession(user: "ana", password: "nope") }
         XCTAssertEqual(error, .wrongCredentials)
+        XCTAssertEqual(error?.failureClass, .notPermitted)
         XCTAssertEqual(error?.errorDescription, "wrong user name or password")
     }
 
@@ -71,6 +72,7 @@ final class ServerClientTests: XCTestCase {
     func testUnknownTemplateIs404() throws {
         let error = assertTransportError { try self.loggedIn().template(id: "nope") }
         XCTAssertEqual(error, .notFound(what: "template \"nope\""))
+        XCTAssertEqual(error?.failureClass, .notFound)
     }
 
     func testTemplateThatIsNotJSONIsRefused() throws {
@@ -116,6 +118,7 @@ final class ServerClientTests: XCTestCase {
         let error = assertTransportError { try client.health() }
         guard case .connectionRefused(let url, let detail)? = error else { return XCTFail("\(String(describing: error))") }
         XCTAssertEqual(url, "http://127.0.0.1:\(server.port)")
+        XCTAssertEqual(error?.failureClass, .unreachable)
         XCTAssertTrue(detail.hasPrefix("Couldn't connect to server"), "curl_easy_strerror first: \(detail)")
         let message = try XCTUnwrap(error?.errorDescription)
         XCTAssertTrue(message.hasPrefix("mi-server at http://127.0.0.1:\(server.port) refused the connection — is it running?"),

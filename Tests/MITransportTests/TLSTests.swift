@@ -1,4 +1,5 @@
 import Foundation
+import MIKit
 import TestSupport
 import XCTest
 @testable import MITransport
@@ -28,6 +29,7 @@ final class TLSTests: XCTestCase {
             return XCTFail("\(String(describing: error))")
         }
         XCTAssertEqual(host, "127.0.0.1")
+        XCTAssertEqual(error?.failureClass, .configuration)
         XCTAssertTrue(detail.contains("certificate"), detail)
         XCTAssertTrue(error?.errorDescription?.contains("set Server.CAFile to your CA bundle") ?? false)
     }
@@ -36,9 +38,9 @@ final class TLSTests: XCTestCase {
         let client = ServerClient(server: try server.configuration(caFile: certificates.caFile.path), retry: .none)
         try client.health()
         let session = try client.createSession(user: "fred", password: "secret")
-        XCTAssertEqual(session.role, "foreman")
+        XCTAssertEqual(session.role, .foreman)
         let form = try UploadFixture.files(in: directory)
-        let (receipt, created) = try client.upload(formID: form.id, files: form.files, progress: nil)
+        let (receipt, created) = try client.upload(formID: form.id, parts: form.files, progress: nil)
         XCTAssertTrue(created)
         XCTAssertEqual(receipt.parts.count, form.files.count)
     }

@@ -4,7 +4,8 @@ import TestSupport
 import XCTest
 @testable import MITransport
 
-/// The Python stand-in for mi-server (`TestServerScript`), started on 127.0.0.1 on a free port for
+/// The Python stand-in for mi-server (`Resources/mi_test_server.py`, a resource of this test
+/// target; run it by hand with `--help`), started on 127.0.0.1 on a free port for
 /// one test and stopped when the test ends. Tests script its misbehaviour through its control file
 /// and read what it received from its request log.
 final class TestServer {
@@ -19,8 +20,9 @@ final class TestServer {
     /// Starts the server; with `tls` (PEM certificate chain and key) it speaks HTTPS.
     init(tls: (certificate: URL, key: URL)? = nil) throws {
         directory = try TemporaryDirectory(prefix: "mi-transport-server")
-        let script = directory.path("mi_test_server.py")
-        try Files.write(TestServerScript.source, to: script)
+        guard let script = Bundle.module.url(forResource: "mi_test_server", withExtension: "py") else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "mi_test_server.py is not among the test resources"])
+        }
         var arguments = ["python3", script.path, "--control", directory.path("control.json").path,
                          "--log", directory.path("requests.jsonl").path]
         if let tls { arguments += ["--cert", tls.certificate.path, "--key", tls.key.path] }
@@ -111,19 +113,19 @@ final class ProgressRecorder: TransferProgress {
 /// Form files for uploads.
 enum UploadFixture {
     /// A form.json with this id, and media files of the given sizes (named `Qid1(1).jpg`, …),
-    /// as the `UploadFile`s of a submission.
+    /// as the `UploadPart`s of a submission.
     static func files(in directory: TemporaryDirectory, formID: String = UUID().uuidString.lowercased(),
-                      note: String = "", mediaSizes: [Int] = [1000, 70_000]) throws -> (id: String, files: [UploadFile]) {
+                      note: String = "", mediaSizes: [Int] = [1000, 70_000]) throws -> (id: String, files: [UploadPart]) {
         let folder = directory.path("form-\(UUID().uuidString)")
         let form = directory.path(folder.lastPathComponent, "form.json")
         let json = #"{"id": "\#(formID)", "user": "ana", "name": "Pump 7", "note": "\#(note)"}"#
         try Files.write(json, to: form)
-        var files = [UploadFile.form(form)]
+        var files = [UploadPart.form(form)]
         for (index, size) in mediaSizes.enumerated() {
             let name = "Qid1(\(index + 1)).jpg"
             let url = directory.path(folder.lastPathComponent, name)
             try writePattern(bytes: size, seed: index, to: url)
-            files.append(UploadFile(partName: name, file: url))
+            files.append(UploadPart(name: name, file: url))
         }
         return (formID, files)
     }

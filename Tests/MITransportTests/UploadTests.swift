@@ -27,21 +27,21 @@ final class UploadTests: XCTestCase {
         return client
     }
 
-    private func assertReceipt(_ receipt: Receipt, matches files: [UploadFile],
+    private func assertReceipt(_ receipt: Receipt, matches files: [UploadPart],
                                file: StaticString = #filePath, line: UInt = #line) throws {
-        XCTAssertEqual(receipt.parts.map(\.name), files.map(\.partName), file: file, line: line)
+        XCTAssertEqual(receipt.parts.map(\.name), files.map(\.name), file: file, line: line)
         for upload in files {
             let local = try FileDigest.sha256(of: upload.file)
-            let part = try XCTUnwrap(receipt.part(named: upload.partName), file: file, line: line)
-            XCTAssertEqual(part.sha256, local.hex, upload.partName, file: file, line: line)
-            XCTAssertEqual(part.size, local.size, upload.partName, file: file, line: line)
+            let part = try XCTUnwrap(receipt.part(named: upload.name), file: file, line: line)
+            XCTAssertEqual(part.sha256, local.hex, upload.name, file: file, line: line)
+            XCTAssertEqual(part.size, local.size, upload.name, file: file, line: line)
         }
     }
 
     func testPartsArriveIntact() throws {
         let form = try UploadFixture.files(in: directory, mediaSizes: [0, 1, 70_000])
         let client = try client()
-        let (receipt, created) = try client.upload(formID: form.id, files: form.files, progress: nil)
+        let (receipt, created) = try client.upload(formID: form.id, parts: form.files, progress: nil)
         XCTAssertTrue(created)
         XCTAssertEqual(receipt.id, form.id)
         XCTAssertEqual(receipt.uploadedBy, "fred")
@@ -58,8 +58,8 @@ final class UploadTests: XCTestCase {
     func testSameUploadAgainIsNotCreatedTwice() throws {
         let form = try UploadFixture.files(in: directory)
         let client = try client()
-        let first = try client.upload(formID: form.id, files: form.files, progress: nil)
-        let second = try client.upload(formID: form.id.uppercased(), files: form.files, progress: nil)
+        let first = try client.upload(formID: form.id, parts: form.files, progress: nil)
+        let second = try client.upload(formID: form.id.uppercased(), parts: form.files, progress: nil)
         XCTAssertTrue(first.created)
         XCTAssertFalse(second.created)
         XCTAssertEqual(first.receipt, second.receipt)
@@ -68,29 +68,30 @@ final class UploadTests: XCTestCase {
     func testDifferentContentUnderTheSameIDIs409() throws {
         let form = try UploadFixture.files(in: directory)
         let client = try client()
-        _ = try client.upload(formID: form.id, files: form.files, progress: nil)
+        _ = try client.upload(formID: form.id, parts: form.files, progress: nil)
         let changed = try UploadFixture.files(in: directory, formID: form.id, note: "changed")
-        let error = assertTransportError { try client.upload(formID: form.id, files: changed.files, progress: nil) }
+        let error = assertTransportError { try client.upload(formID: form.id, parts: changed.files, progress: nil) }
         XCTAssertEqual(error, .conflict(message: "form \(form.id) was already uploaded with different content"))
+        XCTAssertEqual(error?.failureClass, .refused)
     }
 
     func testTechnicianIsForbidden() throws {
         let form = try UploadFixture.files(in: directory)
-        let error = assertTransportError { try self.client("ana").upload(formID: form.id, files: form.files, progress: nil) }
+        let error = assertTransportError { try self.client("ana").upload(formID: form.id, parts: form.files, progress: nil) }
         XCTAssertEqual(error, .forbidden(message: "only a foreman can upload forms"))
     }
 
     func testExpiredSessionIs401() throws {
         let form = try UploadFixture.files(in: directory)
         let client = ServerClient(server: try server.configuration(), token: "expired")
-        let error = assertTransportError { try client.upload(formID: form.id, files: form.files, progress: nil) }
+        let error = assertTransportError { try client.upload(formID: form.id, parts: form.files, progress: nil) }
         XCTAssertEqual(error, .sessionExpired)
     }
 
     func testTooLargeAfterTheBody() throws {
         try server.control(maxUploadBytes: 1000)
         let form = try UploadFixture.files(in: directory, mediaSizes: [5000])
-        let error = assertTransportError { try self.client().upload(formID: form.id, files: form.files, progress: nil) }
+        let error = assertTransportError { try self.client().upload(formID: form.id, parts: form.files, progress: nil) }
         guard case .uploadTooLarge(let message, let bytes)? = error else { return XCTFail("\(String(describing: error))") }
         XCTAssertTrue(message?.contains("limit of 1000 bytes") ?? false, String(describing: message))
         let fileBytes = try form.files.reduce(Int64(0)) { $0 + (try FileDigest.sha256(of: $1.file).size) }
@@ -102,7 +103,7 @@ final class UploadTests: XCTestCase {
     func testTooLargeAnsweredToExpect() throws {
         try server.control(maxUploadBytes: 1 << 20)
         let form = try UploadFixture.files(in: directory, mediaSizes: [3 << 20])
-        let error = assertTransportError { try self.client().upload(formID: form.id, files: form.files, progress: nil) }
+        let error = assertTransportError { try self.client().upload(formID: form.id, parts: form.files, progress: nil) }
         guard case .uploadTooLarge(let message, _)? = error else { return XCTFail("\(String(describing: error))") }
         XCTAssertTrue(message?.contains("limit of 1048576 bytes") ?? false, String(describing: message))
         let logged = try XCTUnwrap(server.requests("POST", "/api/v1/submissions").last)
@@ -113,7 +114,7 @@ final class UploadTests: XCTestCase {
         let form = try UploadFixture.files(in: directory, mediaSizes: [2 << 20])
         let client = try client()
         let start = Date()
-        let result = try client.upload(formID: form.id, files: form.files, progress: nil)
+        let result = try client.upload(formID: form.id, parts: form.files, progress: nil)
         XCTAssertTrue(result.created)
         XCTAssertLessThan(Date().timeIntervalSince(start), 0.9, "the 100 came at once: no one-second stall")
         let logged = try XCTUnwrap(server.requests("POST", "/api/v1/submissions").last)
@@ -123,7 +124,7 @@ final class UploadTests: XCTestCase {
     func testProxyPageIsNotAReceipt() throws {
         try server.control(routes: ["POST /api/v1/submissions": [["status": 200, "html": true]]])
         let form = try UploadFixture.files(in: directory)
-        let error = assertTransportError { try self.client().upload(formID: form.id, files: form.files, progress: nil) }
+        let error = assertTransportError { try self.client().upload(formID: form.id, parts: form.files, progress: nil) }
         guard case .badResponse(let expected, let detail)? = error else { return XCTFail("\(String(describing: error))") }
         XCTAssertEqual(expected, "an MI receipt")
         XCTAssertTrue(detail.contains("status 200") && detail.contains("<!DOCTYPE html>"), detail)
@@ -133,11 +134,11 @@ final class UploadTests: XCTestCase {
     func testReceiptForAnotherFormIsRefused() throws {
         let other = try UploadFixture.files(in: directory)
         let client = try client()
-        let stored = try client.upload(formID: other.id, files: other.files, progress: nil).receipt
+        let stored = try client.upload(formID: other.id, parts: other.files, progress: nil).receipt
         let body = String(decoding: try WireJSON.encoder().encode(stored), as: UTF8.self)
         try server.control(routes: ["POST /api/v1/submissions": [["status": 201, "body": body]]])
         let form = try UploadFixture.files(in: directory)
-        let error = assertTransportError { try client.upload(formID: form.id, files: form.files, progress: nil) }
+        let error = assertTransportError { try client.upload(formID: form.id, parts: form.files, progress: nil) }
         guard case .badResponse(let expected, _)? = error else { return XCTFail("\(String(describing: error))") }
         XCTAssertEqual(expected, "the receipt of form \(form.id)")
     }
@@ -145,12 +146,12 @@ final class UploadTests: XCTestCase {
     func testFilesAreChecked() throws {
         let form = try UploadFixture.files(in: directory)
         let client = try client()
-        let noForm = assertTransportError { try client.upload(formID: form.id, files: Array(form.files.dropFirst()), progress: nil) }
+        let noForm = assertTransportError { try client.upload(formID: form.id, parts: Array(form.files.dropFirst()), progress: nil) }
         guard case .invalidUpload? = noForm else { return XCTFail("\(String(describing: noForm))") }
-        let twice = assertTransportError { try client.upload(formID: form.id, files: form.files + [form.files[1]], progress: nil) }
+        let twice = assertTransportError { try client.upload(formID: form.id, parts: form.files + [form.files[1]], progress: nil) }
         guard case .invalidUpload? = twice else { return XCTFail("\(String(describing: twice))") }
-        let missing = form.files + [UploadFile(partName: "Qid9(1).jpg", file: directory.path("missing.jpg"))]
-        let unreadable = assertTransportError { try client.upload(formID: form.id, files: missing, progress: nil) }
+        let missing = form.files + [UploadPart(name: "Qid9(1).jpg", file: directory.path("missing.jpg"))]
+        let unreadable = assertTransportError { try client.upload(formID: form.id, parts: missing, progress: nil) }
         guard case .unreadableFile(let path, _)? = unreadable else { return XCTFail("\(String(describing: unreadable))") }
         XCTAssertEqual(path, directory.path("missing.jpg").path)
         XCTAssertTrue(server.requests("POST", "/api/v1/submissions").isEmpty, "nothing sent")
@@ -160,7 +161,7 @@ final class UploadTests: XCTestCase {
         let form = try UploadFixture.files(in: directory, mediaSizes: [8 << 20, 1000])
         let recorder = ProgressRecorder()
         let start = Date()
-        _ = try client().upload(formID: form.id, files: form.files, progress: recorder)
+        _ = try client().upload(formID: form.id, parts: form.files, progress: recorder)
         let elapsed = Date().timeIntervalSince(start)
         let updates = recorder.updates
         XCTAssertFalse(updates.isEmpty)
@@ -179,7 +180,7 @@ final class UploadTests: XCTestCase {
         try server.control(routes: ["POST /api/v1/submissions": [["status": 403, "message": "no"]]])
         let form = try UploadFixture.files(in: directory)
         let recorder = ProgressRecorder()
-        assertTransportError { try self.client().upload(formID: form.id, files: form.files, progress: recorder) }
+        assertTransportError { try self.client().upload(formID: form.id, parts: form.files, progress: recorder) }
         XCTAssertEqual(recorder.finishCount, 1)
     }
 
@@ -195,7 +196,7 @@ final class UploadTests: XCTestCase {
         let client = try client()
         PeakMemory.reset()
         let before = try XCTUnwrap(PeakMemory.highWaterMark())
-        let (receipt, created) = try client.upload(formID: form.id, files: form.files, progress: nil)
+        let (receipt, created) = try client.upload(formID: form.id, parts: form.files, progress: nil)
         let after = try XCTUnwrap(PeakMemory.highWaterMark())
         XCTAssertTrue(created)
         XCTAssertEqual(receipt.parts.map(\.sha256), local.map(\.hex))

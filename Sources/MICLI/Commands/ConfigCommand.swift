@@ -28,20 +28,31 @@ extension MI.ConfigCommand {
                 explicitPath: global.config, environment: ProcessInfo.processInfo.environment,
                 currentDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
             let report = ConfigurationLoader.check(url)
-            if global.json {
-                try Terminal.json(Output(file: url.path, valid: report.errors.isEmpty,
-                                         errors: report.errors.map(\.description),
-                                         warnings: report.warnings.map(\.description)))
-            } else {
-                for problem in report.errors { Terminal.out("error: \(problem)") }
-                for problem in report.warnings { Terminal.out("warning: \(problem)") }
-                if report.errors.isEmpty {
-                    Terminal.out("\(url.path): OK" + (report.warnings.isEmpty ? "" : " (\(Format.plural(report.warnings.count, "warning")))"))
+            var errors = report.errors
+            // The files the settings name are read too: a password file that cannot be read
+            // breaks every login, not only the plist.
+            if let configuration = report.configuration {
+                do {
+                    _ = try configuration.ldap.readBindPassword()
+                } catch {
+                    errors += error.problems
                 }
             }
-            if !report.errors.isEmpty {
-                Terminal.note("\(url.path): \(Format.plural(report.errors.count, "error")) — fix \(report.errors.count == 1 ? "it" : "them") and run `mi config check` again")
-                throw ExitCode.failure
+            let warnings = report.warnings
+            if global.json {
+                try Terminal.json(Output(file: url.path, valid: errors.isEmpty,
+                                         errors: errors.map(\.description),
+                                         warnings: warnings.map(\.description)))
+            } else {
+                for problem in errors { Terminal.out("error: \(problem)") }
+                for problem in warnings { Terminal.out("warning: \(problem)") }
+                if errors.isEmpty {
+                    Terminal.out("\(url.path): OK" + (warnings.isEmpty ? "" : " (\(Format.plural(warnings.count, "warning")))"))
+                }
+            }
+            if !errors.isEmpty {
+                Terminal.note("\(url.path): \(Format.plural(errors.count, "error")) — fix \(errors.count == 1 ? "it" : "them") and run `mi config check` again")
+                throw ExitCode(FailureClass.configuration.exitCode)
             }
         }
     }

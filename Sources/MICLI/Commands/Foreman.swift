@@ -126,7 +126,7 @@ extension MI {
             try SafeName.check(to, as: "user name")
             // The directory decides who may receive a form; asked before taking the store's lock.
             let target = try Directory.service(context.configuration).lookup(user: to)
-            try Workflow.checkAssignee(to, role: target.map { Directory.role($0.role) })
+            try Workflow.checkAssignee(to, role: target?.role)
             guard let target else { return }
             let result = try context.run { try $0.reassign(form, to: target.userName) }
             if global.json {

@@ -40,7 +40,7 @@ extension MI {
             let found = try directory.authenticate(user: userName, password: password)
             let now = Date()
             var session = Session(user: found.userName, dn: found.dn, displayName: found.displayName,
-                                  role: Directory.role(found.role), directory: configuration.ldap.url, loginAt: now,
+                                  role: found.role, directory: configuration.ldap.url, loginAt: now,
                                   expiresAt: now.addingTimeInterval(Double(configuration.server.tokenMinutes) * 60))
             try SafeName.check(session.user, as: "user name")
             // The server token for downloads and uploads; without the server, work goes on offline.
@@ -113,7 +113,21 @@ extension MI {
             let configuration = try Context.loadConfiguration(global)
             let session = try Identity.current(configuration: configuration)
             if global.json {
-                try Terminal.json(session)
+                // Never the bearer token: --json output ends up in logs and bug reports.
+                struct Output: Encodable {
+                    var user: String
+                    var displayName: String
+                    var role: String
+                    var directory: String
+                    var loginAt: Date
+                    var expiresAt: Date
+                    var server: Bool
+                    var serverTokenExpiresAt: Date?
+                }
+                try Terminal.json(Output(user: session.user, displayName: session.displayName, role: session.role.rawValue,
+                                         directory: session.directory, loginAt: session.loginAt, expiresAt: session.expiresAt,
+                                         server: session.validServerToken(now: Date()) != nil,
+                                         serverTokenExpiresAt: session.serverTokenExpiresAt))
             } else {
                 Terminal.out("\(session.displayName) (\(session.user)), \(session.role.rawValue), logged in \(Format.date(session.loginAt)), session until \(Format.date(session.expiresAt))")
             }
@@ -129,7 +143,7 @@ extension MI {
         func run() throws {
             let context = try Context.foreman(global)
             let users = try Directory.service(context.configuration).listUsers()
-            let items = users.map { Item(user: $0.userName, displayName: $0.displayName, role: Directory.role($0.role).rawValue) }
+            let items = users.map { Item(user: $0.userName, displayName: $0.displayName, role: $0.role.rawValue) }
             if global.json {
                 struct Output: Encodable { var users: [Item] }
                 try Terminal.json(Output(users: items))

@@ -2,9 +2,6 @@ import ArgumentParser
 import Foundation
 import MIKit
 import MITransport
-#if canImport(Glibc)
-import Glibc
-#endif
 
 extension MI {
     struct Upload: ParsableCommand {
@@ -23,6 +20,13 @@ extension MI {
 
         func validate() throws {
             if all == !forms.isEmpty { throw ValidationError("name the forms to upload, or pass --all") }
+        }
+
+        /// `--json`: one object, every form's outcome and the counts.
+        struct Output: Encodable {
+            var forms: [Outcome]
+            var uploaded: Int
+            var failed: Int
         }
 
         struct Outcome: Encodable {
@@ -46,19 +50,19 @@ extension MI {
                 let label = "\(location.user)/\(location.name)"
                 do {
                     let (receipt, created) = try upload(location, context: context, client: client)
-                    outcomes.append(Outcome(form: label, id: receipt.id, uploaded: true, created: created, receipt: receipt))
+                    outcomes.append(Outcome(form: label, id: receipt.id.lowercased(), uploaded: true, created: created, receipt: receipt))
                     if !global.json {
                         Terminal.out("Uploaded \(label) (\(Format.plural(receipt.parts.count, "part")), receipt verified\(created ? "" : ", already on the server")); removed the local copy.")
                     }
                 } catch {
-                    outcomes.append(Outcome(form: label, uploaded: false, error: error.localizedDescription))
+                    outcomes.append(Outcome(form: label, id: (try? context.store.readSummary(location))?.id.uuidString.lowercased(), uploaded: false, error: error.localizedDescription))
                     Terminal.note("\(label) was not uploaded and is kept: \(error.localizedDescription)")
                     if !all, targets.count == 1 { break }
                 }
             }
             let failed = outcomes.filter { !$0.uploaded }.count
             if global.json {
-                try Terminal.json(outcomes)
+                try Terminal.json(Output(forms: outcomes, uploaded: outcomes.count - failed, failed: failed))
             } else if targets.isEmpty {
                 Terminal.out("No completed forms to upload.")
             } else if targets.count > 1 {
@@ -71,47 +75,12 @@ extension MI {
         /// under the lock again — only if the form is still exactly what was sent.
         func upload(_ location: FormLocation, context: Context, client: ServerClient) throws -> (Receipt, Bool) {
             let (form, parts) = try context.locked { try $0.prepareUpload(location) }
-            let digests = try parts.map { try FileDigest.sha256(of: $0.file) }
-            let identities = parts.map { FileIdentity($0.file) }
+            let sent = try SentPart.snapshot(parts)
             let bar = ProgressBar(label: "\(location.user)/\(location.name)", enabled: !global.json)
-            let (receipt, created) = try client.upload(
-                formID: form.id.uuidString.lowercased(),
-                files: parts.map { UploadFile(partName: $0.name, file: $0.file) }, progress: bar)
+            let (receipt, created) = try client.upload(formID: form.id.uuidString.lowercased(), parts: parts, progress: bar)
             bar?.finish()
-            try receipt.verify(formID: form.id, parts: zip(parts, digests).map {
-                PartDigest(name: $0.name, size: $1.size, sha256: $1.hex)
-            })
-            try context.locked { workflow in
-                // Every write in the store replaces a file (new inode) or appends to it, so an
-                // unchanged inode, size and modification time means unchanged bytes.
-                for (part, identity) in zip(parts, identities) {
-                    guard identity != nil, FileIdentity(part.file) == identity else {
-                        throw ReceiptError.changedDuringUpload(part.name)
-                    }
-                }
-                try workflow.store.remove(location)
-            }
+            try context.locked { try $0.completeUpload(location, formID: form.id, sent: sent, receipt: receipt) }
             return (receipt, created)
         }
-    }
-}
-
-/// What `stat` says of a file: enough to notice that it was replaced or written to.
-struct FileIdentity: Equatable {
-    var inode: UInt64
-    var size: Int64
-    var modified: timespec
-
-    init?(_ url: URL) {
-        var info = stat()
-        guard stat(url.path, &info) == 0 else { return nil }
-        inode = UInt64(info.st_ino)
-        size = Int64(info.st_size)
-        modified = info.st_mtim
-    }
-
-    static func == (lhs: FileIdentity, rhs: FileIdentity) -> Bool {
-        lhs.inode == rhs.inode && lhs.size == rhs.size
-            && lhs.modified.tv_sec == rhs.modified.tv_sec && lhs.modified.tv_nsec == rhs.modified.tv_nsec
     }
 }

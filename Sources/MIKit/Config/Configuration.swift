@@ -77,5 +77,20 @@ public struct Configuration: Sendable {
         public var foremanGroup: String
         public var groupMemberAttribute: String
         public var timeoutSeconds: Int
+
+        /// The settings as Config.plist's `LDAP` dictionary gives them (paths already resolved).
+        public init(url: String, startTLS: Bool, caFile: String?, baseDN: String, userFilter: String, bindDN: String?,
+                    bindPasswordFile: String?, foremanGroup: String, groupMemberAttribute: String, timeoutSeconds: Int) {
+            self.url = url
+            self.startTLS = startTLS
+            self.caFile = caFile
+            self.baseDN = baseDN
+            self.userFilter = userFilter
+            self.bindDN = bindDN
+            self.bindPasswordFile = bindPasswordFile
+            self.foremanGroup = foremanGroup
+            self.groupMemberAttribute = groupMemberAttribute
+            self.timeoutSeconds = timeoutSeconds
+        }
     }
 }

@@ -29,11 +29,7 @@ public enum ConfigurationLoader {
 
     /// Reads and validates, throwing every error found at once.
     public static func load(from url: URL) throws -> Configuration {
-        let report = check(url)
-        guard let configuration = report.configuration else {
-            throw ConfigurationError(url: url, problems: report.problems)
-        }
-        return configuration
+        try check(url).requireConfiguration()
     }
 
     /// Reads and validates, never throwing: the report holds the configuration when it has no errors.
@@ -161,23 +157,13 @@ public enum ConfigurationLoader {
 
     private static func readLDAP(_ reader: PlistReader, folder: URL) -> Configuration.LDAP? {
         let url = reader.string("URL")
-        if let url, !(url.hasPrefix("ldap://") || url.hasPrefix("ldaps://")) {
-            reader.error("URL", "must start with ldap:// or ldaps://, found \"\(url)\"")
-        }
+        if let url, let problem = LDAPRules.url(url) { reader.error("URL", problem) }
         let startTLS = reader.bool("StartTLS", required: false) ?? false
-        if startTLS, let url, url.hasPrefix("ldaps://") {
-            reader.error("StartTLS", "cannot be used with an ldaps:// URL (it is TLS already): set it to false")
-        }
+        if let url, let problem = LDAPRules.startTLS(startTLS, url: url) { reader.error("StartTLS", problem) }
         let caFile = reader.string("CAFile", required: false).map { resolve($0, against: folder).path }
         let baseDN = reader.string("BaseDN")
         let userFilter = reader.string("UserFilter")
-        if let userFilter {
-            if userFilter.components(separatedBy: "%s").count != 2 {
-                reader.error("UserFilter", "must contain %s exactly once, where the user name goes")
-            } else if !(userFilter.hasPrefix("(") && userFilter.hasSuffix(")")) {
-                reader.error("UserFilter", "must be an LDAP filter in parentheses, e.g. (&(objectClass=inetOrgPerson)(uid=%s))")
-            }
-        }
+        if let userFilter, let problem = LDAPRules.userFilter(userFilter) { reader.error("UserFilter", problem) }
         let bindDN = reader.string("BindDN", required: false)
         let bindPasswordFile = reader.string("BindPasswordFile", required: false).map { resolve($0, against: folder).path }
         if bindDN != nil, bindPasswordFile == nil {
@@ -185,11 +171,11 @@ public enum ConfigurationLoader {
         }
         let foremanGroup = reader.string("ForemanGroup")
         let groupMemberAttribute = reader.string("GroupMemberAttribute")
-        if let groupMemberAttribute, !["member", "memberUid"].contains(groupMemberAttribute) {
-            reader.error("GroupMemberAttribute", "must be \"member\" or \"memberUid\", found \"\(groupMemberAttribute)\"")
+        if let groupMemberAttribute, let problem = LDAPRules.groupMemberAttribute(groupMemberAttribute) {
+            reader.error("GroupMemberAttribute", problem)
         }
         let timeout = reader.integer("TimeoutSeconds", required: false) ?? 10
-        if !(1...300).contains(timeout) { reader.error("TimeoutSeconds", "must be between 1 and 300, found \(timeout)") }
+        if let problem = LDAPRules.timeoutSeconds(timeout) { reader.error("TimeoutSeconds", problem) }
         reader.warnAboutUnknownKeys()
 
         guard let url, let baseDN, let userFilter, let foremanGroup, let groupMemberAttribute else { return nil }

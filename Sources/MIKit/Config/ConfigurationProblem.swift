@@ -46,4 +46,11 @@ public struct ConfigurationReport: Sendable {
     public var problems: [ConfigurationProblem]
     public var errors: [ConfigurationProblem] { problems.filter { $0.severity == .error } }
     public var warnings: [ConfigurationProblem] { problems.filter { $0.severity == .warning } }
+
+    /// The configuration, or every problem as one error when it has errors. With `warnings`,
+    /// this reads Config.plist once for a program that reports warnings and then runs.
+    public func requireConfiguration() throws(ConfigurationError) -> Configuration {
+        guard let configuration else { throw ConfigurationError(url: url, problems: problems) }
+        return configuration
+    }
 }

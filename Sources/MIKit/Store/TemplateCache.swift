@@ -19,10 +19,9 @@ public struct TemplateCache: Sendable {
 
     /// Every valid template in the cache, by id; invalid files are returned apart with the reason.
     public func all() -> (templates: [Entry], invalid: [(file: String, error: String)]) {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         var templates: [Entry] = []
         var invalid: [(String, String)] = []
-        for name in names.sorted() where name.hasSuffix(".json") && !name.hasPrefix(".") {
+        for name in cachedFileNames() {
             let file = folder.appendingPathComponent(name)
             do {
                 let template = try coding.decode(try Data(contentsOf: file), source: name)
@@ -46,11 +45,46 @@ public struct TemplateCache: Sendable {
     }
 
     /// Validates template JSON and stores it under its id, replacing an older copy atomically.
+    /// With `expectedID` (a download of a listed template), a template declaring another id is
+    /// refused before anything is written.
     @discardableResult
-    public func install(_ data: Data, source: String) throws -> Template {
+    public func install(_ data: Data, source: String, expectedID: String? = nil) throws -> Template {
         let template = try coding.decode(data, source: source)
+        if let expectedID, template.id != expectedID {
+            throw TemplateSyncError.otherTemplateServed(listed: expectedID, served: template.id)
+        }
         try DurableFile.makeFolder(folder)
         try DurableFile.write(data, to: folder.appendingPathComponent(template.id + ".json"))
         return template
+    }
+
+    /// The cached template files by id (the file name without `.json`), each with the lowercase
+    /// hex SHA-256 of its bytes: what `TemplateSyncPlan` compares with the server's list.
+    public func digests() throws -> [String: String] {
+        var digests: [String: String] = [:]
+        for name in cachedFileNames() {
+            digests[String(name.dropLast(5))] = try FileDigest.sha256(of: folder.appendingPathComponent(name)).hex
+        }
+        return digests
+    }
+
+    /// Removes the cached templates with these ids, then syncs the folder.
+    public func remove(_ ids: [String]) throws {
+        guard !ids.isEmpty else { return }
+        for id in ids {
+            let file = folder.appendingPathComponent(try SafeName.check(id, as: "template id") + ".json")
+            do {
+                try FileManager.default.removeItem(at: file)
+            } catch {
+                throw StoreError.io(operation: "remove", path: file.path, reason: error.localizedDescription)
+            }
+        }
+        try DurableFile.syncFolder(folder)
+    }
+
+    /// The names of the template files in the cache (`<id>.json`, hidden files skipped), sorted.
+    private func cachedFileNames() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
     }
 }

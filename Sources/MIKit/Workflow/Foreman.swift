@@ -119,7 +119,7 @@ extension Workflow {
             throw WorkflowError.formNotSubmitted(form: "\(location.user)/\(location.name)", operation: .uploaded)
         }
         var form = try store.load(location)
-        var parts = [UploadPart(name: "form", file: location.formFile)]
+        var parts = [UploadPart.form(location.formFile)]
         for question in form.template.questions {
             for media in form.answer(for: question.id).media {
                 let file = location.folder.appendingPathComponent(try SafeName.check(media, as: "media name"))
@@ -135,13 +135,6 @@ extension Workflow {
         }
         return (form, parts)
     }
-}
-
-/// One part of an upload: its multipart name and the file it streams from.
-public struct UploadPart: Sendable, Equatable {
-    public var name: String
-    public var file: URL
-    public init(name: String, file: URL) { self.name = name; self.file = file }
 }
 
 extension Workflow {

@@ -2,9 +2,10 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import MIKit
 
 /// The outermost middleware: logs every request with its status and duration, and makes
-/// sure every error leaves as `{"error": {"message": "…"}}` with a sentence saying what to do
+/// sure every error leaves as the API's error body (`APIErrorBody`) with a sentence saying what to do
 /// — including unknown routes and unexpected failures, which are logged, never shown raw.
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = ServerContext
@@ -17,8 +18,8 @@ struct ErrorMiddleware: RouterMiddleware {
             return response
         } catch let error as HTTPError {
             log(request, status: error.status, since: start, context: context, message: error.body)
-            guard error.body == nil else { throw error }
-            throw HTTPError(error.status, headers: error.headers, message: Self.defaultMessage(error.status, request))
+            return try JSONResponse.error(error.status, message: error.body ?? Self.defaultMessage(error.status, request),
+                                          headers: error.headers)
         } catch let error as any HTTPResponseError {
             log(request, status: error.status, since: start, context: context)
             throw error
@@ -28,7 +29,7 @@ struct ErrorMiddleware: RouterMiddleware {
                 "error": .string(String(describing: error)),
             ])
             log(request, status: .internalServerError, since: start, context: context)
-            throw HTTPError(.internalServerError, message: "the server could not complete the request — try again; if it keeps failing, tell the administrator (the server's log has the details)")
+            return try JSONResponse.error(.internalServerError, message: "the server could not complete the request — try again; if it keeps failing, tell the administrator (the server's log has the details)")
         }
     }
 

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
@@ -5,39 +6,41 @@ import MIDirectory
 import MIKit
 import NIOCore
 
-/// `mi-server [--config PATH]`: finds Config.plist as `mi` does, builds the application and
-/// runs it until SIGINT/SIGTERM. Every failure is one message on stderr and exit status 1.
-public enum ServerCommand {
-    static let usage = """
-        usage: mi-server [--config PATH]
+/// `mi-server [--config PATH]`: finds Config.plist as `mi` does, reads it once, builds the
+/// application and runs it until SIGINT/SIGTERM. A wrong command line exits with 64; any other
+/// failure is one message on stderr and the exit status of its class (78 for configuration), else 1.
+public struct ServerCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "mi-server",
+        abstract: "Serve the MI templates and receive uploads, as Config.plist says.",
+        discussion: """
+            Uses Server.Listen, Server.TemplatesDirectory, Server.DataDirectory and LDAP.* from \
+            Config.plist, which is found as for `mi`: --config, then $MI_CONFIG, ./Config.plist, \
+            ~/.config/mi/Config.plist, /etc/mi/Config.plist. Set LOG_LEVEL (trace, debug, info, \
+            notice, warning, error) to change how much is logged.
+            """)
 
-        Serves the MI templates and receives uploads, as Config.plist says (Server.Listen,
-        Server.TemplatesDirectory, Server.DataDirectory, LDAP.*). Config.plist is found as for
-        `mi`: --config, then $MI_CONFIG, ./Config.plist, ~/.config/mi/Config.plist, /etc/mi/Config.plist.
-        Set LOG_LEVEL (trace, debug, info, notice, warning, error) to change how much is logged.
-        """
+    @Option(help: ArgumentHelp("The Config.plist to use.", valueName: "path"))
+    var config: String?
 
-    /// Runs the server; returns the process's exit status.
-    public static func main(arguments: [String]) async -> Int32 {
-        var explicitPath: String?
-        var remaining = arguments.dropFirst()
-        while let argument = remaining.popFirst() {
-            switch argument {
-            case "--config":
-                guard let path = remaining.popFirst() else { return fail("--config needs a path\n\n\(usage)", status: 64) }
-                explicitPath = path
-            case "-h", "--help":
-                print(usage)
-                return 0
-            default:
-                if argument.hasPrefix("--config=") {
-                    explicitPath = String(argument.dropFirst("--config=".count))
-                } else {
-                    return fail("unknown argument \"\(argument)\"\n\n\(usage)", status: 64)
-                }
+    public init() {}
+
+    /// Parses the command line and runs the server: what `main.swift` calls. (By name, `main()`
+    /// would be ParsableCommand's synchronous one, which cannot run an async command.)
+    public static func start() async {
+        do {
+            var command = try parseAsRoot()
+            if let server = command as? ServerCommand {
+                try await server.run()
+            } else {
+                try command.run()
             }
+        } catch {
+            exit(withError: error)
         }
+    }
 
+    public func run() async throws {
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0.lowercased()) } ?? .info
@@ -48,42 +51,24 @@ public enum ServerCommand {
         let configuration: Configuration
         let directory: any DirectoryService
         do {
-            let url = try ConfigurationLoader.locate(explicitPath: explicitPath,
+            let url = try ConfigurationLoader.locate(explicitPath: config,
                                                      environment: ProcessInfo.processInfo.environment,
                                                      currentDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
             let report = ConfigurationLoader.check(url)
             for warning in report.warnings { logger.warning("Config.plist: \(warning)") }
-            configuration = try ConfigurationLoader.load(from: url)
-            directory = try makeDirectory(configuration)
+            configuration = try report.requireConfiguration()
+            directory = LDAPDirectory(configuration: try DirectoryConfiguration(configuration.ldap))
         } catch {
-            return fail(describe(error))
+            throw Self.fail(error, message: Self.describe(error))
         }
 
         let listen = configuration.server.listen
         do {
             let application = try await buildApplication(configuration: configuration, directory: directory, logger: logger)
             try await application.runService()
-            return 0
         } catch {
-            return fail(describeRunError(error, listen: listen))
+            throw Self.fail(error, message: Self.describeRunError(error, listen: listen))
         }
-    }
-
-    /// The directory `LDAP.*` describes, with the service password read from `LDAP.BindPasswordFile`.
-    static func makeDirectory(_ configuration: Configuration) throws -> any DirectoryService {
-        let ldap = configuration.ldap
-        var bindPassword: String?
-        if let file = ldap.bindPasswordFile {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                throw ServerSetupError("cannot read LDAP.BindPasswordFile \(file) — check that it exists and mi-server's user may read it")
-            }
-            bindPassword = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
-        }
-        return LDAPDirectory(configuration: DirectoryConfiguration(
-            url: ldap.url, startTLS: ldap.startTLS, caFile: ldap.caFile, baseDN: ldap.baseDN,
-            userFilter: ldap.userFilter, bindDN: ldap.bindDN, bindPassword: bindPassword,
-            foremanGroup: ldap.foremanGroup, groupMemberAttribute: ldap.groupMemberAttribute,
-            timeoutSeconds: ldap.timeoutSeconds))
     }
 
     static func describeRunError(_ error: any Error, listen: String) -> String {
@@ -106,8 +91,9 @@ public enum ServerCommand {
         (error as? LocalizedError)?.errorDescription ?? String(describing: error)
     }
 
-    private static func fail(_ message: String, status: Int32 = 1) -> Int32 {
+    /// Writes `mi-server: message` on stderr and returns the exit status to end with.
+    private static func fail(_ error: any Error, message: String) -> ExitCode {
         FileHandle.standardError.write(Data("mi-server: \(message)\n".utf8))
-        return status
+        return ExitCode((error as? any ClassifiedError)?.failureClass.exitCode ?? EXIT_FAILURE)
     }
 }

@@ -1,23 +1,11 @@
 import Foundation
 import Hummingbird
 import MIDirectory
+import MIKit
 import NIOPosix
 
 /// `POST Server.Paths.Session`: directory credentials in, a signed session token out.
 struct SessionController {
-    struct Credentials: Decodable {
-        var user: String
-        var password: String
-    }
-
-    struct Session: Encodable {
-        var token: String
-        var user: String
-        var displayName: String
-        var role: Role
-        var expiresAt: Date
-    }
-
     /// libldap blocks for up to `LDAP.TimeoutSeconds`; logins get their own threads so an
     /// unreachable directory never stalls the uploads' disk writes.
     static let directoryThreads: NIOThreadPool = {
@@ -39,9 +27,9 @@ struct SessionController {
 
     @Sendable func create(_ request: Request, context: ServerContext) async throws -> Response {
         let body = try await request.body.collect(upTo: context.maxUploadSize)
-        let credentials: Credentials
+        let credentials: SessionRequest
         do {
-            credentials = try JSONDecoder().decode(Credentials.self, from: body)
+            credentials = try WireJSON.decoder().decode(SessionRequest.self, from: body)
         } catch {
             throw HTTPError(.badRequest, message: "the body must be JSON {\"user\": \"…\", \"password\": \"…\"} — use `mi login`")
         }
@@ -56,7 +44,7 @@ struct SessionController {
         }
         let (token, claims) = try tokens.issue(for: user, now: now())
         context.logger.info("session started", metadata: ["user": .string(user.userName), "role": .string(user.role.rawValue)])
-        return try JSONResponse.make(.ok, Session(token: token, user: user.userName, displayName: user.displayName,
+        return try JSONResponse.make(.ok, ServerSession(token: token, user: user.userName, displayName: user.displayName,
                                                   role: user.role, expiresAt: claims.expiresAt))
     }
 

@@ -118,10 +118,10 @@ struct SubmissionController {
     }
 
     private static func decodeForm(in folder: URL, parts: [ReceivedPart]) throws -> Form {
-        guard parts.contains(where: { $0.name == MultipartReceiver.formPartName }) else {
-            throw HTTPError(.badRequest, message: "the upload has no part named \"form\" holding form.json — use `mi upload`")
+        guard parts.contains(where: { $0.name == UploadPart.formName }) else {
+            throw HTTPError(.badRequest, message: "the upload has no part named \"\(UploadPart.formName)\" holding \(UploadPart.formFilename) — use `mi upload`")
         }
-        let data = try Data(contentsOf: folder.appendingPathComponent(MultipartReceiver.formFileName))
+        let data = try Data(contentsOf: folder.appendingPathComponent(UploadPart.formFilename))
         do {
             return try FormFile.decode(data)
         } catch let error as FormFileError {
@@ -139,7 +139,7 @@ struct SubmissionController {
                 throw HTTPError(.badRequest, message: "form.json lists media \"\(SafeName.printable(name))\", which cannot be a file name: \(reason)")
             }
         }
-        let received = Set(parts.map(\.name).filter { $0 != MultipartReceiver.formPartName })
+        let received = Set(parts.map(\.name).filter { $0 != UploadPart.formName })
         let missing = listed.subtracting(received).sorted()
         let extra = received.subtracting(listed).sorted()
         guard missing.isEmpty && extra.isEmpty else {

@@ -1,14 +1,8 @@
 import Hummingbird
+import MIKit
 
 /// `GET Server.Paths.TemplateList` and `GET Server.Paths.Template`.
 struct TemplateController {
-    struct Summary: Encodable {
-        var id: String
-        var title: String
-        var version: Int
-        var sha256: String
-    }
-
     let listPath: String
     let templatePath: String
     let catalog: TemplateCatalog
@@ -26,7 +20,7 @@ struct TemplateController {
         let catalog = self.catalog
         let entries = try await Blocking.run { catalog.templates() }
         return try JSONResponse.make(.ok, entries.map {
-            Summary(id: $0.id, title: $0.title, version: $0.version, sha256: $0.sha256)
+            TemplateListing(id: $0.id, title: $0.title, version: $0.version, sha256: $0.sha256)
         })
     }
 

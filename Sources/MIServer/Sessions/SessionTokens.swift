@@ -1,18 +1,19 @@
 import Crypto
 import Foundation
 import MIDirectory
+import MIKit
 
 /// Who a session token speaks for, and until when.
 public struct SessionClaims: Codable, Sendable, Equatable {
     /// The user name, as the directory spells it.
     public var sub: String
-    public var role: Role
+    public var role: Actor.Role
     /// The display name.
     public var name: String
     /// Expiry, in seconds since 1970.
     public var exp: Int64
 
-    public init(sub: String, role: Role, name: String, exp: Int64) {
+    public init(sub: String, role: Actor.Role, name: String, exp: Int64) {
         self.sub = sub
         self.role = role
         self.name = name

@@ -25,14 +25,3 @@ enum Base64URL {
         return Data(base64Encoded: base64)
     }
 }
-
-extension Sequence where Element == UInt8 {
-    /// Lowercase hexadecimal, as receipts and the template list spell SHA-256 digests.
-    var lowercaseHex: String {
-        var text = ""
-        for byte in self {
-            text += String(byte >> 4, radix: 16) + String(byte & 0x0f, radix: 16)
-        }
-        return text
-    }
-}

@@ -1,14 +1,18 @@
 import Foundation
 import Hummingbird
+import MIKit
 
-/// JSON responses encoded one way everywhere: ISO 8601 dates, sorted keys.
+/// JSON responses encoded one way everywhere: the API's `WireJSON`.
 enum JSONResponse {
-    static func make(_ status: HTTPResponse.Status, _ value: some Encodable) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        let data = try encoder.encode(value)
-        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    static func make(_ status: HTTPResponse.Status, _ value: some Encodable, headers: HTTPFields = [:]) throws -> Response {
+        let data = try WireJSON.encoder().encode(value)
+        var fields: HTTPFields = [.contentType: "application/json; charset=utf-8"]
+        fields.append(contentsOf: headers)
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// An error response: `status` with the API's error body `{"error": {"message": …}}`.
+    static func error(_ status: HTTPResponse.Status, message: String, headers: HTTPFields = [:]) throws -> Response {
+        try make(status, APIErrorBody(message: message), headers: headers)
     }
 }

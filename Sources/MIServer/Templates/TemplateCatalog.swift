@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import Logging
 import MIKit
@@ -114,7 +113,7 @@ final class TemplateCatalog: Sendable {
                     throw ServerSetupError("its id \"\(template.id)\" is already used by \(other.fileName) — give each template its own id")
                 }
                 byID[template.id] = Entry(id: template.id, title: template.title, version: template.version,
-                                          sha256: SHA256.hash(data: data).lowercaseHex, data: data, fileName: name)
+                                          sha256: FileDigest.sha256(of: data), data: data, fileName: name)
                 problems[name] = nil
             } catch {
                 let problem = Self.describe(error)

@@ -26,9 +26,6 @@ struct ReceivedPart: Sendable, Equatable {
 final class MultipartReceiver: MultipartStreamHandler, @unchecked Sendable {
     /// The form part is decoded in memory, so it is kept small.
     static let maximumFormBytes: Int64 = 16 << 20
-    /// The name of the form part, and the file it is stored as.
-    static let formPartName = "form"
-    static let formFileName = "form.json"
 
     private struct OpenPart {
         var name: String
@@ -112,14 +109,14 @@ final class MultipartReceiver: MultipartStreamHandler, @unchecked Sendable {
             throw Self.malformed("part \(parts.count + 1) has no Content-Disposition: form-data with a name")
         }
         let fileName: String
-        if name == Self.formPartName {
-            fileName = Self.formFileName
+        if name == UploadPart.formName {
+            fileName = UploadPart.formFilename
         } else {
             if let reason = SafeName.problem(name) {
                 throw HTTPError(.badRequest, message: "media part \"\(SafeName.printable(name))\" cannot be stored: \(reason) — rename the media file")
             }
-            guard name != Self.formFileName else {
-                throw HTTPError(.badRequest, message: "a media part may not be called \(Self.formFileName) — rename the media file")
+            guard name != UploadPart.formFilename else {
+                throw HTTPError(.badRequest, message: "a media part may not be called \(UploadPart.formFilename) — rename the media file")
             }
             fileName = name
         }
@@ -140,7 +137,7 @@ final class MultipartReceiver: MultipartStreamHandler, @unchecked Sendable {
         current = nil
         defer { current = part }
         let count = Int64(bytes.count)
-        if part.name == Self.formPartName, part.size + count > Self.maximumFormBytes {
+        if part.name == UploadPart.formName, part.size + count > Self.maximumFormBytes {
             throw HTTPError(.badRequest, message: "the form part is larger than \(Self.maximumFormBytes >> 20) MiB — it must be the form's form.json")
         }
         part.hasher.update(bufferPointer: bytes)
@@ -167,6 +164,6 @@ final class MultipartReceiver: MultipartStreamHandler, @unchecked Sendable {
             throw ServerSetupError("cannot store \(path): \(String(cString: strerror(synced ? errno : syncError)))")
         }
         parts.append(ReceivedPart(name: part.name, filename: part.filename, fileName: part.fileName, size: part.size,
-                                  sha256: part.hasher.finalize().lowercaseHex))
+                                  sha256: Hex.lowercase(part.hasher.finalize())))
     }
 }

@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import MIKit
 
 /// A `multipart/form-data` body built with libcurl's MIME API (freed in `deinit`). File parts use
 /// `curl_mime_filedata`, so libcurl reads each file from disk while sending: memory stays flat
@@ -9,29 +10,28 @@ final class MultipartBody {
     /// The files' total size in bytes (the body is a little larger: boundaries and part headers).
     let fileBytes: Int64
 
-    /// One part per file, in order. The part named `form` is sent as `form.json` (`application/json`);
+    /// One MIME part per upload part, in order. The part named `form` is sent as `form.json` (`application/json`);
     /// every other part's filename is its part name (`application/octet-stream`).
-    init(easy: CurlEasy, files: [UploadFile]) throws {
+    init(easy: CurlEasy, parts: [UploadPart]) throws {
         var total: Int64 = 0
-        for file in files {
-            total += try Self.readableSize(of: file.file)
+        for part in parts {
+            total += try Self.readableSize(of: part.file)
         }
         fileBytes = total
         guard let mime = curl_mime_init(easy.handle) else {
             throw TransportError.libcurl(detail: "curl_mime_init failed (out of memory?)")
         }
         self.mime = mime
-        for file in files {
+        for file in parts {
             guard let part = curl_mime_addpart(mime) else {
                 throw TransportError.libcurl(detail: "curl_mime_addpart failed (out of memory?)")
             }
-            let isForm = file.partName == UploadFile.formPartName
-            try check(curl_mime_name(part, file.partName), easy, "curl_mime_name")
+            try check(curl_mime_name(part, file.name), easy, "curl_mime_name")
             // filedata first: it sets the filename to the file's base name, which curl_mime_filename then replaces.
             try check(curl_mime_filedata(part, file.file.path), easy, "curl_mime_filedata")
-            try check(curl_mime_filename(part, isForm ? UploadFile.formFilename : file.partName), easy,
+            try check(curl_mime_filename(part, file.isForm ? UploadPart.formFilename : file.name), easy,
                       "curl_mime_filename")
-            try check(curl_mime_type(part, isForm ? "application/json" : "application/octet-stream"), easy,
+            try check(curl_mime_type(part, file.isForm ? "application/json" : "application/octet-stream"), easy,
                       "curl_mime_type")
         }
     }

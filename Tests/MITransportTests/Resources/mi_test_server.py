@@ -1,15 +1,7 @@
-// The test stand-in for mi-server, a Python 3 script (standard library only). It lives in a Swift
-// string because SwiftPM warns about a .py file inside a test target; `TestServer` writes it to each
-// test's temporary folder as mi_test_server.py and runs it with `python3`. To run it by hand, copy
-// the text between the delimiters into a file.
-
-/// The Python 3 source of the test stand-in for mi-server.
-enum TestServerScript {
-    static let source = #"""
 #!/usr/bin/env python3
 """A small stand-in for mi-server, for MITransport's tests (Python 3 standard library only).
 
-It implements the routes of .api-contract.md well enough to test the client, and can be told to
+It implements the routes of openapi.yaml well enough to test the client, and can be told to
 misbehave. Usage:
 
     mi_test_server.py --control control.json --log requests.jsonl [--cert cert.pem --key key.pem]
@@ -371,5 +363,3 @@ def main():
 
 if __name__ == "__main__":
     main()
-"""#
-}

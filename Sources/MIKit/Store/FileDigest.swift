@@ -1,5 +1,8 @@
 import Crypto
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// SHA-256 of files, read in 1 MiB chunks so memory stays flat for any size.
 public enum FileDigest {
@@ -7,11 +10,9 @@ public enum FileDigest {
     public static let chunkSize = 1 << 20
 
     /// The file's size in bytes and the lowercase hex SHA-256 of its contents.
-    public static func sha256(of url: URL) throws -> (size: Int64, hex: String) {
+    public static func sha256(of url: URL) throws(StoreError) -> (size: Int64, hex: String) {
         let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw TransportError.unreadableFile(path: url.path, detail: String(cString: strerror(errno)))
-        }
+        guard descriptor >= 0 else { throw unreadable(url) }
         defer { close(descriptor) }
         var hasher = SHA256()
         var size: Int64 = 0
@@ -21,26 +22,19 @@ public enum FileDigest {
             let count = read(descriptor, buffer.baseAddress, chunkSize)
             if count < 0 {
                 if errno == EINTR { continue }
-                throw TransportError.unreadableFile(path: url.path, detail: String(cString: strerror(errno)))
+                throw unreadable(url)
             }
             if count == 0 { break }
             hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
             size += Int64(count)
         }
-        return (size, hex(hasher.finalize()))
-    }
-
-    /// Lowercase hex of a digest's bytes.
-    static func hex<D: Sequence>(_ bytes: D) -> String where D.Element == UInt8 {
-        let digits = Array("0123456789abcdef".utf8)
-        var text = [UInt8]()
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: text, as: UTF8.self)
+        return (size, Hex.lowercase(hasher.finalize()))
     }
 
     /// Lowercase hex SHA-256 of bytes in memory.
-    static func sha256(of data: Data) -> String { hex(SHA256.hash(data: data)) }
+    public static func sha256(of data: Data) -> String { Hex.lowercase(SHA256.hash(data: data)) }
+
+    private static func unreadable(_ url: URL) -> StoreError {
+        .io(operation: "read", path: url.path, reason: String(cString: strerror(errno)))
+    }
 }

@@ -1,0 +1,101 @@
+import Foundation
+import MIKit
+
+/// The endpoints of mi-server's API (openapi.yaml), each a request through `exchange` and the
+/// checks of its answer.
+extension ServerClient {
+    /// `GET /health`: succeeds when mi-server answers `{"status":"ok"}`.
+    public func health() throws {
+        let response = try exchange(Request(endpoint: .health, url: try url(.health), method: .get,
+                                            authorized: false, retryScope: .transientFailures))
+        guard response.status == 200 else { throw failure(for: response, notFound: "the health check") }
+        struct Health: Decodable { var status: String }
+        let health = try decode(Health.self, from: response, expected: "mi-server's health answer")
+        guard health.status == "ok" else {
+            throw TransportError.badResponse(expected: "mi-server's health answer",
+                                             detail: "status \"\(health.status)\" instead of \"ok\"")
+        }
+    }
+
+    /// `POST /api/v1/session`: logs in and keeps the new token in `token`. Retried only when no
+    /// connection could be made; a 401 is `wrongCredentials`.
+    public func createSession(user: String, password: String) throws -> ServerSession {
+        let body = try WireJSON.encoder().encode(SessionRequest(user: user, password: password))
+        let response = try exchange(Request(endpoint: .session, url: try url(.session), method: .postJSON(body),
+                                            authorized: false, retryScope: .connectionFailures))
+        guard response.status == 200 else { throw failure(for: response, notFound: "the login endpoint", login: true) }
+        let session = try decode(ServerSession.self, from: response, expected: "an MI session")
+        token = session.token
+        return session
+    }
+
+    /// `GET /api/v1/templates`: the templates the server offers, sorted by id.
+    public func templates() throws -> [TemplateListing] {
+        let response = try exchange(Request(endpoint: .templateList, url: try url(.templateList), method: .get,
+                                            authorized: true, retryScope: .transientFailures))
+        guard response.status == 200 else { throw failure(for: response, notFound: "the template list") }
+        return try decode([TemplateListing].self, from: response, expected: "an MI template list")
+    }
+
+    /// `GET /api/v1/templates/{id}`: the template file's exact bytes. The body must be JSON, and
+    /// match the SHA-256 in the `ETag` when the server sends one.
+    public func template(id: String) throws -> Data {
+        let response = try exchange(Request(endpoint: .template, url: try url(.template, id: id), method: .get,
+                                            authorized: true, retryScope: .transientFailures))
+        guard response.status == 200 else { throw failure(for: response, notFound: "template \"\(id)\"") }
+        guard (try? JSONSerialization.jsonObject(with: response.body)) is [String: Any] else {
+            throw TransportError.badResponse(expected: "an MI template", detail: Self.describe(response))
+        }
+        if let etag = response.header("ETag") {
+            let expected = etag.trimmingCharacters(in: CharacterSet(charactersIn: "\"W/ ")).lowercased()
+            let actual = FileDigest.sha256(of: response.body)
+            if expected.count == 64, expected != actual {
+                throw TransportError.badResponse(expected: "the template the server listed",
+                                                 detail: "its SHA-256 is \(actual), the ETag says \(expected)")
+            }
+        }
+        return response.body
+    }
+
+    /// `POST /api/v1/submissions`: uploads the form (first, part `form`) and its media, streamed
+    /// from disk. Retried on temporary failures: the form's id makes the upload idempotent, so the
+    /// server stores it once. `created` is true for 201 (stored now), false for 200 (stored by an
+    /// earlier attempt). The receipt is checked to be for `formID`; comparing its hashes with the
+    /// local files is the caller's job before deleting anything.
+    public func upload(formID: String, parts: [UploadPart],
+                       progress: TransferProgress?) throws -> (receipt: Receipt, created: Bool) {
+        let throttle = progress.map(ProgressThrottle.init)
+        defer { throttle?.finish() }
+        guard let first = parts.first, first.isForm else {
+            throw TransportError.invalidUpload(reason: "the first part must be the form (part \"form\", form.json)")
+        }
+        var seen = Set<String>()
+        for part in parts {
+            guard !part.name.isEmpty, seen.insert(part.name).inserted else {
+                throw TransportError.invalidUpload(reason: "part name \"\(part.name)\" is empty or used twice")
+            }
+        }
+        let response = try exchange(Request(endpoint: .submit, url: try url(.submit), method: .postMultipart(parts),
+                                            authorized: true, retryScope: .transientFailures, progress: throttle))
+        guard response.status == 201 || response.status == 200 else {
+            throw failure(for: response, notFound: "the upload endpoint")
+        }
+        let receipt = try decode(Receipt.self, from: response, expected: "an MI receipt")
+        guard receipt.id.lowercased() == formID.lowercased() else {
+            throw TransportError.badResponse(expected: "the receipt of form \(formID)",
+                                             detail: "it is the receipt of form \(receipt.id)")
+        }
+        return (receipt, response.status == 201)
+    }
+
+    /// `GET /api/v1/submissions/{id}`: the receipt of a stored submission, nil when the server has none.
+    public func receipt(id: String) throws -> Receipt? {
+        let response = try exchange(Request(endpoint: .submission, url: try url(.submission, id: id), method: .get,
+                                            authorized: true, retryScope: .transientFailures))
+        if response.status == 404, APIErrorBody.message(in: response.body) != nil || response.body.isEmpty {
+            return nil
+        }
+        guard response.status == 200 else { throw failure(for: response, notFound: "submission \(id)") }
+        return try decode(Receipt.self, from: response, expected: "an MI receipt")
+    }
+}

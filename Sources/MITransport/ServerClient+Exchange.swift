@@ -1,0 +1,159 @@
+import CCurl
+import Foundation
+import MIKit
+
+/// One request on the wire: the libcurl options, the transfer, and the retries `RetryPolicy`
+/// and the request's scope allow.
+extension ServerClient {
+    struct Request {
+        enum Method {
+            case get
+            case postJSON(Data)
+            case postMultipart([UploadPart])
+        }
+
+        /// Which failures may be repeated: temporary ones (network errors, 408, 429, 5xx), or only
+        /// a failure before the request was sent (nothing reached the server).
+        enum RetryScope { case transientFailures, connectionFailures }
+
+        var endpoint: Configuration.Server.Endpoint
+        var url: URL
+        var method: Method
+        var authorized: Bool
+        var retryScope: RetryScope
+        var progress: ProgressThrottle?
+    }
+
+    struct Response {
+        var status: Int
+        var body: Data
+        var headers: [(name: String, value: String)]
+        /// Bytes of files sent (multipart uploads), for a 413's message.
+        var uploadBytes: Int64
+
+        func header(_ name: String) -> String? {
+            headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        }
+
+        var retryAfter: TimeInterval? { header("Retry-After").flatMap { RetryPolicy.retryAfterSeconds($0) } }
+    }
+
+    enum Outcome {
+        case response(Response)
+        case failure(CurlFailure)
+    }
+
+    /// The options every request sets. TLS verification is never turned off: libcurl's defaults
+    /// (VERIFYPEER and VERIFYHOST on) stay, with `Server.CAFile` as the trusted CAs when set.
+    func commonOptions(url: URL) -> [CurlOption] {
+        var options: [CurlOption] = [
+            .string(CURLOPT_URL, url.absoluteString),
+            .long(CURLOPT_NOSIGNAL, 1),
+            .long(CURLOPT_CONNECTTIMEOUT, connectTimeout),
+            .long(CURLOPT_LOW_SPEED_LIMIT, lowSpeedLimit),
+            .long(CURLOPT_LOW_SPEED_TIME, lowSpeedTime),
+            .string(CURLOPT_USERAGENT, Self.userAgent),
+            .long(CURLOPT_FOLLOWLOCATION, 0),
+        ]
+        if let caFile = server.caFile { options.append(.string(CURLOPT_CAINFO, caFile)) }
+        return options
+    }
+
+    /// Sends `request`, repeating it as `retry` and the request's scope allow. Returns the last
+    /// response (whatever its status); throws when the last try failed without one.
+    func exchange(_ request: Request) throws -> Response {
+        var attempt = 0
+        while true {
+            attempt += 1
+            attemptsOfLastRequest = attempt
+            let delay: TimeInterval
+            switch try performOnce(request) {
+            case .response(let response):
+                guard request.retryScope == .transientFailures,
+                      RetryPolicy.retryableStatuses.contains(response.status), attempt < retry.attempts else {
+                    return response
+                }
+                delay = retry.delay(afterAttempt: attempt, retryAfter: response.retryAfter)
+            case .failure(let failure):
+                guard attempt < retry.attempts, Self.isRetryable(failure, scope: request.retryScope) else {
+                    throw transportError(for: failure, url: request.url)
+                }
+                delay = retry.delay(afterAttempt: attempt)
+            }
+            if delay > 0 { Thread.sleep(forTimeInterval: delay) }
+        }
+    }
+
+    private func handle() throws -> CurlEasy {
+        if let easy { return easy }
+        let made = try CurlEasy()
+        easy = made
+        return made
+    }
+
+    private func performOnce(_ request: Request) throws -> Outcome {
+        let easy = try handle()
+        try easy.reset()
+        try easy.apply(commonOptions(url: request.url))
+        var lines = ["Accept: application/json"]
+        if request.authorized, let token { lines.append("Authorization: Bearer \(token)") }
+        var multipart: MultipartBody?
+        switch request.method {
+        case .get:
+            try easy.apply(.long(CURLOPT_HTTPGET, 1))
+        case .postJSON(let data):
+            lines.append("Content-Type: application/json")
+            // The size first, so COPYPOSTFIELDS copies exactly these bytes.
+            try easy.apply(.offset(CURLOPT_POSTFIELDSIZE_LARGE, Int64(data.count)))
+            try easy.apply(.string(CURLOPT_COPYPOSTFIELDS, String(decoding: data, as: UTF8.self)))
+        case .postMultipart(let files):
+            let body = try MultipartBody(easy: easy, parts: files)
+            multipart = body
+            try easy.setMime(body.mime)
+        }
+        let headers = try CurlHeaderList(lines)
+        try easy.setHeaders(headers.list)
+        let state = TransferState(maxBodyBytes: responseLimit, progress: request.progress)
+        try state.install(on: easy)
+
+        let failure = withExtendedLifetime((state, headers, multipart)) { easy.perform() }
+        // The handle must not point at the header list and MIME body once they are freed.
+        try easy.setMime(nil)
+        try easy.setHeaders(nil)
+
+        if let failure {
+            if state.bodyOverflowed {
+                throw TransportError.responseTooLarge(url: request.url.absoluteString, limit: responseLimit)
+            }
+            return .failure(failure)
+        }
+        let status = easy.longInfo(CURLINFO_RESPONSE_CODE) ?? 0
+        if let progress = request.progress, status == 200 || status == 201 {
+            let sent = easy.offsetInfo(CURLINFO_SIZE_UPLOAD_T) ?? 0
+            progress.reportCompletion(sent: sent, total: max(sent, progress.lastTotal))
+        }
+        return .response(Response(status: status, body: state.body, headers: state.headers,
+                                  uploadBytes: multipart?.fileBytes ?? 0))
+    }
+
+    /// Network failures worth another try. A login (`connectionFailures`) is repeated only when it
+    /// cannot have reached the server: no address, no connection, a timeout before anything was sent.
+    static func isRetryable(_ failure: CurlFailure, scope: Request.RetryScope) -> Bool {
+        switch scope {
+        case .connectionFailures:
+            switch failure.code {
+            case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_CONNECT: return true
+            case CURLE_OPERATION_TIMEDOUT: return !failure.requestSent
+            default: return false
+            }
+        case .transientFailures:
+            switch failure.code {
+            case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_CONNECT, CURLE_OPERATION_TIMEDOUT, CURLE_SEND_ERROR,
+                 CURLE_RECV_ERROR, CURLE_PARTIAL_FILE, CURLE_GOT_NOTHING:
+                return true
+            default:
+                return false
+            }
+        }
+    }
+}
