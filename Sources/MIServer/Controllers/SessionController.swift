@@ -49,10 +49,10 @@ struct SessionController {
     }
 
     /// Wrong credentials are 401; everything else the directory (or its configuration) does
-    /// wrong is the server's problem, 503, logged in full.
+    /// wrong is the server's problem, 503, logged in full. The directory error's class decides.
     static func httpError(_ error: DirectoryError, context: ServerContext) -> HTTPError {
-        switch error {
-        case .invalidUserName, .emptyPassword, .wrongUserNameOrPassword:
+        switch error.failureClass {
+        case .notPermitted:
             return HTTPError(.unauthorized, message: error.errorDescription ?? "wrong user name or password — check both and try again")
         case .unreachable:
             context.logger.error("directory unreachable: \(error.errorDescription ?? "")")
