@@ -107,6 +107,19 @@ final class DirectoryConfigurationTests: XCTestCase {
 final class DirectoryErrorClassTests: XCTestCase {
     private let status = LDAPStatus(code: -1, message: "Can't contact LDAP server", diagnostic: "")
 
+    /// One value of every case (DirectoryErrorMessageTests checks their messages).
+    static let everyCase: [DirectoryError] = {
+        let status = LDAPStatus(code: -5, message: "Timed out", diagnostic: "")
+        return [
+            .invalidUserName("a/b"), .emptyPassword, .wrongUserNameOrPassword,
+            .unreachable(url: "ldap://x", reason: "connection refused", status: status),
+            .startTLSFailed(url: "ldap://x", status: status), .tlsHandshakeFailed(url: "ldaps://x", status: status),
+            .serviceAccountRefused(bindDN: "cn=svc", status: status), .anonymousBindRefused(status: status),
+            .ambiguousUser(user: "ana", entries: 2), .foremanGroupNotFound(dn: "cn=g", status: nil),
+            .invalidConfiguration("LDAP.URL is wrong"), .operationFailed(operation: "search", status: status),
+        ]
+    }()
+
     func testWrongCredentialsAreNotPermitted() {
         for error: DirectoryError in [.wrongUserNameOrPassword, .emptyPassword, .invalidUserName("a/b")] {
             XCTAssertEqual(error.failureClass, .notPermitted, "\(error)")
@@ -136,14 +149,7 @@ final class DirectoryErrorClassTests: XCTestCase {
     }
 
     func testCodesAreDistinctKebabCase() {
-        let errors: [DirectoryError] = [
-            .invalidUserName("a/b"), .emptyPassword, .wrongUserNameOrPassword,
-            .unreachable(url: "ldap://x", reason: "r", status: status), .startTLSFailed(url: "ldap://x", status: status),
-            .tlsHandshakeFailed(url: "ldaps://x", status: status), .serviceAccountRefused(bindDN: "cn=svc", status: status),
-            .anonymousBindRefused(status: status), .ambiguousUser(user: "ana", entries: 2),
-            .foremanGroupNotFound(dn: "cn=g", status: nil), .invalidConfiguration("x"),
-            .operationFailed(operation: "search", status: status),
-        ]
+        let errors = Self.everyCase
         XCTAssertEqual(Set(errors.map(\.code)).count, errors.count)
         for error in errors {
             XCTAssertNotNil(error.code.range(of: "^[a-z]+(-[a-z]+)*$", options: .regularExpression), error.code)
@@ -170,14 +176,7 @@ final class DirectoryErrorMessageTests: XCTestCase {
     }
 
     func testEveryMessageIsOneSentenceWithAnAction() {
-        let errors: [DirectoryError] = [
-            .invalidUserName("a/b"), .emptyPassword, .wrongUserNameOrPassword,
-            .unreachable(url: "ldap://x", reason: "connection refused", status: status),
-            .startTLSFailed(url: "ldap://x", status: status), .tlsHandshakeFailed(url: "ldaps://x", status: status),
-            .serviceAccountRefused(bindDN: "cn=svc", status: status), .anonymousBindRefused(status: status),
-            .ambiguousUser(user: "ana", entries: 2), .foremanGroupNotFound(dn: "cn=g", status: nil),
-            .invalidConfiguration("LDAP.URL is wrong"), .operationFailed(operation: "search", status: status),
-        ]
+        let errors = DirectoryErrorClassTests.everyCase
         for error in errors {
             let message = error.errorDescription ?? ""
             XCTAssertTrue(message.contains(" — "), "no advice in: \(message)")

@@ -55,17 +55,7 @@ final class CurlSetupTests: XCTestCase {
     }
 
     func testErrorMessagesAreDistinct() {
-        let errors: [TransportError] = [
-            .invalidURL(endpoint: "template"), .cannotResolveHost(host: "h", detail: "d"),
-            .connectionRefused(url: "u", detail: "d"), .cannotConnect(url: "u", detail: "d"),
-            .certificateNotTrusted(host: "h", detail: "d"), .caFileUnusable(path: "p", detail: "d"),
-            .tlsFailed(host: "h", detail: "d"), .timedOut(url: "u", detail: "d"), .network(url: "u", detail: "d"),
-            .responseTooLarge(url: "u", limit: 1), .sessionExpired, .wrongCredentials, .forbidden(message: "m"),
-            .notFound(what: "w"), .conflict(message: "m"), .uploadTooLarge(message: "m", uploadBytes: 1),
-            .tooManyRequests(message: "m", attempts: 2), .serverError(status: 500, message: "m", attempts: 2),
-            .unexpectedStatus(status: 400, message: "m"), .badResponse(expected: "e", detail: "d"),
-            .unreadableFile(path: "p", detail: "d"), .invalidUpload(reason: "r"), .libcurl(detail: "d"),
-        ]
+        let errors = TransportErrorClassTests.everyCase
         let messages = errors.compactMap(\.errorDescription)
         XCTAssertEqual(messages.count, errors.count)
         XCTAssertEqual(Set(messages).count, errors.count)

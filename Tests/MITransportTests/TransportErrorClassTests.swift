@@ -4,7 +4,8 @@ import XCTest
 
 /// Every transport failure has the class that decides `mi`'s exit status, and a stable code.
 final class TransportErrorClassTests: XCTestCase {
-    private let all: [TransportError] = [
+    /// One value of every case (CurlSetupTests checks their messages).
+    static let everyCase: [TransportError] = [
         .invalidURL(endpoint: "template"), .cannotResolveHost(host: "h", detail: "d"),
         .connectionRefused(url: "u", detail: "d"), .cannotConnect(url: "u", detail: "d"),
         .certificateNotTrusted(host: "h", detail: "d"), .caFileUnusable(path: "p", detail: "d"),
@@ -63,6 +64,7 @@ final class TransportErrorClassTests: XCTestCase {
     }
 
     func testCodesAreDistinctKebabCase() {
+        let all = Self.everyCase
         XCTAssertEqual(Set(all.map(\.code)).count, all.count)
         for error in all {
             XCTAssertNotNil(error.code.range(of: "^[a-z0-9]+(-[a-z0-9]+)*$", options: .regularExpression), error.code)
