@@ -9,7 +9,7 @@ enum TemplateSync {
 
     /// The caller holds the store's lock.
     static func apply(_ listing: [TemplateListing], client: ServerClient, cache: TemplateCache, refresh: Bool) throws -> Result {
-        let plan = try TemplateSyncPlan(listing: listing, cached: try cache.digests(), refresh: refresh)
+        let plan = try TemplateSyncPlan(listing: listing, cached: cache.digests(), refresh: refresh)
         var result = Result()
         for entry in plan.download {
             try cache.install(try client.template(id: entry.id), source: entry.id + ".json", expectedID: entry.id)
