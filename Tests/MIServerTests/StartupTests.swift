@@ -98,6 +98,8 @@ final class StartupTests: XCTestCase {
         } catch {
             let message = (error as? LocalizedError)?.errorDescription ?? ""
             XCTAssertTrue(message.contains("another mi-server is already using"), message)
+            XCTAssertEqual(error as? ServerSetupError, .alreadyRunning(folder: fixture.data.path))
+            XCTAssertEqual((error as? ServerSetupError)?.failureClass, .refused)
         }
         XCTAssertEqual(Files.names(in: fixture.layout.incoming), ["busy"], "nothing was cleaned up")
     }
@@ -135,5 +137,26 @@ final class ServerCommandLineTests: XCTestCase {
         let help = ServerCommand.helpMessage()
         XCTAssertTrue(help.contains("--config <path>"), help)
         XCTAssertTrue(help.contains("LOG_LEVEL"), help)
+    }
+}
+
+/// Why mi-server cannot start: settings it cannot use are `configuration` (exit 78).
+final class ServerSetupErrorTests: XCTestCase {
+    func testClassesAndCodes() {
+        let errors: [(ServerSetupError, FailureClass)] = [
+            (.listenAddress("nowhere"), .configuration),
+            (.dataDirectory(operation: "lock", path: "/d/mi-server.lock", reason: "Permission denied"), .configuration),
+            (.signingKey(path: "/d/signing.key", problem: "damaged (3 bytes) — remove it"), .configuration),
+            (.database(path: "/d/mi.sqlite", detail: "disk I/O error"), .configuration),
+            (.alreadyRunning(folder: "/d"), .refused),
+            (.storage(operation: "write", path: "/d/incoming/x", reason: "No space left on device"), .refused),
+        ]
+        for (error, expected) in errors {
+            XCTAssertEqual(error.failureClass, expected, "\(error)")
+            XCTAssertTrue(error.errorDescription?.contains(" — ") ?? false, "\(error)")
+        }
+        XCTAssertEqual(Set(errors.map(\.0.code)).count, errors.count)
+        XCTAssertEqual(ServerSetupError.listenAddress("nowhere").errorDescription,
+                       "Server.Listen \"nowhere\" is not HOST:PORT — fix it in Config.plist")
     }
 }

@@ -46,7 +46,7 @@ func makeApplication(configuration: Configuration, directory: any DirectoryServi
     let services = try await makeServices(configuration: configuration, directory: directory, logger: logger, now: now)
     let built = buildRouter(services)
     guard let address = ConfigurationLoader.listenAddress(configuration.server.listen) else {
-        throw ServerSetupError("Server.Listen \"\(configuration.server.listen)\" is not HOST:PORT — fix it in Config.plist")
+        throw ServerSetupError.listenAddress(configuration.server.listen)
     }
     return Application(
         router: built.router,
@@ -71,7 +71,7 @@ func makeServices(configuration: Configuration, directory: any DirectoryService,
     do {
         repository = try SQLiteSubmissionRepository(path: layout.database.path)
     } catch {
-        throw ServerSetupError("cannot open the database \(layout.database.path): \(error) — check Server.DataDirectory's permissions and free space")
+        throw ServerSetupError.database(path: layout.database.path, detail: "\(error)")
     }
     let committed = try await repository.submissionIDs()
     _ = try await Blocking.run { try layout.removeLeftovers(committed: committed, logger: logger) }

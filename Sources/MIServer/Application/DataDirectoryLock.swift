@@ -18,15 +18,15 @@ enum DataDirectoryLock {
             if held[path] != nil { return }
             let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
             guard fd >= 0 else {
-                throw ServerSetupError("cannot open \(path): \(String(cString: strerror(errno))) — check Server.DataDirectory's permissions")
+                throw ServerSetupError.dataDirectory(operation: "open", path: path, reason: String(cString: strerror(errno)))
             }
             guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
                 let code = errno
                 close(fd)
                 if code == EWOULDBLOCK {
-                    throw ServerSetupError("another mi-server is already using \(folder.path) — stop it first, or give this one its own Server.DataDirectory")
+                    throw ServerSetupError.alreadyRunning(folder: folder.path)
                 }
-                throw ServerSetupError("cannot lock \(path): \(String(cString: strerror(code)))")
+                throw ServerSetupError.dataDirectory(operation: "lock", path: path, reason: String(cString: strerror(code)))
             }
             held[path] = fd
         }

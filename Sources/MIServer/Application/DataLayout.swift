@@ -29,7 +29,7 @@ struct DataLayout: Sendable {
     func prepare() throws {
         try DurableFile.makeFolder(root)
         guard chmod(root.path, 0o700) == 0 else {
-            throw ServerSetupError("cannot make \(root.path) owner-only: \(String(cString: strerror(errno))) — check Server.DataDirectory and that mi-server's user owns it")
+            throw ServerSetupError.dataDirectory(operation: "make owner-only", path: root.path, reason: String(cString: strerror(errno)))
         }
         try DurableFile.makeFolder(incoming)
         try DurableFile.makeFolder(submissions)
@@ -62,11 +62,4 @@ struct DataLayout: Sendable {
         }
         return removed
     }
-}
-
-/// Why the server cannot start; the message says what to fix.
-public struct ServerSetupError: LocalizedError, Sendable {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var errorDescription: String? { message }
 }

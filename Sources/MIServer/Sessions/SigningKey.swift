@@ -15,19 +15,19 @@ enum SigningKey {
         let fd = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         if fd < 0 {
             guard errno == ENOENT else {
-                throw ServerSetupError("cannot read the signing key \(url.path): \(String(cString: strerror(errno))) — check its owner and permissions")
+                throw ServerSetupError.signingKey(path: url.path, problem: "cannot be read (\(String(cString: strerror(errno)))) — check its owner and permissions")
             }
             return try create(at: url, logger: logger)
         }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            throw ServerSetupError("the signing key \(url.path) is not a regular file — remove it; a new key is made at the next start (everyone logs in again)")
+            throw ServerSetupError.signingKey(path: url.path, problem: "not a regular file — remove it; a new key is made at the next start (everyone logs in again)")
         }
         if info.st_mode & 0o077 != 0 {
             logger.warning("the signing key \(url.path) was readable by others: made it owner-only (0600)")
             guard fchmod(fd, 0o600) == 0 else {
-                throw ServerSetupError("cannot make the signing key \(url.path) owner-only: \(String(cString: strerror(errno)))")
+                throw ServerSetupError.signingKey(path: url.path, problem: "cannot be made owner-only (\(String(cString: strerror(errno)))) — check its owner")
             }
         }
         var bytes = [UInt8](repeating: 0, count: byteCount + 1)
@@ -38,13 +38,13 @@ enum SigningKey {
             }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw ServerSetupError("cannot read the signing key \(url.path): \(String(cString: strerror(errno)))")
+                throw ServerSetupError.signingKey(path: url.path, problem: "cannot be read (\(String(cString: strerror(errno)))) — check the disk")
             }
             if count == 0 { break }
             total += count
         }
         guard total == byteCount else {
-            throw ServerSetupError("the signing key \(url.path) is damaged (\(total == byteCount + 1 ? "too long" : "\(total) bytes, expected \(byteCount)")) — remove it; a new key is made at the next start (everyone logs in again)")
+            throw ServerSetupError.signingKey(path: url.path, problem: "damaged (\(total == byteCount + 1 ? "too long" : "\(total) bytes, expected \(byteCount)")) — remove it; a new key is made at the next start (everyone logs in again)")
         }
         return Array(bytes[0..<byteCount])
     }

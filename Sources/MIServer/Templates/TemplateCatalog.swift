@@ -105,12 +105,12 @@ final class TemplateCatalog: Sendable {
             let url = folder.appendingPathComponent(name)
             do {
                 if let size = stamps[name]?.size, size > Self.maximumFileBytes {
-                    throw ServerSetupError("it is larger than \(Self.maximumFileBytes >> 20) MiB")
+                    throw TemplateError(template: name, problems: [.init(message: "the file is larger than \(Self.maximumFileBytes >> 20) MiB")])
                 }
                 let data = try Data(contentsOf: url)
                 let template = try coding.decode(data, source: name)
                 if let other = byID[template.id] {
-                    throw ServerSetupError("its id \"\(template.id)\" is already used by \(other.fileName) — give each template its own id")
+                    throw TemplateError(template: name, problems: [.init(field: "id", message: "\"\(template.id)\" is already used by \(other.fileName) — give each template its own id")])
                 }
                 byID[template.id] = Entry(id: template.id, title: template.title, version: template.version,
                                           sha256: FileDigest.sha256(of: data), data: data, fileName: name)

@@ -126,7 +126,7 @@ final class MultipartReceiver: MultipartStreamHandler, @unchecked Sendable {
         let path = folder.appendingPathComponent(fileName).path
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            throw ServerSetupError("cannot create \(path): \(String(cString: strerror(errno)))")
+            throw ServerSetupError.storage(operation: "create", path: path, reason: String(cString: strerror(errno)))
         }
         let filename = parameters.parameters["filename"].flatMap { $0.isEmpty ? nil : $0 } ?? fileName
         return OpenPart(name: name, filename: filename, fileName: fileName, fd: fd, size: 0, hasher: SHA256())
@@ -146,7 +146,8 @@ final class MultipartReceiver: MultipartStreamHandler, @unchecked Sendable {
             let written = Glibc.write(part.fd, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
-                throw ServerSetupError("cannot write \(folder.appendingPathComponent(part.fileName).path): \(String(cString: strerror(errno)))")
+                throw ServerSetupError.storage(operation: "write", path: folder.appendingPathComponent(part.fileName).path,
+                                               reason: String(cString: strerror(errno)))
             }
             offset += written
         }
@@ -161,7 +162,7 @@ final class MultipartReceiver: MultipartStreamHandler, @unchecked Sendable {
         let syncError = errno
         let closed = close(part.fd) == 0
         guard synced, closed else {
-            throw ServerSetupError("cannot store \(path): \(String(cString: strerror(synced ? errno : syncError)))")
+            throw ServerSetupError.storage(operation: "store", path: path, reason: String(cString: strerror(synced ? errno : syncError)))
         }
         parts.append(ReceivedPart(name: part.name, filename: part.filename, fileName: part.fileName, size: part.size,
                                   sha256: Hex.lowercase(part.hasher.finalize())))

@@ -1,0 +1,53 @@
+import Foundation
+import MIKit
+
+/// Why mi-server cannot start, or cannot store what it received; each message says what to fix.
+public enum ServerSetupError: ClassifiedError, Sendable, Equatable {
+    /// `Server.Listen` is not `HOST:PORT`.
+    case listenAddress(String)
+    /// `Server.DataDirectory`, or a file in it, cannot be prepared.
+    case dataDirectory(operation: String, path: String, reason: String)
+    /// Another mi-server holds the data directory's lock.
+    case alreadyRunning(folder: String)
+    /// The signing key cannot be read or made; `problem` says what and what to do.
+    case signingKey(path: String, problem: String)
+    /// The SQLite database cannot be opened.
+    case database(path: String, detail: String)
+    /// A received file cannot be written (the upload fails with 500 and nothing is kept).
+    case storage(operation: String, path: String, reason: String)
+
+    public var failureClass: FailureClass {
+        switch self {
+        case .listenAddress, .dataDirectory, .signingKey, .database: return .configuration
+        case .alreadyRunning, .storage: return .refused
+        }
+    }
+
+    public var code: String {
+        switch self {
+        case .listenAddress: return "listen-address"
+        case .dataDirectory: return "data-directory"
+        case .alreadyRunning: return "already-running"
+        case .signingKey: return "signing-key"
+        case .database: return "database"
+        case .storage: return "storage"
+        }
+    }
+
+    public var errorDescription: String? {
+        switch self {
+        case .listenAddress(let listen):
+            return "Server.Listen \"\(listen)\" is not HOST:PORT — fix it in Config.plist"
+        case .dataDirectory(let operation, let path, let reason):
+            return "cannot \(operation) \(path): \(reason) — check Server.DataDirectory's permissions and that mi-server's user owns it"
+        case .alreadyRunning(let folder):
+            return "another mi-server is already using \(folder) — stop it first, or give this one its own Server.DataDirectory"
+        case .signingKey(let path, let problem):
+            return "the signing key \(path): \(problem)"
+        case .database(let path, let detail):
+            return "cannot open the database \(path): \(detail) — check Server.DataDirectory's permissions and free space"
+        case .storage(let operation, let path, let reason):
+            return "cannot \(operation) \(path): \(reason) — check Server.DataDirectory's free space and permissions"
+        }
+    }
+}
