@@ -67,7 +67,7 @@ extension ServerClient {
         let throttle = progress.map(ProgressThrottle.init)
         defer { throttle?.finish() }
         guard let first = parts.first, first.isForm else {
-            throw TransportError.invalidUpload(reason: "the first part must be the form (part \"form\", form.json)")
+            throw TransportError.invalidUpload(reason: "the first part must be the form (part \"\(UploadPart.formName)\", \(UploadPart.formFilename))")
         }
         var seen = Set<String>()
         for part in parts {

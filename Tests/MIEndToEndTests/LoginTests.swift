@@ -89,7 +89,8 @@ final class LoginTests: XCTestCase {
         try sandbox.importSamples(as: "fiona")
         let users = try sandbox.run(["users", "--json"], as: "fiona")
         XCTAssertEqual(users.status, 0, users.output)
-        let list = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(users.stdout.utf8)) as? [[String: Any]])
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(users.stdout.utf8)) as? [String: Any])
+        let list = try XCTUnwrap(object["users"] as? [[String: Any]])
         XCTAssertEqual(Set(list.compactMap { $0["user"] as? String }), ["ana", "bob", "carla", "fiona", "gus", "o'brien.j-k"])
         XCTAssertEqual(list.first { $0["user"] as? String == "fiona" }?["role"] as? String, "foreman")
 
