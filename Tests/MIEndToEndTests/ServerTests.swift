@@ -104,7 +104,7 @@ final class ServerTests: XCTestCase {
         XCTAssertTrue(offline.stderr.contains("offline") && offline.stderr.contains("listing the template cache"), offline.stderr)
         XCTAssertTrue(offline.stdout.contains("pump-inspection"), offline.stdout)
         let failed = try sandbox.run(["upload", "ana/hall-c"], as: "fiona")
-        XCTAssertNotEqual(failed.status, 0)
+        XCTAssertEqual(failed.status, 75, "unreachable: try again later — \(failed.output)")
         XCTAssertTrue(FileManager.default.fileExists(atPath: sandbox.formFolder("hall-c", in: "CompletedMIs").path))
     }
 
@@ -117,7 +117,7 @@ final class ServerTests: XCTestCase {
         server.kill9()
         // A first attempt while the server is down writes the "uploaded" event and keeps the form:
         // from here on every attempt sends the very same bytes.
-        XCTAssertNotEqual(try sandbox.run(["upload", "ana/retry"], as: "fiona").status, 0)
+        XCTAssertEqual(try sandbox.run(["upload", "ana/retry"], as: "fiona").status, 75)
         let folder = sandbox.formFolder(name, in: "CompletedMIs")
         let copy = sandbox.root.appendingPathComponent("copy")
         try FileManager.default.copyItem(at: folder, to: copy)
@@ -138,13 +138,13 @@ final class ServerTests: XCTestCase {
         text = try String(contentsOf: formFile, encoding: .utf8).replacingOccurrences(of: "Hall B", with: "Hall Z")
         try Data(text.utf8).write(to: formFile)
         let conflict = try sandbox.run(["upload", "ana/retry"], as: "fiona")
-        XCTAssertNotEqual(conflict.status, 0)
+        XCTAssertEqual(conflict.status, 69, "a conflict is refused — \(conflict.output)")
         XCTAssertTrue(FileManager.default.fileExists(atPath: folder.path))
         XCTAssertTrue(conflict.stderr.contains("was not uploaded and is kept"), conflict.stderr)
         // Over the server's limit: 413 with the limit named, kept.
         let big = try completedForm(sandbox, name: "big", mediaBytes: 6 << 20)
         let tooLarge = try sandbox.run(["upload", "ana/\(big)"], as: "fiona")
-        XCTAssertNotEqual(tooLarge.status, 0)
+        XCTAssertEqual(tooLarge.status, 69, "too large is refused — \(tooLarge.output)")
         XCTAssertTrue(tooLarge.stderr.contains("\(4 << 20)"), tooLarge.stderr)
         XCTAssertTrue(FileManager.default.fileExists(atPath: sandbox.formFolder(big, in: "CompletedMIs").path))
         withExtendedLifetime(server) {}

@@ -8,10 +8,11 @@ extension MI {
         static let configuration = CommandConfiguration(
             abstract: "Upload completed forms to mi-server (foremen).",
             discussion: """
-                Each form is sent with all its media; the local copy is deleted only when the server's
-                receipt lists every part with the same size and SHA-256 as on disk. A failed, partial or
-                mismatching upload keeps everything. --all goes on past a failing form and ends with a
-                summary; the exit status is non-zero when any form failed.
+                Each form is sent with all its media; the local copy is deleted only when the server's \
+                receipt lists every part with the same size and SHA-256 as on disk. A failed, partial or \
+                mismatching upload keeps everything. --all goes on past a failing form and ends with a \
+                summary; when any form failed, the exit status is the class of the first failure \
+                (75 when the server could not be reached: try again later).
                 """)
 
         @OptionGroup var global: GlobalOptions
@@ -46,6 +47,7 @@ extension MI {
                 return try forms.map { try workflow.resolve($0, areas: [.completed]) }
             }
             var outcomes: [Outcome] = []
+            var failure: FailureClass?
             for location in targets {
                 let label = "\(location.user)/\(location.name)"
                 do {
@@ -55,6 +57,7 @@ extension MI {
                         Terminal.out("Uploaded \(label) (\(Format.plural(receipt.parts.count, "part")), receipt verified\(created ? "" : ", already on the server")); removed the local copy.")
                     }
                 } catch {
+                    failure = failure ?? FailureReport.describe(error).failureClass
                     outcomes.append(Outcome(form: label, id: (try? context.store.readSummary(location))?.id.uuidString.lowercased(), uploaded: false, error: error.localizedDescription))
                     Terminal.note("\(label) was not uploaded and is kept: \(error.localizedDescription)")
                     if !all, targets.count == 1 { break }
@@ -68,7 +71,8 @@ extension MI {
             } else if targets.count > 1 {
                 Terminal.out("\(Format.plural(outcomes.count - failed, "form")) uploaded, \(failed) failed.")
             }
-            if failed > 0 { throw ExitCode.failure }
+            // The exit status is the class of the first failure (75: try again later).
+            if let failure { throw ExitCode(failure.exitCode) }
         }
 
         /// One form: prepare under the lock, send without it, verify the receipt, then delete
