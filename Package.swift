@@ -34,9 +34,12 @@ let package = Package(
             "MIKit",
             "MIDirectory",
             "MITransport",
+            "CEdit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "mi", dependencies: ["MICLI"]),
+        // Debian's libedit (BSD editline), for line editing in `mi fill`.
+        .systemLibrary(name: "CEdit", pkgConfig: "libedit", providers: [.apt(["libedit-dev"])]),
         // libcurl, for the CLI's HTTP transport.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // HTTP to mi-server over libcurl: templates, session tokens, streamed uploads with receipts.
