@@ -13,41 +13,32 @@ final class TechnicianFlowTests: XCTestCase {
         let name = try sandbox.newForm()
         XCTAssertTrue(name.hasPrefix("pump-inspection-"), name)
 
-        // Question by question: help, an invalid answer, a comment, Back (not saved), the table
-        // cell by cell (the motor's vibration cell is skipped), then the review, where question
-        // 3 is reopened and changed, and finally :s submits.
+        // Question by question: help, a comment, Back (not saved), the table cell by cell (the
+        // motor's vibration cell is skipped), then the review, where question 3 is reopened and
+        // changed, and finally :s submits. (Piped input stops at an invalid line: see
+        // FillTerminalTests; on a terminal it is asked again.)
         let script = [
             "?",            // 1 guard: help
-            "maybe",        //   refused
             "yes",          //   saved → 2
             "1,2",          // 2 leaks: any number
-            "1,2",          // 3 noise: one answer only → refused
-            ":b",           //   back to 2 without saving anything on 3
+            ":b",           // 3 noise: back to 2 without saving anything on 3
             "",             // 2 leaks: keep → 3
             "2",            // 3 noise: Humming → 4
-            "1,2,3",        // 4 checks: up to 2 → refused
-            "1,3",          //   → 5
-            "17",           // 5 pressure: above max 16 → refused
-            "12.5",         //   → 6
-            "1.5",          // 6 hours: not whole → refused
-            "1200",         //   → 7
+            "1 3",          // 4 checks: up to 2 → 5
+            "12.5",         // 5 pressure → 6
+            "1200",         // 6 hours → 7
             "60", "2.1",    // 7 bearings: drive end
             "58", "1.9",    //   non-drive end
             "65",           //   motor temperature (vibration takes no value)
             ":c all good",  // 8 notes: comment only
             "",             //   next with only a comment → review
             "3",            // review: reopen question 3
-            "3",            //   Grinding → back to review
+            "Grinding",     //   by label → back to review
             ":s",           // submit
         ].joined(separator: "\n") + "\n"
         let fill = try sandbox.run(["fill", name], stdin: script)
         XCTAssertEqual(fill.status, 0, fill.output)
         XCTAssertTrue(fill.stdout.contains("Help: Check all four bolts"), fill.stdout)
-        XCTAssertTrue(fill.stdout.contains("expected true or false"), fill.stdout)
-        XCTAssertTrue(fill.stdout.contains("only one answer may be chosen"), fill.stdout)
-        XCTAssertTrue(fill.stdout.contains("at most 2 answers may be chosen"), fill.stdout)
-        XCTAssertTrue(fill.stdout.contains("above the maximum 16"), fill.stdout)
-        XCTAssertTrue(fill.stdout.contains("is not a whole number"), fill.stdout)
         XCTAssertFalse(fill.stdout.contains("Motor · Vibration"), "the no-value cell must be skipped")
         XCTAssertTrue(fill.stdout.contains("Submitted \(name)"), fill.stdout)
 
@@ -78,9 +69,8 @@ final class TechnicianFlowTests: XCTestCase {
         let sandbox = try Sandbox()
         try sandbox.importSamples()
         let name = try sandbox.newForm("extinguisher-check")
-        let first = try sandbox.run(["fill", name], stdin: "\nHall B, floor 2\n:x\n")
+        let first = try sandbox.run(["fill", name], stdin: "Hall B, floor 2\n:x\n")
         XCTAssertEqual(first.status, 0, first.output)
-        XCTAssertTrue(first.stdout.contains("Answer the question or add a comment"), first.stdout)
         XCTAssertTrue(first.stdout.contains("Continue with: mi fill \(name)"), first.stdout)
         let saved = try sandbox.formJSON(name)
         XCTAssertEqual((saved["answers"] as? [String: [String: Any]])?["location"]?["value"] as? String, "Hall B, floor 2")
@@ -92,6 +82,11 @@ final class TechnicianFlowTests: XCTestCase {
         let form = try sandbox.formJSON(name)
         XCTAssertEqual((form["answers"] as? [String: [String: Any]])?["pressure-ok"]?["value"] as? Bool, false)
         XCTAssertEqual(form["answered"] as? Int, 2)
+
+        // Enter alone at an open question: piped, fill stops there (on a terminal it asks again).
+        let third = try sandbox.run(["fill", name], stdin: "\n")
+        XCTAssertEqual(third.status, 65, third.output)
+        XCTAssertTrue(third.stderr.contains("answer the question or add a comment"), third.stderr)
     }
 
     func testAnswerAttachReviewSubmit() throws {

@@ -10,10 +10,12 @@ extension MI {
                 mi answer FORM QUESTION VALUE… [--comment TEXT]
                 mi answer FORM --file answers.json
 
-                QUESTION is the question's id or its number from 1. Multiple choice takes option labels
-                or numbers; true/false takes true/false/yes/no; a table takes one JSON array of rows with
-                null in the cells that take no value. The answers file maps question ids to values (or to
-                {"value": …, "comment": …}). Nothing is saved unless every answer is valid.
+                QUESTION is the question's id or its number from 1. VALUE is read as `mi fill` reads a typed \
+                line: multiple choice takes option numbers or labels (2, 1,3, "1 3", "Mechanical seal, \
+                Casing drain"); true/false takes true/false/yes/no; a number uses a dot (3.5); a table \
+                takes one JSON array of rows with null in the cells that take no value. The answers file \
+                maps question ids to values (or to {"value": …, "comment": …}); --file - reads it from \
+                standard input. Nothing is saved unless every answer is valid.
                 """)
 
         @OptionGroup var global: GlobalOptions
@@ -30,7 +32,7 @@ extension MI {
         @Option(help: "A comment for the question (an empty one removes it).")
         var comment: String?
 
-        @Option(help: ArgumentHelp("A JSON file of question id → value.", valueName: "answers.json"))
+        @Option(help: ArgumentHelp("A JSON file of question id → value (- for standard input).", valueName: "answers.json"))
         var file: String?
 
         func validate() throws {
@@ -50,11 +52,7 @@ extension MI {
             let context = try Context.technician(global)
             let updates: [AnswerUpdate]
             if let file {
-                let data: Data
-                do { data = try Data(contentsOf: URL(fileURLWithPath: file)) } catch {
-                    throw AnswersFileError.unreadable(path: file, reason: (error as NSError).localizedDescription)
-                }
-                updates = try Workflow.updates(fromAnswersFile: data)
+                updates = try Workflow.updates(fromAnswersFile: try Self.read(file))
             } else if let question {
                 updates = [AnswerUpdate(question: question, value: values.isEmpty ? nil : .words(values), comment: comment)]
             } else {
@@ -66,6 +64,17 @@ extension MI {
             } else {
                 let done = saved.template.questions.count - saved.openQuestions.count
                 Terminal.out("Saved \(Format.plural(updates.count, "answer")) in \(saved.name) (\(done) of \(saved.template.questions.count) questions done).")
+            }
+        }
+
+        /// The answers file's bytes; `-` and `/dev/stdin` are standard input, read to its end.
+        static func read(_ file: String) throws -> Data {
+            do {
+                if file == "-" || file == "/dev/stdin" { return try FileHandle.standardInput.readToEnd() ?? Data() }
+                return try Data(contentsOf: URL(fileURLWithPath: file))
+            } catch {
+                throw AnswersFileError.unreadable(path: file == "-" ? "standard input" : file,
+                                                  reason: (error as NSError).localizedDescription)
             }
         }
     }

@@ -6,10 +6,16 @@ extension MI {
         static let configuration = CommandConfiguration(
             abstract: "Fill a form question by question (works typed or with piped input).",
             discussion: """
-                At each question type the answer and press Enter (Next saves it). Enter alone keeps the
-                current answer. :b goes back without saving, :x saves and exits, ? shows the question's
-                help, :c TEXT adds a comment. A question needs an answer or a comment to go on. After the
-                last question the review is shown: type a question number to edit it, :s to submit.
+                At each question type the answer and press Enter (Next saves it). Enter alone keeps the \
+                current answer. :b goes back without saving, :x saves and exits, ? shows the question's \
+                help, :c TEXT adds a comment. A question needs an answer or a comment to go on. A table is \
+                saved cell by cell as a draft until every cell has a value. After the last question the \
+                review is shown: type a question number to edit it, :s to submit.
+
+                On a terminal the line can be edited (arrow keys, Home/End, Ctrl-A/E/U/W), ↑ and ↓ recall \
+                earlier answers, Tab completes option labels, and an invalid answer is asked again. \
+                Ctrl-C saves what was typed and exits (status 130). With piped input the first invalid \
+                line ends fill with its message (status 65); the answers before it stay saved.
                 """)
 
         @OptionGroup var global: GlobalOptions
@@ -25,6 +31,7 @@ extension MI {
             let context = try Context.technician(global)
             var session = try FillSession(context: context, reference: form)
             _ = try session.run()
+            if session.interrupted { throw ExitCode(130) }
         }
     }
 }

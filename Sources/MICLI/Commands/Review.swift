@@ -48,7 +48,8 @@ enum ReviewText {
             let answer = form.answer(for: question.id)
             let files = media.filter { $0.questionID == question.id }
                 .map { "\($0.name) (\($0.kind.rawValue), \(Format.bytes($0.bytes)))" }.joined(separator: "\n")
-            var answerText = answer.value.map { display($0, question: question) } ?? (answer.isDone ? "—" : "— (open)")
+            var answerText = displayDraftAnswer(answer, question: question)
+                ?? answer.value.map { display($0, question: question) } ?? (answer.isDone ? "—" : "— (open)")
             if answerText.isEmpty { answerText = "—" }
             table.add([String(index + 1), "\(question.text) [\(question.id)]", answerText, answer.comment ?? "", files])
         }

@@ -2,8 +2,10 @@ import Foundation
 import MIKit
 
 /// `mi fill`: the form question by question. Next saves the answer (form.json is written
-/// under the store's lock at every step); Back goes back without saving; :x keeps the form
-/// for later. After the last question comes the review, from which any question reopens.
+/// under the store's lock at every step), a table is saved cell by cell as a draft until it is
+/// complete; Back goes back without saving; :x keeps the form for later. After the last
+/// question comes the review, from which any question reopens. On a terminal an invalid line
+/// is asked again; piped, it ends fill with its error (exit 65) and what came before stays saved.
 struct FillSession {
     let context: Context
     let prompter = Prompter()
@@ -18,6 +20,9 @@ struct FillSession {
         self.location = location
         self.form = form
     }
+
+    /// Whether Ctrl-C ended the dialogue (everything typed before it is saved).
+    var interrupted: Bool { prompter.interrupted }
 
     /// Returns true when the form was submitted.
     mutating func run() throws -> Bool {
@@ -60,12 +65,13 @@ struct FillSession {
                     prompter.say("Submitted \(submitted.name): it now waits for the foreman's review.")
                     return true
                 } catch {
+                    guard prompter.interactive else { throw error }
                     prompter.say("Cannot submit yet: \(error.localizedDescription)")
                     continue
                 }
             }
             guard let number = Int(trimmed), (1...count).contains(number) else {
-                prompter.say("Type a question number from 1 to \(count), :s to submit, or press Enter to save and exit.")
+                try refuse(FillError.notAQuestionNumber(line: trimmed, count: count))
                 continue
             }
             if case .exit = try ask(number - 1) {
@@ -77,9 +83,21 @@ struct FillSession {
 
     func finish() {
         let open = form.openQuestions.count
-        prompter.say(open == 0
-            ? "Saved \(form.name). Every question is done — submit with: mi submit \(form.name)"
-            : "Saved \(form.name) (\(open) question(s) still open). Continue with: mi fill \(form.name)")
+        let drafts = form.template.questions.filter { form.answer(for: $0.id).draft != nil }.count
+        var text = interrupted ? "Interrupted. " : ""
+        if open == 0 {
+            text += "Saved \(form.name). Every question is done — submit with: mi submit \(form.name)"
+        } else {
+            let partly = drafts == 0 ? "" : ", \(Format.plural(drafts, "table")) partly typed"
+            text += "Saved \(form.name) (\(open) question(s) still open\(partly)). Continue with: mi fill \(form.name)"
+        }
+        prompter.say(text)
+    }
+
+    /// On a terminal the person is told and asked again; piped input stops with the error.
+    func refuse(_ error: Error) throws {
+        guard prompter.interactive else { throw error }
+        prompter.say(error.localizedDescription.replacingOccurrences(of: " — nothing was saved", with: "") + " — try again")
     }
 
     // MARK: - One question
@@ -91,51 +109,49 @@ struct FillSession {
         prompter.say("")
         prompter.say("Question \(index + 1) of \(form.template.questions.count) [\(question.id)] — \(question.typeDescription)")
         prompter.say(question.text)
+        var labels: [String] = []
         if case .multipleChoice(let options, _) = question.kind {
+            labels = options
             for (number, option) in options.enumerated() { prompter.say("  \(number + 1). \(option)") }
         }
         if let value = current.value { prompter.say("Current answer: \(ReviewText.display(value, question: question))") }
         if let comment = current.comment { prompter.say("Comment: \(comment)") }
         if !current.media.isEmpty { prompter.say("Media: \(current.media.joined(separator: ", "))") }
+        if case .table = question.kind { return try askTable(question, rules: rules) }
 
         var pendingComment: String?
         while true {
+            guard let line = prompter.ask(hint(question) + "> ", completing: labels) else {
+                return try saveThenExit(question, pendingComment)
+            }
             let value: AnswerValue?
-            if case .table(let rows, let columns, let noCells) = question.kind {
-                guard let result = askTable(rows: rows, columns: columns, noCells: noCells, current: current, rules: rules,
-                                            question: question, pendingComment: &pendingComment) else { return .exit }
-                switch result {
-                case .step(let step) where step == .back: return .back
-                case .step: return try saveThenExit(question, pendingComment)
-                case .value(let table): value = table
-                }
-            } else {
-                guard let line = prompter.ask(hint(question) + "> ") else { return try saveThenExit(question, pendingComment) }
-                switch FillInput(line) {
-                case .back: return .back
-                case .saveAndExit: return try saveThenExit(question, pendingComment)
-                case .help:
-                    prompter.say(question.help.map { "Help: \($0)" } ?? "No help for this question.")
-                    prompter.say(FillInput.legend)
+            switch FillInput(line) {
+            case .back:
+                if pendingComment != nil { prompter.say("The comment was not saved (:b goes back without saving).") }
+                return .back
+            case .saveAndExit: return try saveThenExit(question, pendingComment)
+            case .help:
+                showHelp(question)
+                continue
+            case .comment(let text):
+                pendingComment = text
+                prompter.say(text.isEmpty ? "Comment removed (saved with Next)." : "Comment noted (saved with Next).")
+                continue
+            case .next:
+                value = nil
+            case .answer(let text):
+                do {
+                    value = try rules.value(fromLine: text)
+                } catch {
+                    // Piped input stops here; the comment typed before the bad line is kept.
+                    if !prompter.interactive, let pendingComment { try save(question, value: nil, comment: pendingComment) }
+                    try refuse(error)
                     continue
-                case .comment(let text):
-                    pendingComment = text
-                    prompter.say(text.isEmpty ? "Comment removed (saved with Next)." : "Comment noted (saved with Next).")
-                    continue
-                case .next:
-                    value = nil
-                case .answer(let text):
-                    do {
-                        value = try parse(text, question: question, rules: rules)
-                    } catch {
-                        prompter.say(error.localizedDescription.replacingOccurrences(of: " — nothing was saved", with: "") + " — try again")
-                        continue
-                    }
                 }
             }
             let comment = pendingComment ?? current.comment ?? ""
             if value == nil && current.value == nil && comment.trimmingCharacters(in: .whitespaces).isEmpty {
-                prompter.say("Answer the question or add a comment (:c TEXT) before going on.")
+                try refuse(FillError.needsAnswerOrComment(question: rules.label))
                 continue
             }
             if value != nil || pendingComment != nil {
@@ -155,76 +171,99 @@ struct FillSession {
         }
     }
 
-    func parse(_ text: String, question: Question, rules: AnswerRules) throws -> AnswerValue {
-        switch question.kind {
-        case .multipleChoice:
-            var parts = text.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
-            let spaced = text.split(separator: " ").map(String.init)
-            if parts.count == 1, spaced.count > 1, spaced.allSatisfy({ Int($0) != nil }) { parts = spaced }
-            return try rules.choices(parts.filter { !$0.isEmpty })
-        default:
-            return try rules.value(fromWords: [text])
-        }
+    func showHelp(_ question: Question) {
+        prompter.say(question.help.map { "Help: \($0)" } ?? "No help for this question.")
+        prompter.say(FillInput.legend)
     }
 
-    enum TableResult { case step(Step), value(AnswerValue) }
+    // MARK: - Tables
 
-    /// Cell by cell, skipping the cells that take no value; Enter keeps a cell's current value.
-    func askTable(rows: [String], columns: [String], noCells: Set<Cell>, current: Answer, rules: AnswerRules,
-                  question: Question, pendingComment: inout String?) -> TableResult? {
-        var existing: [[String?]]?
-        if case .table(let cells) = current.value { existing = cells }
-        if existing != nil {
-            guard let line = prompter.ask("Enter keeps the table, e edits it (or :b/:x/:c TEXT/?) > ") else { return .step(.exit) }
-            switch FillInput(line) {
-            case .next: return .value(current.value ?? .table([]))
-            case .back: return .step(.back)
-            case .saveAndExit: return .step(.exit)
-            case .comment(let text):
-                pendingComment = text
-                return .value(current.value ?? .table([]))
-            case .help:
-                prompter.say(question.help.map { "Help: \($0)" } ?? "No help for this question.")
-            case .answer: break
-            }
+    /// Cell by cell, skipping the cells that take no value. Each cell typed is saved at once in
+    /// the answer's draft, so :b, :x, Ctrl-C or a lost terminal keep it; the next fill shows
+    /// the draft and asks only the cells still empty. The finished table becomes the value.
+    mutating func askTable(_ question: Question, rules: AnswerRules) throws -> Step {
+        guard case .table(let rows, let columns, let noCells) = question.kind else { return .next }
+        let current = form.answer(for: question.id)
+        let valueCells = rows.indices.flatMap { r in
+            columns.indices.filter { !noCells.contains(Cell(row: r, column: $0)) }.map { (row: r, column: $0) }
         }
-        var table = rows.map { _ in columns.map { _ -> String? in nil } }
-        for r in rows.indices {
-            for c in columns.indices where !noCells.contains(Cell(row: r, column: c)) {
-                let old = existing?[r][c] ?? nil
-                while true {
-                    let prompt = "  \(rows[r]) · \(columns[c])" + (old.map { " [\($0)]" } ?? "") + ": "
-                    guard let line = prompter.ask(prompt) else { return .step(.exit) }
-                    switch FillInput(line) {
-                    case .back: return .step(.back)
-                    case .saveAndExit:
-                        prompter.say("The table is not complete, so it was not saved.")
-                        return .step(.exit)
-                    case .help:
-                        prompter.say(question.help.map { "Help: \($0)" } ?? "No help for this question.")
-                        continue
-                    case .comment(let text):
-                        pendingComment = text
-                        prompter.say("Comment noted (saved with the table).")
-                        continue
-                    case .next:
-                        guard let old else {
-                            prompter.say("This cell needs a value.")
-                            continue
-                        }
-                        table[r][c] = old
-                    case .answer(let text): table[r][c] = text
-                    }
-                    break
+        var cells = current.draft ?? rows.map { _ in columns.map { _ -> String? in nil } }
+        if current.draft == nil, case .table(let existing) = current.value { cells = existing }
+        if current.draft != nil {
+            prompter.say("Typed so far (a draft, \(current.draftCellCount) of \(valueCells.count) cells):")
+            prompter.say(ReviewText.displayDraft(cells, question: question))
+        }
+
+        var editing = false
+        if valueCells.allSatisfy({ cells[$0.row][$0.column] != nil }) {
+            let finished = current.draft == nil
+            while !editing {
+                let prompt = finished ? "Enter keeps the table, e edits it (or :b/:x/:c TEXT/?) > "
+                                      : "Enter saves this table, e edits it (or :b/:x/:c TEXT/?) > "
+                guard let line = prompter.ask(prompt) else { return .exit }
+                switch FillInput(line) {
+                case .next:
+                    if !finished { try save(question, value: try rules.checkTable(cells), comment: nil) }
+                    return .next
+                case .back: return .back
+                case .saveAndExit: return .exit
+                case .comment(let text): try saveTableComment(question, text)
+                case .help: showHelp(question)
+                case .answer: editing = true
                 }
             }
         }
-        do {
-            return .value(try rules.checkTable(table, rows: rows, columns: columns, noCells: noCells))
-        } catch {
-            prompter.say(error.localizedDescription)
-            return .step(.back)
+
+        for place in valueCells where editing || cells[place.row][place.column] == nil {
+            let (r, c) = place
+            cellLoop: while true {
+                let old = cells[r][c]
+                guard let line = prompter.ask("  \(rows[r]) · \(columns[c])" + (old.map { " [\($0)]" } ?? "") + ": ") else {
+                    sayDraftKept(question, cells: valueCells.count)
+                    return .exit
+                }
+                switch FillInput(line) {
+                case .back:
+                    sayDraftKept(question, cells: valueCells.count)
+                    return .back
+                case .saveAndExit:
+                    sayDraftKept(question, cells: valueCells.count)
+                    return .exit
+                case .help:
+                    showHelp(question)
+                case .comment(let text):
+                    try saveTableComment(question, text)
+                case .next:
+                    if old != nil { break cellLoop }
+                    try refuse(FillError.cellNeedsValue(question: rules.label, cell: rules.place(r, c)))
+                case .answer(let text):
+                    let typed: String
+                    do { typed = try rules.cell(text, row: r, column: c) } catch {
+                        try refuse(error)
+                        continue
+                    }
+                    if typed != old {
+                        cells[r][c] = typed
+                        try save(question, draft: cells)
+                    }
+                    break cellLoop
+                }
+            }
         }
+        try save(question, value: try rules.checkTable(cells), comment: nil)
+        return .next
+    }
+
+    /// A comment typed inside a table is saved at once, with the cells typed so far.
+    mutating func saveTableComment(_ question: Question, _ text: String) throws {
+        try save(question, value: nil, comment: text)
+        prompter.say(text.isEmpty ? "Comment removed." : "Comment saved.")
+    }
+
+    func sayDraftKept(_ question: Question, cells: Int) {
+        let answer = form.answer(for: question.id)
+        guard answer.draft != nil else { return }
+        prompter.say("The table is kept as a draft (\(answer.draftCellCount) of \(cells) cells typed); mi fill \(form.name) goes on from there.")
     }
 
     // MARK: - Saving
@@ -235,7 +274,14 @@ struct FillSession {
     }
 
     mutating func save(_ question: Question, value: AnswerValue?, comment: String?) throws {
-        let update = AnswerUpdate(question: question.id, value: value.map { .validated($0) }, comment: comment)
+        try save(AnswerUpdate(question: question.id, value: value.map { .validated($0) }, comment: comment))
+    }
+
+    mutating func save(_ question: Question, draft: [[String?]]) throws {
+        try save(AnswerUpdate(question: question.id, value: .draft(draft)))
+    }
+
+    mutating func save(_ update: AnswerUpdate) throws {
         let name = form.name
         form = try context.locked { try $0.answer(name, [update]) }
     }

@@ -1,16 +1,38 @@
 import Foundation
 
-/// Line-based terminal dialogue that works the same typed or piped: prompts on stdout,
-/// answers one line at a time from stdin.
-struct Prompter {
-    /// Shows `prompt` and returns the next line, or nil at the end of input.
-    func ask(_ prompt: String) -> String? {
+/// The dialogue of `mi fill`: prompts on stdout, one answer a line from stdin. On a terminal the
+/// line is edited with libedit and an invalid answer is asked again; piped, lines are read as
+/// they come and echoed, and the caller stops at the first invalid one.
+final class Prompter {
+    /// Whether a person types the answers (stdin is a terminal).
+    let interactive: Bool
+    /// libedit, when both stdin and stdout are a terminal.
+    private let editor: LineEditor?
+
+    init() {
+        Interrupts.catchInterrupts()
+        interactive = Terminal.stdinIsTerminal
+        editor = interactive && Terminal.stdoutIsTerminal ? LineEditor() : nil
+    }
+
+    /// Whether Ctrl-C interrupted the dialogue; every later `ask` returns nil at once.
+    var interrupted: Bool { Interrupts.happened }
+
+    /// Shows `prompt` and returns the next line, or nil at the end of input or after Ctrl-C.
+    /// Tab completes `completing` (option labels) on a terminal.
+    func ask(_ prompt: String, completing labels: [String] = []) -> String? {
+        guard !interrupted else { return nil }
+        if let editor {
+            let line = editor.readLine(prompt: prompt, completing: labels)
+            if line == nil { say("") }
+            return line
+        }
         FileHandle.standardOutput.write(Data(prompt.utf8))
         guard let line = readLine(strippingNewline: true) else {
-            FileHandle.standardOutput.write(Data("\n".utf8))
+            say("")
             return nil
         }
-        if !Terminal.stdinIsTerminal { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+        if !interactive { say(line) }
         return line
     }
 

@@ -72,6 +72,10 @@ public struct Answer: Codable, Sendable, Equatable {
     public var comment: String?
     /// Media file names in the form folder (`Qid1(3).mp4`), in the order attached.
     public var media: [String]
+    /// The cells of a table typed so far but not finished (nil where none yet), saved cell by
+    /// cell so nothing typed is lost. While a draft exists the question is not done; a complete
+    /// value replaces it.
+    public var draft: [[String?]]?
 
     public init(value: AnswerValue? = nil, comment: String? = nil, media: [String] = []) {
         self.value = value
@@ -79,15 +83,22 @@ public struct Answer: Codable, Sendable, Equatable {
         self.media = media
     }
 
-    public var isDone: Bool { value != nil || !(comment ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+    /// The seed's rule (an answer or a comment), except that a table still being typed is open.
+    public var isDone: Bool {
+        draft == nil && (value != nil || !(comment ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+    }
 
-    enum CodingKeys: String, CodingKey { case value, comment, media }
+    /// How many cells of the draft hold a value.
+    public var draftCellCount: Int { draft?.reduce(0) { $0 + $1.compactMap { $0 }.count } ?? 0 }
+
+    enum CodingKeys: String, CodingKey { case value, comment, media, draft }
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         value = try container.decodeIfPresent(AnswerValue.self, forKey: .value)
         comment = try container.decodeIfPresent(String.self, forKey: .comment)
         media = try container.decodeIfPresent([String].self, forKey: .media) ?? []
+        draft = try container.decodeIfPresent([[String?]].self, forKey: .draft)
     }
 }
 

@@ -40,6 +40,8 @@ public struct AnswerUpdate: Sendable {
         case words([String])
         case json(JSONValue)
         case validated(AnswerValue)
+        /// The cells of a table typed so far; kept as the answer's draft.
+        case draft([[String?]])
     }
     public var question: String
     public var value: Input?
@@ -50,6 +52,24 @@ public struct AnswerUpdate: Sendable {
         self.question = question
         self.value = value
         self.comment = comment
+    }
+}
+
+extension Answer {
+    /// Applies one update after checking it: a value replaces the value and ends any draft, a
+    /// draft keeps the value as it is, a comment replaces the comment (empty removes it).
+    mutating func apply(_ update: AnswerUpdate, rules: AnswerRules) throws {
+        switch update.value {
+        case .none: break
+        case .words(let words): (value, draft) = (try rules.value(fromWords: words), nil)
+        case .json(let json): (value, draft) = (try rules.value(fromJSON: json), nil)
+        case .validated(let validated): (value, draft) = (validated, nil)
+        case .draft(let cells): draft = try rules.draft(cells)
+        }
+        if let comment = update.comment {
+            let trimmed = comment.trimmingCharacters(in: .whitespacesAndNewlines)
+            self.comment = trimmed.isEmpty ? nil : trimmed
+        }
     }
 }
 

@@ -47,16 +47,7 @@ public struct Workflow: Sendable {
             let (index, question) = try Self.question(update.question, in: form.template)
             let rules = Self.rules(for: index, in: form.template)
             var answer = form.answer(for: question.id)
-            switch update.value {
-            case .none: break
-            case .words(let words): answer.value = try rules.value(fromWords: words)
-            case .json(let json): answer.value = try rules.value(fromJSON: json)
-            case .validated(let value): answer.value = value
-            }
-            if let comment = update.comment {
-                let trimmed = comment.trimmingCharacters(in: .whitespacesAndNewlines)
-                answer.comment = trimmed.isEmpty ? nil : trimmed
-            }
+            try answer.apply(update, rules: rules)
             form.answers[question.id] = answer
             changed.append(question.id)
         }
