@@ -1,28 +1,9 @@
 import Foundation
 import MIKit
-import TestSupport
 import XCTest
 
 /// The one parser for typed answers (`mi fill`'s lines and `mi answer`'s words).
-final class AnswerLineTests: XCTestCase {
-    private var template: Template!
-
-    override func setUpWithError() throws {
-        template = try TemplateFixture.sampleTemplate()
-    }
-
-    private func rules(_ id: String) throws -> AnswerRules {
-        let index = try XCTUnwrap(template.index(of: id), "no question \(id)")
-        return Workflow.rules(for: index, in: template)
-    }
-
-    private func assertRefused(_ body: @autoclosure () throws -> AnswerValue, _ fragment: String,
-                               file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertThrowsError(try body(), file: file, line: line) { error in
-            XCTAssertTrue((error as? AnswerError)?.rule.contains(fragment) == true, "\(error)", file: file, line: line)
-        }
-    }
-
+extension AnswerRulesTests {
     func testOptionNumbersAsACommaListOrASpaceList() throws {
         let leaks = try rules("leaks")
         for line in ["1,3", "1, 3", " 3 ,1 ", "1 3", "3  1"] {
@@ -51,31 +32,31 @@ final class AnswerLineTests: XCTestCase {
     }
 
     func testAListRefusesAnOptionNumberOutOfRange() throws {
-        assertRefused(try rules("leaks").value(fromLine: "1 9"), "there is no option 9 (options are 1 to 5)")
-        assertRefused(try rules("leaks").value(fromLine: "1,0"), "there is no option 0")
+        assertRefused("leaks", "there is no option 9 (options are 1 to 5)") { try rules("leaks").value(fromLine: "1 9") }
+        assertRefused("leaks", "there is no option 0") { try rules("leaks").value(fromLine: "1,0") }
     }
 
     func testAListRefusesAnUnknownLabelNamingIt() throws {
-        assertRefused(try rules("leaks").value(fromLine: "None, Dripping"), #""Dripping" is not one of the options (1. None"#)
-        assertRefused(try rules("leaks").value(fromLine: "Mechanical dripping"), #""Mechanical dripping" is not one of the options"#)
+        assertRefused("leaks", #""Dripping" is not one of the options (1. None"#) { try rules("leaks").value(fromLine: "None, Dripping") }
+        assertRefused("leaks", #""Mechanical dripping" is not one of the options"#) { try rules("leaks").value(fromLine: "Mechanical dripping") }
     }
 
     func testAOneAnswerQuestionRefusesAList() throws {
-        assertRefused(try rules("noise").value(fromLine: "1,2"), "only one answer may be chosen, got 2")
-        assertRefused(try rules("noise").value(fromLine: "1 2"), "only one answer may be chosen, got 2")
-        assertRefused(try rules("checks").value(fromLine: "1,2,3"), "at most 2 answers may be chosen, got 3")
+        assertRefused("noise", "only one answer may be chosen, got 2") { try rules("noise").value(fromLine: "1,2") }
+        assertRefused("noise", "only one answer may be chosen, got 2") { try rules("noise").value(fromLine: "1 2") }
+        assertRefused("checks", "at most 2 answers may be chosen, got 3") { try rules("checks").value(fromLine: "1,2,3") }
     }
 
     func testAnEmptyChoiceIsRefused() throws {
-        assertRefused(try rules("leaks").value(fromLine: " , "), "choose at least one option")
+        assertRefused("leaks", "choose at least one option") { try rules("leaks").value(fromLine: " , ") }
     }
 
     func testADecimalCommaIsRefusedWithTheDottedNumber() throws {
         let pressure = try rules("pressure")
-        assertRefused(try pressure.value(fromLine: "3,5"), #""3,5" is not a number — use a dot: 3.5"#)
-        assertRefused(try pressure.value(fromWords: ["3,5"]), "use a dot: 3.5")
-        assertRefused(try pressure.value(fromLine: "-0,25"), "use a dot: -0.25")
-        assertRefused(try pressure.value(fromJSON: .string("12,75")), "use a dot: 12.75")
+        assertRefused("pressure", #""3,5" is not a number — use a dot: 3.5"#) { try pressure.value(fromLine: "3,5") }
+        assertRefused("pressure", "use a dot: 3.5") { try pressure.value(fromWords: ["3,5"]) }
+        assertRefused("pressure", "use a dot: -0.25") { try pressure.value(fromLine: "-0,25") }
+        assertRefused("pressure", "use a dot: 12.75") { try pressure.value(fromJSON: .string("12,75")) }
     }
 
     func testOtherCommasInANumberAreJustNotANumber() throws {

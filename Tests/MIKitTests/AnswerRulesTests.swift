@@ -11,13 +11,13 @@ final class AnswerRulesTests: XCTestCase {
     }
 
     /// The rules of a question of the sample template, by id.
-    private func rules(_ id: String) throws -> AnswerRules {
+    func rules(_ id: String) throws -> AnswerRules {
         let index = try XCTUnwrap(template.index(of: id), "no question \(id)")
         return Workflow.rules(for: index, in: template)
     }
 
     /// Asserts `body` throws an `AnswerError` naming `question` whose rule contains `fragment`.
-    private func assertRefused(_ question: String, _ fragment: String, file: StaticString = #filePath, line: UInt = #line,
+    func assertRefused(_ question: String, _ fragment: String, file: StaticString = #filePath, line: UInt = #line,
                                _ body: () throws -> AnswerValue) {
         XCTAssertThrowsError(try body(), file: file, line: line) { error in
             guard let answerError = error as? AnswerError else {
