@@ -108,6 +108,10 @@ final class FillTerminalTests: XCTestCase {
 
         let review = try sandbox.run(["review", name])
         XCTAssertTrue(review.stdout.contains("(draft, 4 cells typed — not done)"), review.stdout)
+        let reviewJSON = try JSONSerialization.jsonObject(with: Data(try sandbox.run(["review", name, "--json"]).stdout.utf8)) as? [String: Any]
+        let question = try XCTUnwrap((reviewJSON?["questions"] as? [[String: Any]])?.first { $0["id"] as? String == "readings" })
+        XCTAssertEqual((question["draft"] as? [[Any]])?.first as? [String], ["10", "11", "12", "13"], "--json shows the draft")
+        XCTAssertEqual(question["done"] as? Bool, false)
         XCTAssertTrue(review.stdout.contains("0 of 2 questions done"), review.stdout)
         let submit = try sandbox.run(["answer", name, "remarks", "none"])
         XCTAssertEqual(submit.status, 0, submit.output)

@@ -38,6 +38,8 @@ struct FormJSON: Encodable {
         /// `[row, column]` pairs, from 0, of the cells that take no value.
         var noCells: [[Int]]?
         var value: AnswerValue?
+        /// The cells of a table typed so far, while it is incomplete (null in cells not yet typed).
+        var draft: [[String?]]?
         var comment: String?
         var media: [MediaFile]
         var done: Bool
@@ -62,7 +64,8 @@ struct FormJSON: Encodable {
                 ?? answer.media.map { MediaFile(name: $0, questionID: question.id, kind: MediaKind(extension: ($0 as NSString).pathExtension) ?? .photo, bytes: nil) }
             var item = QuestionJSON(number: index + 1, id: question.id, type: "", typeDescription: question.typeDescription,
                                     text: question.text, help: question.help,
-                                    value: answer.value, comment: answer.comment, media: files, done: answer.isDone)
+                                    value: answer.value, draft: answer.draft, comment: answer.comment, media: files,
+                                    done: answer.isDone)
             switch question.kind {
             case .multipleChoice(let options, let maxAnswers):
                 (item.type, item.options, item.maxAnswers) = ("multipleChoice", options, maxAnswers)
