@@ -53,7 +53,12 @@ public struct Workflow: Sendable {
             case .json(let json): answer.value = try rules.value(fromJSON: json)
             case .validated(let value): answer.value = value
             }
+            // Every source of a value (words, JSON, `mi fill`'s validated ones) meets the text rule.
+            if let value = answer.value, update.value != nil {
+                try TextRules.check(value, field: "answer to \(question.id)")
+            }
             if let comment = update.comment {
+                try TextRules.check(comment, field: "comment on \(question.id)", allowNewlines: true)
                 let trimmed = comment.trimmingCharacters(in: .whitespacesAndNewlines)
                 answer.comment = trimmed.isEmpty ? nil : trimmed
             }
