@@ -84,16 +84,23 @@ final class CrashTests: XCTestCase {
         XCTAssertFalse(list.stderr.contains("skipped"), list.stderr, file: file, line: line)
     }
 
-    func testKilledDuringAnswerAttachAndSubmit() throws {
+    /// A sandbox with the samples, a large video of `megabytes` MiB (so kills land mid-copy) and
+    /// an answers file completing an extinguisher check.
+    static func crashSandbox(megabytes: Int) throws -> (Sandbox, big: URL, answers: URL) {
         let sandbox = try Sandbox()
         try sandbox.importSamples()
         let big = sandbox.root.appendingPathComponent("big.mp4")
         _ = FileManager.default.createFile(atPath: big.path, contents: nil)
         let handle = try FileHandle(forWritingTo: big)
-        for _ in 0..<48 { handle.write(Data(repeating: 7, count: 1 << 20)) }
+        for _ in 0..<megabytes { handle.write(Data(repeating: 7, count: 1 << 20)) }
         try handle.close()
         let answers = sandbox.root.appendingPathComponent("a.json")
         try Data(#"{"location": "Hall", "pressure-ok": true, "seal": ["Intact"], "weight": 6}"#.utf8).write(to: answers)
+        return (sandbox, big, answers)
+    }
+
+    func testKilledDuringAnswerAttachAndSubmit() throws {
+        let (sandbox, big, answers) = try Self.crashSandbox(megabytes: 48)
 
         var forms = 0
         var interrupted = 0
@@ -168,15 +175,7 @@ final class CrashTests: XCTestCase {
     /// temporary file, no media file form.json does not list, every form's status matching its
     /// area, and every form in exactly one place.
     func testOneCommandCleansWhatKilledAttachesAndSubmitsLeft() throws {
-        let sandbox = try Sandbox()
-        try sandbox.importSamples()
-        let big = sandbox.root.appendingPathComponent("big.mp4")
-        _ = FileManager.default.createFile(atPath: big.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: big)
-        for _ in 0..<32 { handle.write(Data(repeating: 7, count: 1 << 20)) }
-        try handle.close()
-        let answers = sandbox.root.appendingPathComponent("a.json")
-        try Data(#"{"location": "Hall", "pressure-ok": true, "seal": ["Intact"], "weight": 6}"#.utf8).write(to: answers)
+        let (sandbox, big, answers) = try Self.crashSandbox(megabytes: 32)
         let trials = 30
         var names: [String] = []
         for trial in 0..<trials {
