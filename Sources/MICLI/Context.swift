@@ -69,6 +69,16 @@ struct Context {
     static func sweep(_ workflow: Workflow) throws {
         let days = workflow.configuration.expiryDays
         let result = try workflow.store.sweep(expiryDays: days, now: workflow.now())
+        var temporary = 0
+        for repair in result.repaired {
+            switch repair {
+            case .temporaryRemoved: temporary += 1
+            case .unlistedMediaRemoved(let path): Terminal.note("removed \(path): a media file no form lists (an attach that did not finish)")
+            case .submitCompleted(let from, let to): Terminal.note("completed the submit of \(from) that was cut short: now \(to)")
+            case .statusCorrected(let path, let status): Terminal.note("\(path) is \(status.rawValue): its recorded status now says so")
+            }
+        }
+        if temporary > 0 { Terminal.note("removed \(Format.plural(temporary, "temporary file")) left by interrupted commands") }
         guard !result.expired.isEmpty else { return }
         let names = result.expired.map(\.location.relativePath).joined(separator: ", ")
         Terminal.note("deleted \(Format.plural(result.expired.count, "incomplete form")) older than \(days) days: \(names)")

@@ -84,16 +84,23 @@ final class CrashTests: XCTestCase {
         XCTAssertFalse(list.stderr.contains("skipped"), list.stderr, file: file, line: line)
     }
 
-    func testKilledDuringAnswerAttachAndSubmit() throws {
+    /// A sandbox with the samples, a large video of `megabytes` MiB (so kills land mid-copy) and
+    /// an answers file completing an extinguisher check.
+    static func crashSandbox(megabytes: Int) throws -> (Sandbox, big: URL, answers: URL) {
         let sandbox = try Sandbox()
         try sandbox.importSamples()
         let big = sandbox.root.appendingPathComponent("big.mp4")
         _ = FileManager.default.createFile(atPath: big.path, contents: nil)
         let handle = try FileHandle(forWritingTo: big)
-        for _ in 0..<48 { handle.write(Data(repeating: 7, count: 1 << 20)) }
+        for _ in 0..<megabytes { handle.write(Data(repeating: 7, count: 1 << 20)) }
         try handle.close()
         let answers = sandbox.root.appendingPathComponent("a.json")
         try Data(#"{"location": "Hall", "pressure-ok": true, "seal": ["Intact"], "weight": 6}"#.utf8).write(to: answers)
+        return (sandbox, big, answers)
+    }
+
+    func testKilledDuringAnswerAttachAndSubmit() throws {
+        let (sandbox, big, answers) = try Self.crashSandbox(megabytes: 48)
 
         var forms = 0
         var interrupted = 0
@@ -161,5 +168,54 @@ final class CrashTests: XCTestCase {
             try checkInvariants(sandbox, expectedForms: forms)
         }
         XCTAssertGreaterThan(interrupted, 4, "too few runs were cut short to prove anything")
+    }
+
+    /// 30 forms, then `mi attach` of a large file and `mi submit` of each killed at a random
+    /// moment, with no other mi in between; then one `mi list`, whose sweep must leave no
+    /// temporary file, no media file form.json does not list, every form's status matching its
+    /// area, and every form in exactly one place.
+    func testOneCommandCleansWhatKilledAttachesAndSubmitsLeft() throws {
+        let (sandbox, big, answers) = try Self.crashSandbox(megabytes: 32)
+        let trials = 30
+        var names: [String] = []
+        for trial in 0..<trials {
+            let name = try sandbox.newForm("extinguisher-check", name: "k\(trial)")
+            XCTAssertEqual(try sandbox.run(["answer", name, "--file", answers.path]).status, 0)
+            names.append(name)
+        }
+        var generator = SystemRandomNumberGenerator()
+        var interrupted = 0
+        for name in names {
+            for step in [["attach", name, "location", big.path, big.path], ["submit", name]] {
+                let process = try sandbox.start(step)
+                usleep(UInt32.random(in: 5_000...150_000, using: &generator))
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+                if process.terminationReason == .uncaughtSignal { interrupted += 1 }
+            }
+        }
+        XCTAssertGreaterThan(interrupted, trials / 2, "too few runs were cut short to prove anything")
+
+        let list = try sandbox.run(["list", "--json"])
+        XCTAssertEqual(list.status, 0, list.output)
+
+        let all = FileManager.default.enumerator(atPath: sandbox.documents.path)?.compactMap { $0 as? String } ?? []
+        XCTAssertEqual(all.filter { $0.contains(".mi-tmp-") }, [], "no temporary files remain")
+        var places: [String: [String]] = [:]
+        for path in sandbox.allFormFiles() {
+            let folder = sandbox.documents.appendingPathComponent(path).deletingLastPathComponent()
+            let data = try Data(contentsOf: folder.appendingPathComponent("form.json"))
+            let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any], path)
+            let id = try XCTUnwrap(object["id"] as? String, path)
+            places[id, default: []].append(path)
+            let area = path.split(separator: "/").first.map(String.init)
+            XCTAssertEqual(object["status"] as? String, area == "Users" ? "incomplete" : "completed", "\(path): status matches the area")
+            let answered = object["answers"] as? [String: [String: Any]] ?? [:]
+            let listed = Set(answered.values.flatMap { $0["media"] as? [String] ?? [] })
+            let onDisk = Set((try FileManager.default.contentsOfDirectory(atPath: folder.path)).filter { $0 != "form.json" })
+            XCTAssertEqual(onDisk, listed, "\(path): the media on disk are exactly those form.json lists")
+        }
+        XCTAssertEqual(places.count, trials, "\(places)")
+        for (id, paths) in places { XCTAssertEqual(paths.count, 1, "form \(id) is in \(paths)") }
     }
 }

@@ -58,13 +58,122 @@ final class SweepTests: XCTestCase {
     }
 
     func testCompletedFormsAreNeverTouched() throws {
-        let completed = try createCompleted("done", daysOld: 30)
+        var form = try fixture.form(name: "done", createdAt: now.addingTimeInterval(-30 * day))
+        form.status = .completed
+        let question = try XCTUnwrap(form.template.questions.first).id
+        form.answers[question] = Answer(media: ["Qid0(1).mp4"])
+        let completed = try store.move(try store.create(form), to: .completed, user: "ana", name: "done")
         try Files.write("video", to: completed.folder.appendingPathComponent("Qid0(1).mp4"))
         let before = try Data(contentsOf: completed.formFile)
         let result = try store.sweep(expiryDays: 7, now: now)
         XCTAssertEqual(result.expired.count, 0)
+        XCTAssertEqual(result.repaired, [])
         XCTAssertEqual(try Data(contentsOf: completed.formFile), before)
         XCTAssertEqual(Files.names(in: completed.folder), ["Qid0(1).mp4", "form.json"])
+    }
+
+    // MARK: - What killed processes leave
+
+    /// A process id that is not running: a child that has exited and been reaped.
+    private func deadPID() throws -> pid_t {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/true")
+        try process.run()
+        process.waitUntilExit()
+        let pid = process.processIdentifier
+        XCTAssertNotEqual(kill(pid, 0), 0, "the reaped child is gone")
+        return pid
+    }
+
+    func testTemporaryNamesCarryTheWritersPID() throws {
+        let name = DurableFile.temporaryName()
+        XCTAssertTrue(name.hasPrefix(DurableFile.temporaryPrefix))
+        XCTAssertEqual(DurableFile.writer(ofTemporary: name), getpid())
+        XCTAssertFalse(DurableFile.isLeftover(temporary: name), "this process is alive")
+        XCTAssertNil(DurableFile.writer(ofTemporary: ".mi-tmp-dead"))
+        XCTAssertTrue(DurableFile.isLeftover(temporary: ".mi-tmp-dead"), "an old name without a pid is a leftover")
+        XCTAssertFalse(DurableFile.isLeftover(temporary: "form.json"))
+        XCTAssertEqual(DurableFile.writer(ofTemporary: ".mi-tmp-\(try deadPID())-x").map { $0 > 0 }, true)
+    }
+
+    func testTemporaryFilesOfDeadWritersAreRemovedAndALiveWritersAreKept() throws {
+        let location = try create("f", daysOld: 1)
+        let dead = try deadPID()
+        let deadCopy = ".mi-tmp-\(dead)-\(UUID().uuidString)"
+        let liveCopy = ".mi-tmp-\(getpid())-\(UUID().uuidString)"
+        let deadStaging = "Users/ana/.mi-tmp-\(dead)-\(UUID().uuidString)"
+        try Files.write("half a video", to: location.folder.appendingPathComponent(deadCopy))
+        try Files.write("a video being copied", to: location.folder.appendingPathComponent(liveCopy))
+        try Files.write("half a form", to: fixture.root.appendingPathComponent(deadStaging + "/form.json"))
+
+        let result = try store.sweep(expiryDays: 7, now: now)
+        XCTAssertFalse(Files.exists(location.folder.appendingPathComponent(deadCopy)))
+        XCTAssertTrue(Files.exists(location.folder.appendingPathComponent(liveCopy)), "a live writer's file is never removed")
+        XCTAssertFalse(Files.exists(fixture.root.appendingPathComponent(deadStaging)))
+        XCTAssertEqual(Set(result.repaired), [.temporaryRemoved(path: deadStaging),
+                                              .temporaryRemoved(path: "Users/ana/f/\(deadCopy)")])
+    }
+
+    func testMediaThatFormJSONDoesNotListIsRemovedAndListedMediaKept() throws {
+        let workflow = fixture.workflow()
+        let (location, form) = try workflow.startForm(templateID: TemplateFixture.sampleTemplate().id, name: "f")
+        let question = try XCTUnwrap(form.template.questions.first).id
+        let attached = try workflow.attach("f", question: question, files: [try fixture.mediaSource("a.jpg")])
+        // An attach killed after its rename, before form.json recorded the file.
+        try Files.write("never acknowledged", to: location.folder.appendingPathComponent("Qid0(2).jpg"))
+
+        let result = try store.sweep(expiryDays: 7, now: now)
+        XCTAssertEqual(Files.names(in: location.folder), [attached[0].name, "form.json"].sorted())
+        XCTAssertEqual(result.repaired, [.unlistedMediaRemoved(path: "Users/ana/f/Qid0(2).jpg")])
+        XCTAssertEqual(try store.load(location).answers[question]?.media, [attached[0].name])
+    }
+
+    func testSubmitCutShortBetweenSaveAndMoveIsCompleted() throws {
+        let location = try create("f", daysOld: 1)
+        var form = try store.load(location)
+        form.status = .completed
+        form.submittedAt = now
+        form.record(AuditEvent(at: now, by: "ana", action: .submitted))
+        try store.save(form, at: location)
+
+        let result = try store.sweep(expiryDays: 7, now: now)
+        XCTAssertEqual(result.repaired, [.submitCompleted(from: "Users/ana/f", to: "CompletedMIs/ana/f")])
+        XCTAssertFalse(Files.exists(location.folder))
+        let moved = try store.location(.completed, user: "ana", name: "f")
+        XCTAssertEqual(try store.readSummary(moved).status, .completed)
+        XCTAssertEqual(try store.load(moved).audit.last?.action, .submitted)
+        XCTAssertEqual(try store.list(.completed).forms.map(\.location.name), ["f"])
+    }
+
+    func testSubmitCutShortTakesAFreeNameWhenTheCompletedOneIsTaken() throws {
+        try createCompleted("f", daysOld: 2)
+        let location = try create("f-x", daysOld: 1)
+        var form = try store.load(location)
+        form.status = .completed
+        form.record(AuditEvent(at: now, by: "ana", action: .submitted))
+        form.name = "f"
+        try store.save(form, at: location)
+
+        let result = try store.sweep(expiryDays: 7, now: now)
+        XCTAssertTrue(result.repaired.contains(.submitCompleted(from: "Users/ana/f-x", to: "CompletedMIs/ana/f-2")), "\(result.repaired)")
+        XCTAssertEqual(try store.list(.completed).forms.map(\.location.name), ["f", "f-2"])
+    }
+
+    func testOtherStatusMismatchesFollowTheFolder() throws {
+        // In Users/ saying completed without a submit last: stays, and says incomplete.
+        let incomplete = try create("edited", daysOld: 1)
+        var form = try store.load(incomplete)
+        form.status = .completed
+        try store.save(form, at: incomplete)
+        // In CompletedMIs/ saying incomplete (a send-back cut short): stays, and says completed.
+        let completed = try createCompleted("returned", daysOld: 1)
+
+        let result = try store.sweep(expiryDays: 7, now: now)
+        XCTAssertEqual(Set(result.repaired), [.statusCorrected(path: "Users/ana/edited", status: .incomplete),
+                                              .statusCorrected(path: "CompletedMIs/ana/returned", status: .completed)])
+        XCTAssertEqual(try store.readSummary(incomplete).status, .incomplete)
+        XCTAssertEqual(try store.readSummary(completed).status, .completed)
+        XCTAssertEqual(try store.sweep(expiryDays: 7, now: now).repaired, [], "a second sweep finds nothing")
     }
 
     func testDryRunReportsButDeletesNothing() throws {
@@ -114,8 +223,11 @@ final class SweepTests: XCTestCase {
         let location = try create("f", daysOld: 1)
         try Files.write("half a photo", to: location.folder.appendingPathComponent(".mi-tmp-abc"))
         try Files.write("photo", to: location.folder.appendingPathComponent("Qid0(1).jpg"))
+        try Files.write("half a photo", to: location.folder.appendingPathComponent(".mi-tmp-\(getpid())-abc"))
         store.removeLeftovers(in: location)
-        XCTAssertEqual(Files.names(in: location.folder), ["Qid0(1).jpg", "form.json"])
+        XCTAssertEqual(Files.names(in: location.folder).filter { !$0.hasPrefix(".") }, ["Qid0(1).jpg", "form.json"])
+        XCTAssertEqual(Files.find(prefix: DurableFile.temporaryPrefix, under: location.folder).map { $0.hasPrefix(".mi-tmp-\(getpid())-") }, [true],
+                       "only this live process's file is left")
     }
 
     func testUnreadableExpiredFormIsReportedNeverDeleted() throws {

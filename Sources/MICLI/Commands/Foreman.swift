@@ -54,7 +54,7 @@ extension MI {
                 var table = TableRenderer(["TECHNICIAN", "FORM", "TEMPLATE", "SUBMITTED", "WAITING", "DONE", "MEDIA", "ID"])
                 for i in output.completed {
                     let waiting = i.submittedAt.map { Int(now.timeIntervalSince($0) / 86_400) } ?? 0
-                    table.add([i.user, i.name, "\(i.template) v\(i.templateVersion)", Format.date(i.submittedAt),
+                    table.add([i.user, i.name, "\(DisplayText.escaped(i.template)) v\(i.templateVersion)", Format.date(i.submittedAt),
                                waiting == 0 ? "today" : Format.plural(waiting, "day"), "\(i.answered)/\(i.questions)",
                                String(i.media), String(i.id.prefix(8))])
                 }
@@ -67,7 +67,7 @@ extension MI {
                 var previous: String?
                 for i in output.incomplete {
                     let left = i.daysLeft.map { $0 <= 0 ? "today" : "in \(Format.plural($0, "day"))" } ?? "—"
-                    table.add([i.user == previous ? "" : i.user, i.name, "\(i.template) v\(i.templateVersion)",
+                    table.add([i.user == previous ? "" : i.user, i.name, "\(DisplayText.escaped(i.template)) v\(i.templateVersion)",
                                Format.date(i.createdAt), Format.date(i.updatedAt), "\(i.answered)/\(i.questions)",
                                String(i.media), left + (i.returnedAt == nil ? "" : " (returned)"), String(i.id.prefix(8))])
                     previous = i.user

@@ -66,7 +66,7 @@ extension MI {
             var table = TableRenderer(["FORM", "STATUS", "TEMPLATE", "DONE", "MEDIA", "UPDATED", "EXPIRES", "ID"])
             for item in items {
                 let expires = item.daysLeft.map { $0 <= 0 ? "today" : "in \(Format.plural($0, "day"))" } ?? "—"
-                table.add([item.name, item.status, "\(item.template) v\(item.templateVersion)", "\(item.answered)/\(item.questions)",
+                table.add([item.name, item.status, "\(DisplayText.escaped(item.template)) v\(item.templateVersion)", "\(item.answered)/\(item.questions)",
                            String(item.media), Format.date(item.updatedAt), expires, String(item.id.prefix(8))])
             }
             Terminal.out(table.render())

@@ -81,7 +81,7 @@ extension MI {
             if !messages.isEmpty {
                 Terminal.out("")
                 Terminal.out("Messages for you:")
-                for message in messages { Terminal.out("  \(Format.date(message.at))  \(message.text)") }
+                for message in messages { Terminal.out("  \(Format.date(message.at))  \(DisplayText.escaped(message.text))") }
             }
             if !expiring.isEmpty {
                 Terminal.out("")

@@ -46,7 +46,7 @@ extension MI {
             }
             guard !media.isEmpty else { Terminal.out("No media. Attach with `mi attach \(form) QUESTION FILE…`."); return }
             var table = TableRenderer(["MEDIA", "QUESTION", "KIND", "SIZE"])
-            for file in media { table.add([file.name, file.questionID, file.kind.rawValue, Format.bytes(file.bytes)]) }
+            for file in media { table.add([DisplayText.escaped(file.name), DisplayText.escaped(file.questionID), file.kind.rawValue, Format.bytes(file.bytes)]) }
             Terminal.out(table.render())
         }
     }

@@ -31,6 +31,9 @@ extension MI {
 }
 
 /// The human-readable review: a header, one row per question, foreman comments, history.
+/// Everything in it comes from form.json, which another tool may have written: control
+/// characters are shown escaped (`DisplayText`), cell by cell so the table's widths hold, and
+/// once more over the whole text for the header, comments and history.
 enum ReviewText {
     static func render(_ form: Form, media: [MediaFile], history: Bool) -> String {
         var lines: [String] = []
@@ -51,7 +54,8 @@ enum ReviewText {
             var answerText = displayDraftAnswer(answer, question: question)
                 ?? answer.value.map { display($0, question: question) } ?? (answer.isDone ? "—" : "— (open)")
             if answerText.isEmpty { answerText = "—" }
-            table.add([String(index + 1), "\(question.text) [\(question.id)]", answerText, answer.comment ?? "", files])
+            table.add([String(index + 1), "\(question.text) [\(question.id)]", answerText, answer.comment ?? "", files]
+                .map { DisplayText.escaped($0, keepingNewlines: true) })
         }
         lines.append(table.render())
         if !form.foremanComments.isEmpty {
@@ -64,17 +68,19 @@ enum ReviewText {
             lines.append("History:")
             for event in form.audit { lines.append("  " + describe(event)) }
         }
-        return lines.joined(separator: "\n")
+        return DisplayText.escaped(lines.joined(separator: "\n"), keepingNewlines: true)
     }
 
-    /// Tables become one line per row so they read as tables.
+    /// Tables become one line per row so they read as tables; control characters are escaped.
     static func display(_ value: AnswerValue, question: Question) -> String {
         if case .table(let cells) = value, case .table(let rows, let columns, _) = question.kind {
             return rows.indices.map { r in
-                "\(rows[r]): " + columns.indices.map { c in "\(columns[c]) \(cells[r][c] ?? "■")" }.joined(separator: ", ")
+                DisplayText.escaped("\(rows[r]): " + columns.indices.map { c in
+                    "\(columns[c]) \(cells[r][c] ?? "■")"
+                }.joined(separator: ", "))
             }.joined(separator: "\n")
         }
-        return value.display
+        return DisplayText.escaped(value.display, keepingNewlines: true)
     }
 
     static func describe(_ event: AuditEvent) -> String {

@@ -115,8 +115,8 @@ struct FillSession {
             for (number, option) in options.enumerated() { prompter.say("  \(number + 1). \(option)") }
         }
         if let value = current.value { prompter.say("Current answer: \(ReviewText.display(value, question: question))") }
-        if let comment = current.comment { prompter.say("Comment: \(comment)") }
-        if !current.media.isEmpty { prompter.say("Media: \(current.media.joined(separator: ", "))") }
+        if let comment = current.comment { prompter.say("Comment: \(DisplayText.escaped(comment, keepingNewlines: true))") }
+        if !current.media.isEmpty { prompter.say("Media: \(DisplayText.escaped(current.media.joined(separator: ", ")))") }
         if case .table = question.kind { return try askTable(question, rules: rules) }
 
         var pendingComment: String?

@@ -13,12 +13,45 @@ public enum DurableFile {
     /// sweep at the start of a command removes the ones a killed process left behind.
     public static let temporaryPrefix = ".mi-tmp-"
 
+    /// A fresh temporary name, `.mi-tmp-<pid>-<uuid>`: the writer's process id lets the sweep
+    /// tell a dead writer's leftover from a file a live process is still writing.
+    public static func temporaryName() -> String {
+        "\(temporaryPrefix)\(getpid())-\(UUID().uuidString)"
+    }
+
+    /// The process that wrote a temporary file of this name, or nil when the name carries none
+    /// (not a temporary name, or one written before names carried the pid).
+    public static func writer(ofTemporary name: String) -> pid_t? {
+        guard name.hasPrefix(temporaryPrefix) else { return nil }
+        let rest = name.dropFirst(temporaryPrefix.count)
+        guard let dash = rest.firstIndex(of: "-"), let pid = pid_t(rest[..<dash]), pid > 0 else { return nil }
+        return pid
+    }
+
+    /// Whether a temporary file of this name is a leftover: its writer is gone (or unknown).
+    /// `kill(pid, 0)` fails with ESRCH only when no such process exists; EPERM means it lives.
+    public static func isLeftover(temporary name: String) -> Bool {
+        guard name.hasPrefix(temporaryPrefix) else { return false }
+        guard let pid = writer(ofTemporary: name) else { return true }
+        return kill(pid, 0) != 0 && errno == ESRCH
+    }
+
+    /// Removes the leftovers of dead writers among the temporary entries directly in `folder`
+    /// (files or folders); returns their names.
+    @discardableResult
+    public static func removeLeftovers(in folder: URL) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        let leftovers = names.filter { isLeftover(temporary: $0) }.sorted()
+        for name in leftovers { try? FileManager.default.removeItem(at: folder.appendingPathComponent(name)) }
+        return leftovers
+    }
+
     /// Writes `data` to `url`: a temporary file in the same folder, fsync, rename over `url`,
     /// fsync of the folder.
     /// `permissions` apply from the moment the file exists (0o600 for secrets).
     public static func write(_ data: Data, to url: URL, permissions: mode_t = 0o644) throws {
         let folder = url.deletingLastPathComponent()
-        let temporary = folder.appendingPathComponent(temporaryPrefix + UUID().uuidString)
+        let temporary = folder.appendingPathComponent(temporaryName())
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
         guard fd >= 0 else { throw error("create", temporary) }
         fchmod(fd, permissions)
@@ -53,7 +86,7 @@ public enum DurableFile {
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             throw StoreError.io(operation: "copy", path: source.path, reason: "not a regular file")
         }
-        let temporary = destinationFolder.appendingPathComponent(temporaryPrefix + UUID().uuidString)
+        let temporary = destinationFolder.appendingPathComponent(temporaryName())
         let output = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard output >= 0 else { throw error("create", temporary) }
         var total: Int64 = 0

@@ -14,7 +14,7 @@ public enum SafeName {
         if name.hasPrefix("-") { return "it starts with \"-\"" }
         for scalar in name.unicodeScalars {
             if scalar.value == 0 { return "it contains a NUL character" }
-            if scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format
+            if TextRules.isControl(scalar) || scalar.properties.generalCategory == .format
                 || scalar.properties.generalCategory == .lineSeparator
                 || scalar.properties.generalCategory == .paragraphSeparator {
                 return "it contains a control character (U+\(String(scalar.value, radix: 16, uppercase: true)))"
@@ -33,11 +33,12 @@ public enum SafeName {
         return name
     }
 
-    /// A printable rendering of a hostile name for messages (control characters escaped).
+    /// A printable rendering of a hostile name for messages: control characters escaped as
+    /// `DisplayText` shows them, and invisible format characters as `\u{xx}`.
     public static func printable(_ name: String) -> String {
         var result = ""
-        for scalar in name.unicodeScalars {
-            if scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format {
+        for scalar in DisplayText.escaped(name).unicodeScalars {
+            if scalar.properties.generalCategory == .format {
                 result += "\\u{\(String(scalar.value, radix: 16))}"
             } else {
                 result.unicodeScalars.append(scalar)

@@ -79,7 +79,7 @@ public struct Store: Sendable {
         let location = try self.location(.incomplete, user: form.user, name: form.name)
         let parent = location.folder.deletingLastPathComponent()
         try DurableFile.makeFolder(parent)
-        let staging = parent.appendingPathComponent(DurableFile.temporaryPrefix + UUID().uuidString)
+        let staging = parent.appendingPathComponent(DurableFile.temporaryName())
         guard mkdir(staging.path, 0o755) == 0 else { throw DurableFile.error("create folder", staging) }
         do {
             try DurableFile.write(try FormFile.encode(form), to: staging.appendingPathComponent(Self.formFileName))
@@ -102,7 +102,7 @@ public struct Store: Sendable {
     /// Deletes a form with its media: first renamed out of sight in one step, then removed.
     public func remove(_ location: FormLocation) throws {
         let parent = location.folder.deletingLastPathComponent()
-        let trash = parent.appendingPathComponent(DurableFile.temporaryPrefix + UUID().uuidString)
+        let trash = parent.appendingPathComponent(DurableFile.temporaryName())
         try DurableFile.moveNoReplace(location.folder, to: trash)
         try? FileManager.default.removeItem(at: trash)
         try removeIfEmpty(parent)

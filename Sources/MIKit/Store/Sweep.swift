@@ -6,6 +6,8 @@ public struct SweepResult: Sendable {
     public var expired: [ListedForm] = []
     /// Forms whose files could not be read: reported, never deleted.
     public var unreadable: [UnreadableForm] = []
+    /// What was made right after killed processes.
+    public var repaired: [SweepRepair] = []
 }
 
 extension Store {
@@ -14,12 +16,12 @@ extension Store {
         summary.expiryStart.addingTimeInterval(Double(expiryDays) * 86_400)
     }
 
-    /// Deletes incomplete forms created more than `expiryDays` ago, the leftovers of processes
-    /// killed mid-write, and folders left empty. With `dryRun` it only reports the expired forms.
-    /// The caller holds the lock.
+    /// Deletes incomplete forms created more than `expiryDays` ago and folders left empty, and
+    /// repairs what a process killed mid-step left (see `repairLeftovers`). With `dryRun` it
+    /// only reports the expired forms. The caller holds the lock.
     public func sweep(expiryDays: Int, now: Date, dryRun: Bool = false) throws -> SweepResult {
         var result = SweepResult()
-        if !dryRun { removeLeftovers() }
+        if !dryRun { result.repaired = repairLeftovers() }
         let listing = try list(.incomplete)
         result.unreadable = listing.unreadable
         // A listing reads only each file's summary; an expired form is read whole before it
@@ -40,26 +42,98 @@ extension Store {
         return result
     }
 
-    /// Temporary folders a killed process left in the user folders (half-created forms,
-    /// half-deleted ones). Only called under the lock, so no live process owns them.
-    private func removeLeftovers() {
+    /// What a process killed mid-step leaves, made right. The caller holds the lock, so no
+    /// other mi process is between steps; a temporary file is still removed only when the
+    /// process named in it is dead (a writer outside the lock may be alive).
+    ///
+    /// - temporary files and folders of dead writers, in the user folders (half-created or
+    ///   half-deleted forms) and in the form folders (half-copied media, half-written form.json);
+    /// - media files in a form folder that form.json does not list: an attach copies and
+    ///   renames the file, then records it in form.json, so such a file is an attach that was
+    ///   never acknowledged (or a detach whose file removal was cut short);
+    /// - a form whose form.json disagrees with its area. A form in `Users/` that says
+    ///   `completed` with `submitted` as its last event (or `renamed` right after it) was
+    ///   killed between the save and the move of a submit, which had checked everything: the
+    ///   submit is completed by moving it to `CompletedMIs/`. Any other disagreement keeps
+    ///   the form where it is (the folder decides, as in `load`) and rewrites its status.
+    func repairLeftovers() -> [SweepRepair] {
+        var repairs: [SweepRepair] = []
         for area in Area.allCases {
             for user in users(in: area) {
-                let folder = areaFolder(area).appendingPathComponent(user)
-                let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-                for name in names where name.hasPrefix(DurableFile.temporaryPrefix) {
-                    try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+                let userFolder = areaFolder(area).appendingPathComponent(user)
+                repairs += DurableFile.removeLeftovers(in: userFolder).map { .temporaryRemoved(path: "\(area.rawValue)/\(user)/\($0)") }
+                for name in entries(of: userFolder) where SafeName.problem(name) == nil {
+                    let location = FormLocation(area: area, user: user, name: name,
+                                                folder: userFolder.appendingPathComponent(name, isDirectory: true))
+                    repairs += repair(location)
                 }
             }
         }
+        return repairs
     }
 
-    /// Temporary files a killed process left inside a form's folder (a half-copied attachment,
-    /// a half-written form.json). The caller holds the lock.
-    public func removeLeftovers(in location: FormLocation) {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: location.folder.path)) ?? []
-        for name in names where name.hasPrefix(DurableFile.temporaryPrefix) {
-            try? FileManager.default.removeItem(at: location.folder.appendingPathComponent(name))
+    /// The repairs of one form folder (see `repairLeftovers`); an unreadable form is left alone.
+    private func repair(_ location: FormLocation) -> [SweepRepair] {
+        var repairs = DurableFile.removeLeftovers(in: location.folder)
+            .map { SweepRepair.temporaryRemoved(path: "\(location.relativePath)/\($0)") }
+        guard let summary = try? readSummary(location) else { return repairs }
+        let files = entries(of: location.folder).filter { $0 != Self.formFileName }
+        // The summary counts the listed media: only a folder whose count differs is read whole.
+        if files.count != summary.media, let form = try? load(location) {
+            let listed = Set(form.answers.values.flatMap(\.media))
+            for name in files where !listed.contains(name) {
+                if (try? FileManager.default.removeItem(at: location.folder.appendingPathComponent(name))) != nil {
+                    repairs.append(.unlistedMediaRemoved(path: "\(location.relativePath)/\(name)"))
+                }
+            }
+            try? DurableFile.syncFolder(location.folder)
         }
+        if summary.status != location.area.status, let repaired = try? repairStatus(location) {
+            repairs.append(repaired)
+        }
+        return repairs
     }
+
+    private func repairStatus(_ location: FormLocation) throws -> SweepRepair {
+        let data = try Data(contentsOf: location.formFile)
+        let written = try FormFile.decode(data)
+        let events = written.audit.map(\.action)
+        let submitCutShort = location.area == .incomplete && written.status == .completed
+            && (events.last == .submitted || events.suffix(2) == [.submitted, .renamed])
+        if submitCutShort {
+            var name = (try? SafeName.check(written.name, as: "form name")) ?? location.name
+            let base = name
+            var counter = 2
+            while FileManager.default.fileExists(atPath: try self.location(.completed, user: location.user, name: name).folder.path) {
+                name = "\(base)-\(counter)"
+                counter += 1
+            }
+            var form = try load(location)
+            form.status = .completed
+            form.name = name
+            try save(form, at: location)
+            let destination = try move(location, to: .completed, user: location.user, name: name)
+            return .submitCompleted(from: location.relativePath, to: destination.relativePath)
+        }
+        try save(try load(location), at: location)
+        return .statusCorrected(path: location.relativePath, status: location.area.status)
+    }
+
+    /// Removes the temporary files of dead writers inside a form's folder (a half-copied
+    /// attachment, a half-written form.json). The caller holds the lock.
+    public func removeLeftovers(in location: FormLocation) {
+        DurableFile.removeLeftovers(in: location.folder)
+    }
+}
+
+/// One thing the sweep made right after a killed process; paths are below the store's root.
+public enum SweepRepair: Sendable, Hashable {
+    /// A dead writer's temporary file or folder was removed.
+    case temporaryRemoved(path: String)
+    /// A media file form.json does not list was removed.
+    case unlistedMediaRemoved(path: String)
+    /// A submit cut short between its save and its move was completed.
+    case submitCompleted(from: String, to: String)
+    /// A form's recorded status was rewritten to match its area.
+    case statusCorrected(path: String, status: Form.Status)
 }

@@ -66,7 +66,12 @@ extension Answer {
         case .validated(let validated): (value, draft) = (validated, nil)
         case .draft(let cells): draft = try rules.draft(cells)
         }
+        // Every source of a value (words, JSON, `mi fill`'s validated ones, drafts) meets the text rule.
+        let field = "answer to \(rules.question.id)"
+        if update.value != nil, let value { try TextRules.check(value, field: field) }
+        if case .draft = update.value, let draft { try TextRules.check(.table(draft), field: field) }
         if let comment = update.comment {
+            try TextRules.check(comment, field: "comment on \(rules.question.id)", allowNewlines: true)
             let trimmed = comment.trimmingCharacters(in: .whitespacesAndNewlines)
             self.comment = trimmed.isEmpty ? nil : trimmed
         }

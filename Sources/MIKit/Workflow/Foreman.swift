@@ -30,6 +30,7 @@ extension Workflow {
     public func comment(_ reference: String, text: String) throws -> Form {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw WorkflowError.emptyText(what: "comment", hint: "write what the technician should know") }
+        try TextRules.check(trimmed, field: "comment", allowNewlines: true)
         let location = try resolve(reference)
         guard location.area == .completed else {
             throw WorkflowError.formNotSubmitted(form: "\(location.user)/\(location.name)", operation: .commented)
@@ -47,6 +48,7 @@ extension Workflow {
     public func sendBack(_ reference: String, note: String) throws -> (FormLocation, Form) {
         let trimmed = note.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw WorkflowError.emptyText(what: "note", hint: "say what to correct with --note TEXT") }
+        try TextRules.check(trimmed, field: "note", allowNewlines: true)
         let location = try resolve(reference)
         guard location.area == .completed else {
             throw WorkflowError.formNotSubmitted(form: "\(location.user)/\(location.name)", operation: .returned)

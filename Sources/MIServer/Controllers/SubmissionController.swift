@@ -123,7 +123,11 @@ struct SubmissionController {
         }
         let data = try Data(contentsOf: folder.appendingPathComponent(UploadPart.formFilename))
         do {
-            return try FormFile.decode(data)
+            let form = try FormFile.decode(data)
+            try TextRules.check(form)
+            return form
+        } catch let error as TextRuleError {
+            throw HTTPError(.badRequest, message: "the form part was refused: \(error.errorDescription ?? error.code)")
         } catch let error as FormFileError {
             throw HTTPError(.badRequest, message: "the form part is not a valid form.json: \(error.reason) — check the form with `mi review`")
         } catch {

@@ -1,0 +1,53 @@
+import Foundation
+import XCTest
+
+/// Control characters never reach form.json through mi, and never reach the terminal from it.
+final class ControlCharacterTests: XCTestCase {
+    func testAnAnswerWithAnEscapeSequenceIsRefusedAndNothingIsSaved() throws {
+        let sandbox = try Sandbox()
+        try sandbox.importSamples()
+        let name = try sandbox.newForm("extinguisher-check")
+        let file = sandbox.formFolder(name).appendingPathComponent("form.json")
+        let before = try Data(contentsOf: file)
+
+        let result = try sandbox.run(["answer", name, "location", "\u{1B}[2J"])
+        XCTAssertEqual(result.status, 65, result.output)
+        XCTAssertTrue(result.stderr.contains("control character U+001B"), result.stderr)
+        XCTAssertEqual(try Data(contentsOf: file), before, "form.json is unchanged")
+
+        let json = try sandbox.run(["answer", name, "location", "Hall\u{9B}2J", "--json"])
+        XCTAssertEqual(json.status, 65, json.output)
+        let error = try JSONSerialization.jsonObject(with: Data(json.stderr.utf8)) as? [String: [String: String]]
+        XCTAssertEqual(error?["error"]?["code"], "control-character")
+        XCTAssertEqual(try Data(contentsOf: file), before)
+    }
+
+    func testReviewOfAFormWrittenByAnotherToolPrintsControlsEscaped() throws {
+        let sandbox = try Sandbox()
+        try sandbox.importSamples()
+        let name = try sandbox.newForm("extinguisher-check")
+        let answers = sandbox.root.appendingPathComponent("a.json")
+        try Data(#"{"location": {"value": "Hall", "comment": "Noted"}}"#.utf8).write(to: answers)
+        XCTAssertEqual(try sandbox.run(["answer", name, "--file", answers.path]).status, 0)
+        // Another tool writes escape sequences into the answer and the comment.
+        let file = sandbox.formFolder(name).appendingPathComponent("form.json")
+        var text = try String(contentsOf: file, encoding: .utf8)
+        XCTAssertTrue(text.contains(#""Hall""#) && text.contains(#""Noted""#), text)
+        text = text.replacingOccurrences(of: #""Hall""#, with: #""\u001b[2JHall""#)
+            .replacingOccurrences(of: #""Noted""#, with: #""\u009b31mNoted\u0007""#)
+        try Data(text.utf8).write(to: file)
+
+        let review = try sandbox.run(["review", name])
+        XCTAssertEqual(review.status, 0, review.output)
+        let controls = review.stdout.unicodeScalars.filter { $0.value == 0x1B || (0x7F...0x9F).contains($0.value) || $0.value == 0x07 }
+        XCTAssertEqual(controls.count, 0, review.stdout.debugDescription)
+        XCTAssertTrue(review.stdout.contains(#"\e[2JHall"#), review.stdout)
+        XCTAssertTrue(review.stdout.contains(#"\u{9b}31mNoted\u{7}"#), review.stdout)
+
+        // JSON output keeps the text exactly: JSON escapes it.
+        let json = try sandbox.run(["review", name, "--json"])
+        XCTAssertEqual(json.status, 0, json.output)
+        XCTAssertFalse(json.stdout.unicodeScalars.contains { $0.value == 0x1B }, json.stdout)
+        XCTAssertTrue(json.stdout.contains("Hall"), json.stdout)
+    }
+}
