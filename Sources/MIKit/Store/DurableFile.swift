@@ -40,10 +40,29 @@ public enum DurableFile {
     /// (files or folders); returns their names.
     @discardableResult
     public static func removeLeftovers(in folder: URL) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        removeLeftovers(in: folder, among: directoryNames(folder))
+    }
+
+    /// The same, among `names` already read from `folder`.
+    static func removeLeftovers(in folder: URL, among names: [String]) -> [String] {
         let leftovers = names.filter { isLeftover(temporary: $0) }.sorted()
         for name in leftovers { try? FileManager.default.removeItem(at: folder.appendingPathComponent(name)) }
         return leftovers
+    }
+
+    /// Every name in `folder` (hidden ones too; not `.` and `..`), read with one `readdir` pass;
+    /// empty when the folder is missing or unreadable.
+    static func directoryNames(_ folder: URL) -> [String] {
+        guard let directory = opendir(folder.path) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
+            }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
     }
 
     /// Writes `data` to `url`: a temporary file in the same folder, fsync, rename over `url`,

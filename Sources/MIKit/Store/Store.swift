@@ -153,8 +153,7 @@ public struct Store: Sendable {
 
     /// Every name in `folder` except hidden and temporary ones, sorted; empty when the folder is missing.
     func entries(of folder: URL) -> [String] {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
-        return names.filter { !$0.hasPrefix(".") }.sorted()
+        DurableFile.directoryNames(folder).filter { !$0.hasPrefix(".") }.sorted()
     }
 
     func removeIfEmpty(_ folder: URL) throws {

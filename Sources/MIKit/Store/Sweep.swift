@@ -21,8 +21,16 @@ extension Store {
     /// only reports the expired forms. The caller holds the lock.
     public func sweep(expiryDays: Int, now: Date, dryRun: Bool = false) throws -> SweepResult {
         var result = SweepResult()
-        if !dryRun { result.repaired = repairLeftovers() }
-        let listing = try list(.incomplete)
+        var listing: FormListing
+        if dryRun {
+            listing = try list(.incomplete)
+        } else {
+            // The repair pass reads every form's summary anyway: its listing of the incomplete
+            // forms (after the repairs) serves the expiry check, so no summary is read twice.
+            let repair = repairLeftovers()
+            result.repaired = repair.repairs
+            listing = repair.incomplete
+        }
         result.unreadable = listing.unreadable
         // A listing reads only each file's summary; an expired form is read whole before it
         // goes, so a damaged file is reported and kept, never deleted.
@@ -56,28 +64,50 @@ extension Store {
     ///   killed between the save and the move of a submit, which had checked everything: the
     ///   submit is completed by moving it to `CompletedMIs/`. Any other disagreement keeps
     ///   the form where it is (the folder decides, as in `load`) and rewrites its status.
-    func repairLeftovers() -> [SweepRepair] {
+    /// Returns the repairs and, as a by-product, the listing of the incomplete forms as they are
+    /// after the repairs (what `list(.incomplete)` would return).
+    func repairLeftovers() -> (repairs: [SweepRepair], incomplete: FormListing) {
         var repairs: [SweepRepair] = []
+        var incomplete = FormListing()
         for area in Area.allCases {
             for user in users(in: area) {
                 let userFolder = areaFolder(area).appendingPathComponent(user)
-                repairs += DurableFile.removeLeftovers(in: userFolder).map { .temporaryRemoved(path: "\(area.rawValue)/\(user)/\($0)") }
-                for name in entries(of: userFolder) where SafeName.problem(name) == nil {
+                let names = DurableFile.directoryNames(userFolder)
+                repairs += DurableFile.removeLeftovers(in: userFolder, among: names)
+                    .map { .temporaryRemoved(path: "\(area.rawValue)/\(user)/\($0)") }
+                for name in names.sorted() where !name.hasPrefix(".") && SafeName.problem(name) == nil {
                     let location = FormLocation(area: area, user: user, name: name,
                                                 folder: userFolder.appendingPathComponent(name, isDirectory: true))
-                    repairs += repair(location)
+                    let (formRepairs, summary) = repair(location)
+                    repairs += formRepairs
+                    guard area == .incomplete else { continue }
+                    if formRepairs.contains(where: { if case .submitCompleted = $0 { return true } else { return false } }) {
+                        continue
+                    }
+                    if var summary {
+                        summary.status = area.status
+                        summary.user = user
+                        summary.name = name
+                        incomplete.forms.append(ListedForm(location: location, summary: summary))
+                    } else {
+                        do { _ = try readSummary(location) } catch {
+                            incomplete.unreadable.append(UnreadableForm(location: location, reason: error.localizedDescription))
+                        }
+                    }
                 }
             }
         }
-        return repairs
+        return (repairs, incomplete)
     }
 
-    /// The repairs of one form folder (see `repairLeftovers`); an unreadable form is left alone.
-    private func repair(_ location: FormLocation) -> [SweepRepair] {
-        var repairs = DurableFile.removeLeftovers(in: location.folder)
+    /// The repairs of one form folder (see `repairLeftovers`), and its summary when readable;
+    /// an unreadable form is left alone.
+    private func repair(_ location: FormLocation) -> ([SweepRepair], FormSummary?) {
+        let names = DurableFile.directoryNames(location.folder)
+        var repairs = DurableFile.removeLeftovers(in: location.folder, among: names)
             .map { SweepRepair.temporaryRemoved(path: "\(location.relativePath)/\($0)") }
-        guard let summary = try? readSummary(location) else { return repairs }
-        let files = entries(of: location.folder).filter { $0 != Self.formFileName }
+        guard let summary = try? readSummary(location) else { return (repairs, nil) }
+        let files = names.filter { !$0.hasPrefix(".") && $0 != Self.formFileName }
         // The summary counts the listed media: only a folder whose count differs is read whole.
         if files.count != summary.media, let form = try? load(location) {
             let listed = Set(form.answers.values.flatMap(\.media))
@@ -91,7 +121,7 @@ extension Store {
         if summary.status != location.area.status, let repaired = try? repairStatus(location) {
             repairs.append(repaired)
         }
-        return repairs
+        return (repairs, summary)
     }
 
     private func repairStatus(_ location: FormLocation) throws -> SweepRepair {
