@@ -24,16 +24,7 @@ final class WorkflowTests: XCTestCase {
 
     /// Answers every question of the sample template validly.
     private func answerEverything(_ form: String) throws {
-        _ = try workflow.answer(form, [
-            AnswerUpdate(question: "guard", value: .words(["yes"])),
-            AnswerUpdate(question: "leaks", value: .words(["None"])),
-            AnswerUpdate(question: "noise", value: .words(["1"])),
-            AnswerUpdate(question: "checks", value: .json(.array([.string("Alignment"), .string("Vibration")]))),
-            AnswerUpdate(question: "pressure", value: .words(["4.5"])),
-            AnswerUpdate(question: "hours", value: .json(.number(1200))),
-            AnswerUpdate(question: "bearings", value: .words([#"[["61","2.5"],["58","1.9"],["70",null]]"#])),
-            AnswerUpdate(question: "notes", value: .words(["all", "good"])),
-        ])
+        _ = try workflow.answer(form, TemplateFixture.completeAnswers)
     }
 
     // MARK: - Starting forms

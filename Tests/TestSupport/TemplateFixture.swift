@@ -22,6 +22,18 @@ public enum TemplateFixture {
     /// The id of `sampleJSON`.
     public static let sampleID = "pump-inspection"
 
+    /// A valid answer to every question of `sampleJSON`.
+    public static let completeAnswers: [AnswerUpdate] = [
+        AnswerUpdate(question: "guard", value: .words(["yes"])),
+        AnswerUpdate(question: "leaks", value: .words(["None"])),
+        AnswerUpdate(question: "noise", value: .words(["1"])),
+        AnswerUpdate(question: "checks", value: .json(.array([.string("Alignment"), .string("Vibration")]))),
+        AnswerUpdate(question: "pressure", value: .words(["4.5"])),
+        AnswerUpdate(question: "hours", value: .json(.number(1200))),
+        AnswerUpdate(question: "bearings", value: .words([#"[["61","2.5"],["58","1.9"],["70",null]]"#])),
+        AnswerUpdate(question: "notes", value: .words(["all", "good"])),
+    ]
+
     /// A template with every question type, with the default key names: a verbatim copy of
     /// `Samples/templates/pump-inspection.json`, so tests do not depend on the samples folder.
     /// Question indexes: 0 guard (true/false), 1 leaks (choice, any number), 2 noise (choice, one), 3 checks (choice, up to 2),

@@ -128,13 +128,13 @@ extension MI {
             let target = try Directory.service(context.configuration).lookup(user: to)
             try Workflow.checkAssignee(to, role: target?.role)
             guard let target else { return }
-            let result = try context.run { try $0.reassign(form, to: target.userName) }
+            let result = try context.run { try $0.reassign(form, to: target.userName, displayName: target.displayName) }
             if global.json {
                 try Terminal.json(["id": result.form.id.uuidString.lowercased(), "from": result.from.relativePath,
                                    "to": result.to.relativePath, "name": result.form.name])
             } else {
                 let renamed = result.form.name == result.from.name ? "" : " as \(result.form.name) (\(target.userName) already had a form named \(result.from.name))"
-                Terminal.out("Reassigned \(result.from.user)/\(result.from.name) to \(target.displayName) (\(target.userName))\(renamed).")
+                Terminal.out("Reassigned \(result.from.user)/\(result.from.name) to \(DisplayText.escaped(target.displayName)) (\(target.userName))\(renamed).")
             }
         }
     }

@@ -21,7 +21,7 @@ extension MI {
                 try Terminal.json(Output(form: form, attached: attached))
             } else {
                 for (file, media) in zip(files, attached) {
-                    Terminal.out("Attached \(file) as \(media.name) (\(media.kind.rawValue), \(Format.bytes(media.bytes))) to question \(media.questionID).")
+                    Terminal.out("Attached \(file) as \(media.name) (\(media.kind.rawValue), \(Format.bytes(media.bytes))) to question \(DisplayText.escaped(media.questionID)).")
                 }
             }
         }
@@ -61,7 +61,7 @@ extension MI {
         func run() throws {
             let context = try Context.technician(global)
             let saved = try context.run { try $0.detach(form, media: media) }
-            if global.json { try Terminal.json(FormJSON(saved)) } else { Terminal.out("Removed \(media) from \(saved.name).") }
+            if global.json { try Terminal.json(FormJSON(saved)) } else { Terminal.out("Removed \(DisplayText.escaped(media)) from \(saved.name).") }
         }
     }
 }

@@ -17,7 +17,7 @@ extension MI {
 
         func run() throws {
             let context = try Context.technician(global)
-            let (_, form) = try context.run { try $0.startForm(templateID: template, name: name) }
+            let (_, form) = try context.run { try $0.startForm(templateID: template, name: name, displayName: context.session.displayName) }
             if global.json {
                 try Terminal.json(Output(id: form.id.uuidString.lowercased(), name: form.name, template: form.template.id,
                                          version: form.template.version, questions: form.template.questions.count))

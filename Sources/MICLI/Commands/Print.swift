@@ -11,8 +11,13 @@ extension MI {
         @OptionGroup var global: GlobalOptions
         @Argument(help: ArgumentHelp("The form.", valueName: "form")) var form: String
 
-        @Option(help: ArgumentHelp("Where to write the PDF.", valueName: "file.pdf"))
-        var output: String
+        @Option(help: ArgumentHelp(
+            "Where to write the PDF; an existing file there is replaced. Without it, the PDF is <form name>.pdf in the current folder, which is never overwritten unless --force is given.",
+            valueName: "file.pdf"))
+        var output: String?
+
+        @Flag(help: "Replace <form name>.pdf in the current folder when it already exists.")
+        var force = false
 
         @Option(help: ArgumentHelp("Also send the PDF to this CUPS printer (`lp -d NAME`).", valueName: "name"))
         var printer: String?
@@ -28,13 +33,13 @@ extension MI {
 
         func run() throws {
             let context = try Context.anyone(global)
-            let url = URL(fileURLWithPath: output)
             // Under the lock, so the form cannot move or change while it is drawn.
-            let form = try context.run { workflow -> Form in
+            let (form, url) = try context.run { workflow -> (Form, URL) in
                 let location = try workflow.resolve(self.form)
                 let form = try workflow.store.load(location)
+                let url = try destination(for: location.name)
                 try Printing.writePDF(of: location.folder, to: url, paper: paper?.lowercased() ?? "auto")
-                return form
+                return (form, url)
             }
             if let printer { try Printing.send(url, to: printer) }
             if global.json {
@@ -42,6 +47,15 @@ extension MI {
             } else {
                 Terminal.out("Wrote \(url.path)" + (printer.map { " and sent it to \($0)" } ?? "") + ".")
             }
+        }
+
+        /// `--output`, or `<form name>.pdf` in the current folder (a form's name is a safe file
+        /// name), which is not replaced without `--force`.
+        func destination(for formName: String) throws -> URL {
+            if let output { return URL(fileURLWithPath: output) }
+            let url = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(formName + ".pdf")
+            if !force && FileManager.default.fileExists(atPath: url.path) { throw PrintError.pdfExists(path: url.path) }
+            return url
         }
     }
 }
@@ -98,11 +112,13 @@ enum PrintError: ClassifiedError {
     case reportFailed(String)
     case noCUPS(pdf: String)
     case printerRefused(printer: String, reason: String, pdf: String)
+    /// `<form name>.pdf` is already in the current folder and `--force` was not given.
+    case pdfExists(path: String)
 
     var failureClass: FailureClass {
         switch self {
         case .reportWriterMissing, .noCUPS: return .configuration
-        case .reportFailed, .printerRefused: return .refused
+        case .reportFailed, .printerRefused, .pdfExists: return .refused
         }
     }
 
@@ -112,6 +128,7 @@ enum PrintError: ClassifiedError {
         case .reportFailed: return "pdf-failed"
         case .noCUPS: return "no-cups"
         case .printerRefused: return "printer-refused"
+        case .pdfExists: return "pdf-exists"
         }
     }
 
@@ -123,6 +140,8 @@ enum PrintError: ClassifiedError {
         case .noCUPS(let pdf): return "cannot print: `lp` (CUPS) is not installed — install cups-client; the PDF is at \(pdf)"
         case .printerRefused(let printer, let reason, let pdf):
             return "printer \(printer) refused the job (\(reason)) — `lpstat -p` lists the printers; the PDF is at \(pdf)"
+        case .pdfExists(let path):
+            return "\(path) already exists — nothing was written; replace it with --force or choose another file with --output"
         }
     }
 }

@@ -9,6 +9,9 @@ public struct Form: Sendable, Equatable {
     public var name: String
     /// The technician the form belongs to.
     public var user: String
+    /// The technician's display name from the directory ("Ana Pérez"), recorded when the form
+    /// is started or reassigned; nil in forms written before it was recorded.
+    public var userDisplayName: String?
     public var template: Template
     public var status: Status
     public var createdAt: Date
@@ -39,6 +42,12 @@ public struct Form: Sendable, Equatable {
         self.answers = [:]
         self.foremanComments = []
         self.audit = []
+    }
+
+    /// The technician as a reader knows them: "Ana Pérez (ana)", or the user name alone.
+    public var technicianLabel: String {
+        guard let display = userDisplayName, !display.isEmpty, display != user else { return user }
+        return "\(display) (\(user))"
     }
 
     public func answer(for questionID: String) -> Answer { answers[questionID] ?? Answer() }

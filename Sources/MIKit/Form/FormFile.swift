@@ -12,6 +12,8 @@ public enum FormFile {
         var foremanComments: [ForemanComment]
         var returnNote: String?
         var template: JSONValue
+        /// Absent in forms written before display names were recorded.
+        var userDisplayName: String?
     }
 
     private struct Header: Codable {
@@ -52,7 +54,8 @@ public enum FormFile {
         let header = try encoder.encode(Header(formatVersion: formatVersion, summary: form.summary))
         let body = try encoder.encode(Body(answers: form.answers, audit: form.audit,
                                            foremanComments: form.foremanComments, returnNote: form.returnNote,
-                                           template: TemplateCoding().encode(form.template)))
+                                           template: TemplateCoding().encode(form.template),
+                                           userDisplayName: form.userDisplayName))
         var data = Data(header.dropLast())
         data.append(UInt8(ascii: ","))
         data.append(body.dropFirst())
@@ -81,6 +84,7 @@ public enum FormFile {
             form.answers = body.answers
             form.audit = body.audit
             form.foremanComments = body.foremanComments
+            form.userDisplayName = body.userDisplayName
             return form
         } catch let error as DecodingError {
             throw FormFileError(error.summary)

@@ -38,7 +38,8 @@ public enum TextRules {
     }
 
     /// Checks every text a person wrote into `form`: its name, answers, comments, foreman
-    /// comments and return note (for a form.json that arrives from elsewhere, e.g. an upload).
+    /// comments, return note and the technician's display name (for a form.json that arrives
+    /// from elsewhere, e.g. an upload, or was saved before this rule, e.g. at submit).
     public static func check(_ form: Form) throws(TextRuleError) {
         try check(form.name, field: "form name")
         for (id, answer) in form.answers.sorted(by: { $0.key < $1.key }) {
@@ -48,6 +49,7 @@ public enum TextRules {
         }
         for comment in form.foremanComments { try check(comment.text, field: "foreman comment", allowNewlines: true) }
         if let note = form.returnNote { try check(note, field: "return note", allowNewlines: true) }
+        if let name = form.userDisplayName { try check(name, field: "technician's display name") }
     }
 }
 

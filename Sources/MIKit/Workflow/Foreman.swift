@@ -76,7 +76,9 @@ extension Workflow {
     /// Moves an incomplete form with all its media to another technician (`target`, already
     /// checked against the directory) in one rename, renaming it when the target already has
     /// a form of that name; the previous technician finds a message at their next login.
-    public func reassign(_ reference: String, to target: String) throws -> (from: FormLocation, to: FormLocation, form: Form) {
+    /// `displayName` is the target's name from the directory, recorded for the PDF.
+    public func reassign(_ reference: String, to target: String,
+                         displayName: String? = nil) throws -> (from: FormLocation, to: FormLocation, form: Form) {
         try SafeName.check(target, as: "user name")
         let location = try resolve(reference)
         guard location.area == .incomplete else {
@@ -90,6 +92,7 @@ extension Workflow {
         let previous = form.user
         let name = try freeName(base: form.name, user: target)
         form.user = target
+        form.userDisplayName = Self.recordableDisplayName(displayName)
         form.record(AuditEvent(at: date, by: actor.name, action: .assigned, from: previous, to: target))
         if name != form.name {
             form.record(AuditEvent(at: date, by: actor.name, action: .renamed, from: form.name, to: name))
@@ -121,6 +124,8 @@ extension Workflow {
             throw WorkflowError.formNotSubmitted(form: "\(location.user)/\(location.name)", operation: .uploaded)
         }
         var form = try store.load(location)
+        // mi-server refuses text with control characters; say so before sending anything.
+        try TextRules.check(form)
         var parts = [UploadPart.form(location.formFile)]
         for question in form.template.questions {
             for media in form.answer(for: question.id).media {

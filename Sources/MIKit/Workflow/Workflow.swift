@@ -20,7 +20,8 @@ public struct Workflow: Sendable {
     // MARK: - Technician
 
     /// Starts a form from a cached template. The name defaults to `<template>-<date>-<time>`.
-    public func startForm(templateID: String, name: String? = nil) throws -> (FormLocation, Form) {
+    /// `displayName` is the technician's name from the directory, recorded for the PDF.
+    public func startForm(templateID: String, name: String? = nil, displayName: String? = nil) throws -> (FormLocation, Form) {
         let template = try templates.template(id: templateID)
         let date = now()
         let chosen: String
@@ -33,6 +34,7 @@ public struct Workflow: Sendable {
             chosen = try freeName(base: "\(template.id)-\(Self.nameStamp(date))", user: actor.name)
         }
         var form = Form(name: chosen, user: actor.name, template: template, createdAt: date)
+        form.userDisplayName = Self.recordableDisplayName(displayName)
         form.record(AuditEvent(at: date, by: actor.name, action: .created, note: "template \(template.id) v\(template.version)"))
         return (try store.create(form), form)
     }
@@ -68,6 +70,9 @@ public struct Workflow: Sendable {
                 "\(q.id) (\((original.template.index(of: q.id) ?? 0) + 1))"
             })
         }
+        // A form saved before the text rule (arrow keys typed into an answer) is corrected
+        // before it leaves the technician, never refused by the server later.
+        try TextRules.check(original)
         var form = original
         let date = now()
         form.status = .completed
@@ -94,5 +99,13 @@ public struct Workflow: Sendable {
         }
         try store.remove(location)
         return location
+    }
+
+    /// A display name worth keeping: not empty and plain text (a directory entry with control
+    /// characters is not recorded; the PDF then names the user alone).
+    static func recordableDisplayName(_ name: String?) -> String? {
+        guard let name = name?.trimmingCharacters(in: .whitespaces), !name.isEmpty,
+              (try? TextRules.check(name, field: "display name")) != nil else { return nil }
+        return name
     }
 }
