@@ -1,5 +1,6 @@
 import CCairo
 import Foundation
+import MIKit
 
 /// A font and colour for text.
 struct TextStyle {
@@ -134,7 +135,8 @@ final class PDFCanvas {
             pango_layout_set_width(layout, Int32(max(1, width) * Double(mi_pango_scale())))
             pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
         }
-        pango_layout_set_text(layout, text, -1)
+        // Text from a form may hold control characters (written by another tool): shown escaped.
+        pango_layout_set_text(layout, DisplayText.escaped(text, keepingNewlines: true), -1)
         return TextBlock(layout: layout, style: style)
     }
 

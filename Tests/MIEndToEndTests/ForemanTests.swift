@@ -69,14 +69,15 @@ final class ForemanTests: XCTestCase {
         XCTAssertEqual(try sandbox.run(["submit", "hall-b"], as: "ana").status, 0)
 
         let history = try sandbox.run(["review", "ana/hall-b", "--history"], as: "fiona")
-        let order = ["created", "answered", "submitted", "commented", "returned", "attached", "submitted"]
+        let order = ["created from template", "answered", "submitted by ana", "commented by fiona", "sent back by fiona",
+                     "attached", "submitted by ana"]
         var position = history.stdout.startIndex
         for action in order {
             let found = try XCTUnwrap(history.stdout.range(of: "  \(action)", range: position..<history.stdout.endIndex),
                                       "\(action) missing in order in\n\(history.stdout)")
             position = found.upperBound
         }
-        XCTAssertTrue(history.stdout.contains("fiona  returned — Attach a photo of the seal"), history.stdout)
+        XCTAssertTrue(history.stdout.contains("sent back by fiona: “Attach a photo of the seal”"), history.stdout)
     }
 
     func testReassignmentMovesTheFormRenamesOnCollisionAndTellsTheOldTechnicianOnce() throws {

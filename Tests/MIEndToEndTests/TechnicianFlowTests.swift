@@ -123,8 +123,8 @@ final class TechnicianFlowTests: XCTestCase {
         let review = try sandbox.run(["review", name, "--history"])
         XCTAssertEqual(review.status, 0, review.output)
         for text in ["Where do you see leaks?", "Replaced the guard bolt", "spare bolts low", "Qid1(1).jpg (photo, 293.0 KiB)",
-                     "Drive end: Temperature 61, Vibration 2.0", "Motor: Temperature 66, Vibration ■", "attached leaks Qid1(3).mp4",
-                     "detached leaks Qid1(2).jpg", "8 of 8 questions done"] {
+                     "Drive end: Temperature 61, Vibration 2.0", "Motor: Temperature 66, Vibration ■", "attached Qid1(3).mp4 to leaks by ana",
+                     "detached Qid1(2).jpg from leaks by ana", "8 of 8 questions done"] {
             XCTAssertTrue(review.stdout.contains(text), "missing \(text) in\n\(review.stdout)")
         }
 

@@ -44,6 +44,7 @@ final class FormReportTests: XCTestCase {
     static func fullForm() -> Form {
         var form = Form(id: UUID(uuidString: "6F1C2A9E-4B1D-4C55-9C39-0E6C7A3B2D11") ?? UUID(),
                         name: "pump-2026-11-20", user: "anna", template: template, createdAt: created)
+        form.userDisplayName = "Anna Ávila"
         form.answers = [
             "faults": Answer(value: .choices(["Leak", "Vibration"]), comment: "Seal worn on the drive side",
                              media: ["Qid0(1).jpg", "Qid0(2).png"]),
@@ -97,9 +98,10 @@ final class FormReportTests: XCTestCase {
             "Outlet pressure in bar", "4.5", "Gauge reads slightly high",
             "Readings per side", "Inlet side", "Outlet side", "Pressure", "Temperature", "3.2 bar", "21 °C", "24 °C",
             "¿Qué día se realizó la inspección?", "el martes",
-            "Qid0(1).jpg", "Qid0(2).png", "▶ Qid5(1).mp4", "2.5 MB", "♪ Qid5(2).m4a", "48 KB",
+            "Qid0(1).jpg", "Qid0(2).png", "▶ Qid5(1).mp4", "2.4 MiB", "♪ Qid5(2).m4a", "46.9 KiB",
+            "Anna Ávila (anna)",
             "Foreman comments", "Replace the seal before Friday.", "boss",
-            "Audit trail", "submitted", "faults, running",
+            "Audit trail", "submitted by anna", "answered faults, running by anna", "created from template pump v3 by anna",
             "Page 1 of",
         ] {
             XCTAssertTrue(text.contains(expected), "the PDF's text lacks \"\(expected)\":\n\(text)")
@@ -112,6 +114,19 @@ final class FormReportTests: XCTestCase {
         XCTAssertEqual(jpeg?.encoding, "jpeg", "the JPEG is embedded as it is, not re-encoded")
         let png = images.first { $0.width == 10 && $0.height == 8 }
         XCTAssertNotNil(png, "the PNG is embedded")
+    }
+
+    func testControlCharactersInTheFormArePrintedEscaped() throws {
+        var form = Self.fullForm()
+        form.answers["site"] = Answer(value: .text("Hall\u{1B}[2J B"), comment: "line one\nbell\u{07}")
+        form.userDisplayName = nil
+        let output = folder.appendingPathComponent("escaped.pdf")
+        try report(form).write(to: output)
+        let text = try Poppler.text(output)
+        XCTAssertTrue(text.contains("Hall\\e[2J B"), text)
+        XCTAssertTrue(text.contains("bell\\u{7}"), text)
+        XCTAssertFalse(text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 }, text)
+        XCTAssertFalse(text.contains("(anna)"), "without a display name the technician is the user name alone: \(text)")
     }
 
     func testEveryPageHasItsNumberAndTheFormID() throws {

@@ -39,7 +39,7 @@ enum ReviewText {
         var lines: [String] = []
         let done = form.template.questions.count - form.openQuestions.count
         lines.append("\(form.name) — \(form.template.title) (\(form.template.id) v\(form.template.version))")
-        lines.append("id \(form.id.uuidString.lowercased()) · \(form.user) · \(form.status.rawValue) · created \(Format.date(form.createdAt)) · updated \(Format.date(form.updatedAt))"
+        lines.append("id \(form.id.uuidString.lowercased()) · \(form.technicianLabel) · \(form.status.rawValue) · created \(Format.date(form.createdAt)) · updated \(Format.date(form.updatedAt))"
                      + (form.submittedAt.map { " · submitted \(Format.date($0))" } ?? ""))
         lines.append("\(done) of \(form.template.questions.count) questions done")
         if let note = form.returnNote, let returned = form.returnedAt {
@@ -66,7 +66,8 @@ enum ReviewText {
         if history {
             lines.append("")
             lines.append("History:")
-            for event in form.audit { lines.append("  " + describe(event)) }
+            // One line per event: a note's line breaks are shown as \n.
+            for event in form.audit { lines.append("  \(Format.date(event.at))  \(DisplayText.escaped(event.sentence))") }
         }
         return DisplayText.escaped(lines.joined(separator: "\n"), keepingNewlines: true)
     }
@@ -81,15 +82,5 @@ enum ReviewText {
             }.joined(separator: "\n")
         }
         return DisplayText.escaped(value.display, keepingNewlines: true)
-    }
-
-    static func describe(_ event: AuditEvent) -> String {
-        var text = "\(Format.date(event.at))  \(event.by)  \(event.action.rawValue)"
-        if let questions = event.questions, !questions.isEmpty { text += " " + questions.joined(separator: ", ") }
-        if let media = event.media { text += " \(media)" }
-        if let from = event.from { text += " from \(from)" }
-        if let to = event.to { text += " to \(to)" }
-        if let note = event.note { text += " — \(note)" }
-        return text
     }
 }

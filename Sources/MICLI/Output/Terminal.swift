@@ -1,4 +1,5 @@
 import Foundation
+import MIKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -90,12 +91,7 @@ enum Format {
     }
 
     static func bytes(_ count: Int64?) -> String {
-        guard let count else { return "missing" }
-        let units = ["B", "KiB", "MiB", "GiB", "TiB"]
-        var value = Double(count)
-        var unit = 0
-        while value >= 1024, unit < units.count - 1 { value /= 1024; unit += 1 }
-        return unit == 0 ? "\(count) B" : String(format: "%.1f %@", value, units[unit])
+        count.map(ByteCount.string) ?? "missing"
     }
 
     static func plural(_ count: Int, _ word: String) -> String { "\(count) \(word)\(count == 1 ? "" : "s")" }

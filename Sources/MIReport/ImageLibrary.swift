@@ -1,0 +1,16 @@
+import Foundation
+
+/// The photos of one report, loaded once for both passes.
+final class ImageLibrary {
+    private let folder: URL
+    private var loaded: [String: Result<ReportImage, ImageProblem>] = [:]
+
+    init(folder: URL) { self.folder = folder }
+
+    func image(named name: String) -> Result<ReportImage, ImageProblem> {
+        if let image = loaded[name] { return image }
+        let image = ReportImage.load(folder.appendingPathComponent(name))
+        loaded[name] = image
+        return image
+    }
+}
