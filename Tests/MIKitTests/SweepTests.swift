@@ -114,6 +114,19 @@ final class SweepTests: XCTestCase {
                                               .temporaryRemoved(path: "Users/ana/f/\(deadCopy)")])
     }
 
+    func testTemporaryFilesOfDeadWritersOfMessagesAndTheTemplateCacheAreRemoved() throws {
+        let dead = try deadPID()
+        let messages = "Errors/.mi-tmp-\(dead)-\(UUID().uuidString)"
+        let template = ".templates/.mi-tmp-\(dead)-\(UUID().uuidString)"
+        let live = ".templates/.mi-tmp-\(getpid())-\(UUID().uuidString)"
+        for path in [messages, template, live] { try Files.write("half", to: fixture.root.appendingPathComponent(path)) }
+
+        let result = try store.sweep(expiryDays: 7, now: now)
+        XCTAssertEqual(Set(result.repaired), [.temporaryRemoved(path: messages), .temporaryRemoved(path: template)])
+        XCTAssertTrue(Files.exists(fixture.root.appendingPathComponent(live)))
+        XCTAssertTrue(Files.exists(fixture.root.appendingPathComponent(".templates/\(TemplateFixture.sampleID).json")))
+    }
+
     func testMediaThatFormJSONDoesNotListIsRemovedAndListedMediaKept() throws {
         let workflow = fixture.workflow()
         let (location, form) = try workflow.startForm(templateID: TemplateFixture.sampleTemplate().id, name: "f")

@@ -55,7 +55,8 @@ extension Store {
     /// process named in it is dead (a writer outside the lock may be alive).
     ///
     /// - temporary files and folders of dead writers, in the user folders (half-created or
-    ///   half-deleted forms) and in the form folders (half-copied media, half-written form.json);
+    ///   half-deleted forms), in the form folders (half-copied media, half-written form.json),
+    ///   in `Errors/` (messages) and in `.templates/` (the template cache);
     /// - media files in a form folder that form.json does not list: an attach copies and
     ///   renames the file, then records it in form.json, so such a file is an attach that was
     ///   never acknowledged (or a detach whose file removal was cut short);
@@ -69,6 +70,10 @@ extension Store {
     func repairLeftovers() -> (repairs: [SweepRepair], incomplete: FormListing) {
         var repairs: [SweepRepair] = []
         var incomplete = FormListing()
+        // Messages and the template cache are written through temporary files too.
+        for (folder, path) in [(errorsFolder, "Errors"), (templatesFolder, ".templates")] {
+            repairs += DurableFile.removeLeftovers(in: folder).map { .temporaryRemoved(path: "\(path)/\($0)") }
+        }
         for area in Area.allCases {
             for user in users(in: area) {
                 let userFolder = areaFolder(area).appendingPathComponent(user)
