@@ -47,7 +47,10 @@ final class ControlCharacterTests: XCTestCase {
         // JSON output keeps the text exactly: JSON escapes it.
         let json = try sandbox.run(["review", name, "--json"])
         XCTAssertEqual(json.status, 0, json.output)
-        XCTAssertFalse(json.stdout.unicodeScalars.contains { $0.value == 0x1B }, json.stdout)
-        XCTAssertTrue(json.stdout.contains("Hall"), json.stdout)
+        XCTAssertFalse(json.stdout.unicodeScalars.contains { $0.value == 0x1B || (0x7F...0x9F).contains($0.value) }, json.stdout)
+        XCTAssertTrue(json.stdout.contains(#"\u009b31mNoted"#), json.stdout)
+        let parsed = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let location = (parsed?["questions"] as? [[String: Any]])?.first { $0["id"] as? String == "location" }
+        XCTAssertEqual(location?["comment"] as? String, "\u{9b}31mNoted\u{7}", "the escape means the same text")
     }
 }

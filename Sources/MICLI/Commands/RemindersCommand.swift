@@ -36,7 +36,7 @@ extension MI {
                 var table = TableRenderer(["WHEN", "FORM", "USER", "DAY", "EXPIRES", "TEMPLATE"], wrapping: [5])
                 for reminder in list {
                     table.add([Format.date(reminder.dueAt), reminder.formName, reminder.user, String(reminder.day),
-                               Format.date(reminder.expiresAt), reminder.templateTitle])
+                               Format.date(reminder.expiresAt), DisplayText.escaped(reminder.templateTitle)])
                 }
                 Terminal.out(table.render())
             }
@@ -63,7 +63,7 @@ enum ReminderNotes {
         let fresh = log.unseen(Reminders.due(reminders, at: now), on: now)
         guard !fresh.isEmpty else { return }
         for reminder in fresh {
-            Terminal.note("reminder: \(reminder.formName) (\(reminder.templateTitle)) was started \(Format.plural(reminder.day, "day")) ago and expires \(Format.date(reminder.expiresAt)) — `mi fill \(reminder.formName)`")
+            Terminal.note("reminder: \(reminder.formName) (\(DisplayText.escaped(reminder.templateTitle))) was started \(Format.plural(reminder.day, "day")) ago and expires \(Format.date(reminder.expiresAt)) — `mi fill \(reminder.formName)`")
         }
         try? log.markSeen(fresh, on: now)
     }

@@ -108,11 +108,11 @@ struct FillSession {
         let current = form.answer(for: question.id)
         prompter.say("")
         prompter.say("Question \(index + 1) of \(form.template.questions.count) [\(question.id)] — \(question.typeDescription)")
-        prompter.say(question.text)
+        prompter.say(DisplayText.escaped(question.text, keepingNewlines: true))
         var labels: [String] = []
         if case .multipleChoice(let options, _) = question.kind {
             labels = options
-            for (number, option) in options.enumerated() { prompter.say("  \(number + 1). \(option)") }
+            for (number, option) in options.enumerated() { prompter.say("  \(number + 1). \(DisplayText.escaped(option))") }
         }
         if let value = current.value { prompter.say("Current answer: \(ReviewText.display(value, question: question))") }
         if let comment = current.comment { prompter.say("Comment: \(DisplayText.escaped(comment, keepingNewlines: true))") }
@@ -172,7 +172,7 @@ struct FillSession {
     }
 
     func showHelp(_ question: Question) {
-        prompter.say(question.help.map { "Help: \($0)" } ?? "No help for this question.")
+        prompter.say(question.help.map { "Help: \(DisplayText.escaped($0, keepingNewlines: true))" } ?? "No help for this question.")
         prompter.say(FillInput.legend)
     }
 

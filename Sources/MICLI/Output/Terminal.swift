@@ -58,9 +58,27 @@ enum Terminal {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
-        let data = try encoder.encode(value)
-        FileHandle.standardOutput.write(data)
-        FileHandle.standardOutput.write(Data("\n".utf8))
+        FileHandle.standardOutput.write(Data((jsonEscapingC1(try encoder.encode(value)) + "\n").utf8))
+    }
+
+    /// JSON text with DEL and the C1 controls (U+0080–U+009F) written as `\u00XX`: JSONEncoder
+    /// escapes only C0, and a raw U+009B is a CSI to some terminals. They can only stand inside
+    /// strings, where the escape means the same character.
+    static func jsonEscapingC1(_ data: Data) -> String {
+        // In UTF-8 these are 0x7F, or 0xC2 followed by 0x80–0x9F: most documents have none.
+        let needed = data.withUnsafeBytes { bytes in
+            bytes.indices.contains { bytes[$0] == 0x7F || (bytes[$0] == 0xC2 && $0 + 1 < bytes.count && (0x80...0x9F).contains(bytes[$0 + 1])) }
+        }
+        guard needed else { return String(decoding: data, as: UTF8.self) }
+        var text = ""
+        for scalar in String(decoding: data, as: UTF8.self).unicodeScalars {
+            if (0x7F...0x9F).contains(scalar.value) {
+                text += String(format: "\\u%04x", scalar.value)
+            } else {
+                text.unicodeScalars.append(scalar)
+            }
+        }
+        return text
     }
 }
 
