@@ -20,12 +20,14 @@ final class PrintDefaultTests: XCTestCase {
         XCTAssertTrue(try pdfText(pdf).contains("Ana Pérez (ana)"))
 
         // The default file is never replaced without --force.
-        let before = try Data(contentsOf: pdf)
+        let before = Data("an earlier, signed copy".utf8)
+        try before.write(to: pdf)
         let again = try sandbox.run(["print", name])
-        XCTAssertEqual(again.status, 69, again.output)
+        XCTAssertEqual(again.status, 65, again.output)
         XCTAssertTrue(again.stderr.contains("\(pdf.path) already exists"), again.stderr)
         XCTAssertEqual(try Data(contentsOf: pdf), before)
         XCTAssertEqual(try sandbox.run(["print", name, "--force"]).status, 0)
+        XCTAssertEqual(try Data(contentsOf: pdf).prefix(5), Data("%PDF-".utf8), "--force replaced the file")
     }
 
     func testAReassignedFormNamesItsNewTechnician() throws {

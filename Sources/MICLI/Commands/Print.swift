@@ -118,7 +118,9 @@ enum PrintError: ClassifiedError {
     var failureClass: FailureClass {
         switch self {
         case .reportWriterMissing, .noCUPS: return .configuration
-        case .reportFailed, .printerRefused, .pdfExists: return .refused
+        case .reportFailed, .printerRefused: return .refused
+        // Like a form name already taken: the request names something that exists (65).
+        case .pdfExists: return .badData
         }
     }
 
