@@ -10,7 +10,10 @@ enum Terminal {
     static func out(_ text: String = "") { print(fitsWidth ? TextWrap.fitting(text, width: width) : text) }
 
     /// Whether output is shaped to a width: a terminal, or a script that set `COLUMNS`.
-    static var fitsWidth: Bool { stdoutIsTerminal || ProcessInfo.processInfo.environment["COLUMNS"] != nil }
+    static let fitsWidth: Bool = isatty(STDOUT_FILENO) == 1 || columnsVariable != nil
+
+    /// `COLUMNS`, read once: the environment does not change while mi runs.
+    private static let columnsVariable: Int? = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init)
 
     /// A note for the person at the terminal (never part of `--json` output).
     static func note(_ text: String) {
@@ -49,7 +52,7 @@ enum Terminal {
         if isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 20 {
             return Int(size.ws_col)
         }
-        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 20 { return columns }
+        if let columns = columnsVariable, columns > 20 { return columns }
         return 100
     }
 
