@@ -28,12 +28,46 @@ public struct Configuration: Sendable {
         public var dataDirectory: URL
         public var maxUploadBytes: Int64
         public var tokenMinutes: Int
+        /// Media files larger than this go through the resumable (tus) upload endpoint.
+        public var resumableThresholdBytes: Int64
+        /// `mi-server` only: hours after which an unfinished resumable upload is removed.
+        public var resumableExpiryHours: Int
+        /// `mi-server` only: how slow and how many connections a client may be.
+        public var limits: Limits
+
+        /// `mi-server` only: the limits that keep slow, broken or greedy clients from holding it.
+        public struct Limits: Sendable, Equatable {
+            /// Seconds a client has to send a request's whole header block.
+            public var headerTimeoutSeconds: Int
+            /// Seconds a request body may go without receiving a byte.
+            public var bodyTimeoutSeconds: Int
+            /// The slowest average body rate accepted (bytes per second, measured over
+            /// `bodyTimeoutSeconds`); 0 turns the check off.
+            public var minimumBytesPerSecond: Int
+            /// Open connections allowed from one client address.
+            public var maxConnectionsPerAddress: Int
+
+            /// The defaults: 10 s for headers, 30 s without body bytes, 1 KiB/s, 32 connections.
+            public static let defaults = Limits(headerTimeoutSeconds: 10, bodyTimeoutSeconds: 30,
+                                                minimumBytesPerSecond: 1024, maxConnectionsPerAddress: 32)
+
+            /// Limits as given.
+            public init(headerTimeoutSeconds: Int, bodyTimeoutSeconds: Int, minimumBytesPerSecond: Int,
+                        maxConnectionsPerAddress: Int) {
+                self.headerTimeoutSeconds = headerTimeoutSeconds
+                self.bodyTimeoutSeconds = bodyTimeoutSeconds
+                self.minimumBytesPerSecond = minimumBytesPerSecond
+                self.maxConnectionsPerAddress = maxConnectionsPerAddress
+            }
+        }
 
         public struct Paths: Sendable {
             public var templateList: String
             public var template: String
             public var session: String
             public var submit: String
+            /// The tus 1.0 endpoint for resumable media uploads (`/api/v1/uploads`).
+            public var uploads: String
         }
 
         /// The one place URLs are assembled: scheme, domain and port with a path from `Paths`.
@@ -47,6 +81,7 @@ public struct Configuration: Sendable {
             case .session: template = paths.session
             case .submit: template = paths.submit
             case .submission: template = paths.submit + "/{id}"
+            case .uploads: template = paths.uploads
             case .health: template = "/health"
             }
             let literal = CharacterSet.urlPathAllowed
@@ -63,7 +98,7 @@ public struct Configuration: Sendable {
             return components.url
         }
 
-        public enum Endpoint: Sendable { case templateList, template, session, submit, submission, health }
+        public enum Endpoint: Sendable { case templateList, template, session, submit, submission, uploads, health }
     }
 
     public struct LDAP: Sendable {

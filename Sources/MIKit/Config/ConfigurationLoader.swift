@@ -112,9 +112,10 @@ public enum ConfigurationLoader {
         if let port, !(1...65535).contains(port) { reader.error("Port", "must be between 1 and 65535, found \(port)") }
 
         let defaults = (templateList: "/api/v1/templates", template: "/api/v1/templates/{id}",
-                        session: "/api/v1/session", submit: "/api/v1/submissions")
+                        session: "/api/v1/session", submit: "/api/v1/submissions", uploads: "/api/v1/uploads")
         var paths = Configuration.Server.Paths(templateList: defaults.templateList, template: defaults.template,
-                                                session: defaults.session, submit: defaults.submit)
+                                                session: defaults.session, submit: defaults.submit,
+                                                uploads: defaults.uploads)
         if let pathsReader = reader.dictionary("Paths", required: false) {
             func path(_ key: String, _ fallback: String) -> String {
                 guard let value = pathsReader.string(key, required: false) else { return fallback }
@@ -132,6 +133,7 @@ public enum ConfigurationLoader {
             }
             paths.session = path("Session", defaults.session)
             paths.submit = path("Submit", defaults.submit)
+            paths.uploads = path("Uploads", defaults.uploads)
             pathsReader.warnAboutUnknownKeys()
         }
         let caFile = reader.string("CAFile", required: false).map { resolve($0, against: folder).path }
@@ -146,13 +148,33 @@ public enum ConfigurationLoader {
         if maxUploadBytes < 1 { reader.error("MaxUploadBytes", "must be positive, found \(maxUploadBytes)") }
         let tokenMinutes = reader.integer("TokenMinutes", required: false) ?? 480
         if tokenMinutes < 1 { reader.error("TokenMinutes", "must be positive, found \(tokenMinutes)") }
+        let threshold = reader.integer("ResumableThresholdBytes", required: false) ?? 8 << 20
+        if threshold < 1 { reader.error("ResumableThresholdBytes", "must be positive, found \(threshold)") }
+        let expiryHours = reader.integer("ResumableExpiryHours", required: false) ?? 24
+        if !(1...8760).contains(expiryHours) {
+            reader.error("ResumableExpiryHours", "must be between 1 and 8760 (a year), found \(expiryHours)")
+        }
+        let defaultLimits = Configuration.Server.Limits.defaults
+        func limit(_ key: String, _ fallback: Int, _ range: ClosedRange<Int>) -> Int {
+            let value = reader.integer(key, required: false) ?? fallback
+            if !range.contains(value) {
+                reader.error(key, "must be between \(range.lowerBound) and \(range.upperBound), found \(value)")
+            }
+            return value
+        }
+        let limits = Configuration.Server.Limits(
+            headerTimeoutSeconds: limit("HeaderTimeoutSeconds", defaultLimits.headerTimeoutSeconds, 1...3600),
+            bodyTimeoutSeconds: limit("BodyTimeoutSeconds", defaultLimits.bodyTimeoutSeconds, 1...3600),
+            minimumBytesPerSecond: limit("MinimumBytesPerSecond", defaultLimits.minimumBytesPerSecond, 0...(1 << 30)),
+            maxConnectionsPerAddress: limit("MaxConnectionsPerAddress", defaultLimits.maxConnectionsPerAddress, 1...100_000))
         reader.warnAboutUnknownKeys()
 
         guard let scheme, let domain, let port else { return nil }
         return Configuration.Server(scheme: scheme, domain: domain, port: port, paths: paths, caFile: caFile,
                                     listen: listen, templatesDirectory: templatesDirectory,
                                     dataDirectory: dataDirectory, maxUploadBytes: Int64(maxUploadBytes),
-                                    tokenMinutes: tokenMinutes)
+                                    tokenMinutes: tokenMinutes, resumableThresholdBytes: Int64(threshold),
+                                    resumableExpiryHours: expiryHours, limits: limits)
     }
 
     private static func readLDAP(_ reader: PlistReader, folder: URL) -> Configuration.LDAP? {
