@@ -57,37 +57,6 @@ extension ServerClient {
         return response.body
     }
 
-    /// `POST /api/v1/submissions`: uploads the form (first, part `form`) and its media, streamed
-    /// from disk. Retried on temporary failures: the form's id makes the upload idempotent, so the
-    /// server stores it once. `created` is true for 201 (stored now), false for 200 (stored by an
-    /// earlier attempt). The receipt is checked to be for `formID`; comparing its hashes with the
-    /// local files is the caller's job before deleting anything.
-    public func upload(formID: String, parts: [UploadPart],
-                       progress: TransferProgress?) throws -> (receipt: Receipt, created: Bool) {
-        let throttle = progress.map(ProgressThrottle.init)
-        defer { throttle?.finish() }
-        guard let first = parts.first, first.isForm else {
-            throw TransportError.invalidUpload(reason: "the first part must be the form (part \"\(UploadPart.formName)\", \(UploadPart.formFilename))")
-        }
-        var seen = Set<String>()
-        for part in parts {
-            guard !part.name.isEmpty, seen.insert(part.name).inserted else {
-                throw TransportError.invalidUpload(reason: "part name \"\(part.name)\" is empty or used twice")
-            }
-        }
-        let response = try exchange(Request(endpoint: .submit, url: try url(.submit), method: .postMultipart(parts),
-                                            authorized: true, retryScope: .transientFailures, progress: throttle))
-        guard response.status == 201 || response.status == 200 else {
-            throw failure(for: response, notFound: "the upload endpoint")
-        }
-        let receipt = try decode(Receipt.self, from: response, expected: "an MI receipt")
-        guard receipt.id.lowercased() == formID.lowercased() else {
-            throw TransportError.badResponse(expected: "the receipt of form \(formID)",
-                                             detail: "it is the receipt of form \(receipt.id)")
-        }
-        return (receipt, response.status == 201)
-    }
-
     /// `GET /api/v1/submissions/{id}`: the receipt of a stored submission, nil when the server has none.
     public func receipt(id: String) throws -> Receipt? {
         let response = try exchange(Request(endpoint: .submission, url: try url(.submission, id: id), method: .get,

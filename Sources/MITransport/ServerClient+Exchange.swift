@@ -8,8 +8,16 @@ extension ServerClient {
     struct Request {
         enum Method {
             case get
+            case head
+            case delete
             case postJSON(Data)
-            case postMultipart([UploadPart])
+            /// A POST without a body (the creation of a resumable upload).
+            case postEmpty
+            /// The form and its media as multipart/form-data, with the manifest up front.
+            case putMultipart(MultipartUpload)
+            /// Bytes from memory as `application/offset+octet-stream` (a resumable upload's chunk);
+            /// the caller keeps them alive until the exchange returns.
+            case patch(UnsafeRawBufferPointer)
         }
 
         /// Which failures may be repeated: temporary ones (network errors, 408, 429, 5xx), or only
@@ -22,6 +30,8 @@ extension ServerClient {
         var authorized: Bool
         var retryScope: RetryScope
         var progress: ProgressThrottle?
+        /// More header lines (`Name: value`).
+        var headers: [String] = []
     }
 
     struct Response {
@@ -30,6 +40,8 @@ extension ServerClient {
         var headers: [(name: String, value: String)]
         /// Bytes of files sent (multipart uploads), for a 413's message.
         var uploadBytes: Int64
+        /// Body bytes that went on the wire.
+        var bytesSent: Int64 = 0
 
         func header(_ name: String) -> String? {
             headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
@@ -42,6 +54,10 @@ extension ServerClient {
         case response(Response)
         case failure(CurlFailure)
     }
+
+    /// libcurl's upload buffer: larger than its 64 KiB default, so a file is read and hashed in
+    /// fewer, bigger steps.
+    static let uploadBufferSize = 512 << 10
 
     /// The options every request sets. TLS verification is never turned off: libcurl's defaults
     /// (VERIFYPEER and VERIFYHOST on) stay, with `Server.CAFile` as the trusted CAs when set.
@@ -97,19 +113,40 @@ extension ServerClient {
         try easy.apply(commonOptions(url: request.url))
         var lines = ["Accept: application/json"]
         if request.authorized, let token { lines.append("Authorization: Bearer \(token)") }
+        lines += request.headers
         var multipart: MultipartBody?
         switch request.method {
         case .get:
             try easy.apply(.long(CURLOPT_HTTPGET, 1))
+        case .head:
+            try easy.apply(.long(CURLOPT_NOBODY, 1))
+        case .delete:
+            try easy.apply(.string(CURLOPT_CUSTOMREQUEST, "DELETE"))
         case .postJSON(let data):
             lines.append("Content-Type: application/json")
             // The size first, so COPYPOSTFIELDS copies exactly these bytes.
             try easy.apply(.offset(CURLOPT_POSTFIELDSIZE_LARGE, Int64(data.count)))
             try easy.apply(.string(CURLOPT_COPYPOSTFIELDS, String(decoding: data, as: UTF8.self)))
-        case .postMultipart(let files):
-            let body = try MultipartBody(easy: easy, parts: files)
+        case .postEmpty:
+            try easy.apply(.offset(CURLOPT_POSTFIELDSIZE_LARGE, 0))
+            try easy.apply(.string(CURLOPT_COPYPOSTFIELDS, ""))
+        case .putMultipart(let upload):
+            let body = try MultipartBody(easy: easy, parts: upload.parts)
             multipart = body
             try easy.setMime(body.mime)
+            try easy.apply(.string(CURLOPT_CUSTOMREQUEST, "PUT"))
+            try easy.apply(.long(CURLOPT_UPLOAD_BUFFERSIZE, Self.uploadBufferSize))
+            // Asked for explicitly, whatever the body's size: the server answers a retry of a
+            // form it already holds before a byte of the body is sent.
+            lines.append("Expect: 100-continue")
+            lines.append("\(UploadManifest.headerName): \(upload.manifest.headerValue)")
+        case .patch(let bytes):
+            lines.append("Content-Type: application/offset+octet-stream")
+            // A chunk is bounded: waiting a round trip for `100 Continue` would cost more than it saves.
+            lines.append("Expect:")
+            try easy.apply(.string(CURLOPT_CUSTOMREQUEST, "PATCH"))
+            try easy.apply(.offset(CURLOPT_POSTFIELDSIZE_LARGE, Int64(bytes.count)))
+            try easy.setPointer(CURLOPT_POSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress))
         }
         let headers = try CurlHeaderList(lines)
         try easy.setHeaders(headers.list)
@@ -120,6 +157,12 @@ extension ServerClient {
         // The handle must not point at the header list and MIME body once they are freed.
         try easy.setMime(nil)
         try easy.setHeaders(nil)
+        let sent = easy.offsetInfo(CURLINFO_SIZE_UPLOAD_T) ?? 0
+        if case .putMultipart(let upload) = request.method, let multipart {
+            upload.learn(from: multipart, bytesSent: sent)
+            // A file that could not be read or changed while it was sent: not worth a retry.
+            if let error = multipart.sourceError { throw error }
+        }
 
         if let failure {
             if state.bodyOverflowed {
@@ -129,11 +172,10 @@ extension ServerClient {
         }
         let status = easy.longInfo(CURLINFO_RESPONSE_CODE) ?? 0
         if let progress = request.progress, status == 200 || status == 201 {
-            let sent = easy.offsetInfo(CURLINFO_SIZE_UPLOAD_T) ?? 0
             progress.reportCompletion(sent: sent, total: max(sent, progress.lastTotal))
         }
         return .response(Response(status: status, body: state.body, headers: state.headers,
-                                  uploadBytes: multipart?.fileBytes ?? 0))
+                                  uploadBytes: multipart?.fileBytes ?? 0, bytesSent: sent))
     }
 
     /// Network failures worth another try. A login (`connectionFailures`) is repeated only when it

@@ -37,7 +37,7 @@ final class UploadCompletionTests: XCTestCase {
     private func prepare() throws -> (FormLocation, Form, [SentPart]) {
         let location = try foreman.resolve("ana/pump-1", areas: [.completed])
         let (form, parts) = try foreman.prepareUpload(location)
-        return (location, form, try SentPart.snapshot(parts))
+        return (location, form, try parts.map(SentPart.hashing))
     }
 
     /// The receipt a server that stored exactly `sent` would give.
@@ -98,9 +98,9 @@ final class UploadCompletionTests: XCTestCase {
         XCTAssertTrue(Files.exists(location.formFile))
     }
 
-    func testSnapshotOfAMissingFileFails() {
+    func testHashingAMissingFileFails() {
         let part = UploadPart(name: "Qid0(1).jpg", file: URL(fileURLWithPath: "/nonexistent/Qid0(1).jpg"))
-        XCTAssertThrowsError(try SentPart.snapshot([part])) { error in
+        XCTAssertThrowsError(try SentPart.hashing(part)) { error in
             guard case .io(_, let path, _)? = error as? StoreError else { return XCTFail("\(error)") }
             XCTAssertEqual(path, "/nonexistent/Qid0(1).jpg")
         }

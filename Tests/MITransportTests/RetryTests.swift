@@ -25,7 +25,7 @@ final class RetryTests: XCTestCase {
 
     func testUploadRetriedAfter503HonouringRetryAfter() throws {
         let busy: [String: Any] = ["status": 503, "retryAfter": "1", "message": "busy"]
-        try server.control(routes: ["POST /api/v1/submissions": [busy, busy, "normal"]])
+        try server.control(routes: ["PUT /api/v1/submissions/{id}": [busy, busy, "normal"]])
         let client = try foreman(retry: .default)
         let directory = try TemporaryDirectory(prefix: "retry")
         let form = try UploadFixture.files(in: directory)
@@ -34,7 +34,7 @@ final class RetryTests: XCTestCase {
         let elapsed = Date().timeIntervalSince(start)
         XCTAssertTrue(result.created)
         XCTAssertEqual(client.attemptsOfLastRequest, 3)
-        XCTAssertEqual(server.requests("POST", "/api/v1/submissions").map { $0["status"] as? Int }, [503, 503, 201])
+        XCTAssertEqual(server.requests("PUT", "/api/v1/submissions/{id}").map { $0["status"] as? Int }, [503, 503, 201])
         XCTAssertGreaterThanOrEqual(elapsed, 1.9, "two waits of Retry-After: 1")
         XCTAssertLessThan(elapsed, 6)
     }
@@ -64,13 +64,13 @@ final class RetryTests: XCTestCase {
     }
 
     func test500ForeverFailsAfterAllAttempts() throws {
-        try server.control(routes: ["POST /api/v1/submissions": [["status": 500, "message": "disk full"]]])
+        try server.control(routes: ["PUT /api/v1/submissions/{id}": [["status": 500, "message": "disk full"]]])
         let client = try foreman(retry: quick)
         let directory = try TemporaryDirectory(prefix: "retry")
         let form = try UploadFixture.files(in: directory)
         let error = assertTransportError { try client.upload(formID: form.id, parts: form.files, progress: nil) }
         XCTAssertEqual(error, .serverError(status: 500, message: "disk full", attempts: 3))
-        XCTAssertEqual(server.requests("POST", "/api/v1/submissions").count, 3)
+        XCTAssertEqual(server.requests("PUT", "/api/v1/submissions/{id}").count, 3)
         let message = try XCTUnwrap(error?.errorDescription)
         XCTAssertTrue(message.contains("500") && message.contains("disk full"), message)
     }
@@ -85,17 +85,17 @@ final class RetryTests: XCTestCase {
         }
     }
 
-    /// libcurl itself repeats a request once when a reused connection closes without an answer;
-    /// the second drop (on a fresh connection) is the client's to retry.
+    /// A connection closed without an answer after the upload's headers is retried by the client,
+    /// each time on a fresh connection.
     func testDroppedConnectionRetriedForUpload() throws {
-        try server.control(routes: ["POST /api/v1/submissions": [["drop": true], ["drop": true], "normal"]])
+        try server.control(routes: ["PUT /api/v1/submissions/{id}": [["drop": true], ["drop": true], "normal"]])
         let client = try foreman(retry: quick)
         let directory = try TemporaryDirectory(prefix: "retry")
         let form = try UploadFixture.files(in: directory)
         let result = try client.upload(formID: form.id, parts: form.files, progress: nil)
         XCTAssertTrue(result.created)
-        XCTAssertEqual(client.attemptsOfLastRequest, 2)
-        XCTAssertEqual(server.requests("POST", "/api/v1/submissions").map { $0["status"] as? Int }, [0, 0, 201])
+        XCTAssertEqual(client.attemptsOfLastRequest, 3)
+        XCTAssertEqual(server.requests("PUT", "/api/v1/submissions/{id}").map { $0["status"] as? Int }, [0, 0, 201])
     }
 
     func testLoginNotRetriedOnceConnected() throws {

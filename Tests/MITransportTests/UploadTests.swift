@@ -48,7 +48,7 @@ final class UploadTests: XCTestCase {
         XCTAssertEqual(receipt.formName, "Pump 7")
         try assertReceipt(receipt, matches: form.files)
         XCTAssertEqual(receipt.parts.map(\.filename), ["form.json", "Qid1(1).jpg", "Qid1(2).jpg", "Qid1(3).jpg"])
-        let logged = try XCTUnwrap(server.requests("POST", "/api/v1/submissions").last)
+        let logged = try XCTUnwrap(server.requests("PUT", "/api/v1/submissions/{id}").last)
         XCTAssertEqual(logged["contentTypes"] as? [String],
                        ["application/json", "application/octet-stream", "application/octet-stream",
                         "application/octet-stream"])
@@ -106,7 +106,7 @@ final class UploadTests: XCTestCase {
         let error = assertTransportError { try self.client().upload(formID: form.id, parts: form.files, progress: nil) }
         guard case .uploadTooLarge(let message, _)? = error else { return XCTFail("\(String(describing: error))") }
         XCTAssertTrue(message?.contains("limit of 1048576 bytes") ?? false, String(describing: message))
-        let logged = try XCTUnwrap(server.requests("POST", "/api/v1/submissions").last)
+        let logged = try XCTUnwrap(server.requests("PUT", "/api/v1/submissions/{id}").last)
         XCTAssertEqual(logged["atExpect"] as? Bool, true)
     }
 
@@ -117,12 +117,12 @@ final class UploadTests: XCTestCase {
         let result = try client.upload(formID: form.id, parts: form.files, progress: nil)
         XCTAssertTrue(result.created)
         XCTAssertLessThan(Date().timeIntervalSince(start), 0.9, "the 100 came at once: no one-second stall")
-        let logged = try XCTUnwrap(server.requests("POST", "/api/v1/submissions").last)
+        let logged = try XCTUnwrap(server.requests("PUT", "/api/v1/submissions/{id}").last)
         XCTAssertEqual(logged["expect"] as? String, "100-continue")
     }
 
     func testProxyPageIsNotAReceipt() throws {
-        try server.control(routes: ["POST /api/v1/submissions": [["status": 200, "html": true]]])
+        try server.control(routes: ["PUT /api/v1/submissions/{id}": [["status": 200, "html": true]]])
         let form = try UploadFixture.files(in: directory)
         let error = assertTransportError { try self.client().upload(formID: form.id, parts: form.files, progress: nil) }
         guard case .badResponse(let expected, let detail)? = error else { return XCTFail("\(String(describing: error))") }
@@ -136,7 +136,7 @@ final class UploadTests: XCTestCase {
         let client = try client()
         let stored = try client.upload(formID: other.id, parts: other.files, progress: nil).receipt
         let body = String(decoding: try WireJSON.encoder().encode(stored), as: UTF8.self)
-        try server.control(routes: ["POST /api/v1/submissions": [["status": 201, "body": body]]])
+        try server.control(routes: ["PUT /api/v1/submissions/{id}": [["status": 201, "body": body]]])
         let form = try UploadFixture.files(in: directory)
         let error = assertTransportError { try client.upload(formID: form.id, parts: form.files, progress: nil) }
         guard case .badResponse(let expected, _)? = error else { return XCTFail("\(String(describing: error))") }
@@ -154,7 +154,7 @@ final class UploadTests: XCTestCase {
         let unreadable = assertTransportError { try client.upload(formID: form.id, parts: missing, progress: nil) }
         guard case .unreadableFile(let path, _)? = unreadable else { return XCTFail("\(String(describing: unreadable))") }
         XCTAssertEqual(path, directory.path("missing.jpg").path)
-        XCTAssertTrue(server.requests("POST", "/api/v1/submissions").isEmpty, "nothing sent")
+        XCTAssertTrue(server.requests("PUT", "/api/v1/submissions/{id}").isEmpty, "nothing sent")
     }
 
     func testProgressIncreasesToTheTotal() throws {
@@ -177,7 +177,7 @@ final class UploadTests: XCTestCase {
     }
 
     func testProgressFinishesOnFailureToo() throws {
-        try server.control(routes: ["POST /api/v1/submissions": [["status": 403, "message": "no"]]])
+        try server.control(routes: ["PUT /api/v1/submissions/{id}": [["status": 403, "message": "no"]]])
         let form = try UploadFixture.files(in: directory)
         let recorder = ProgressRecorder()
         assertTransportError { try self.client().upload(formID: form.id, parts: form.files, progress: recorder) }

@@ -37,6 +37,12 @@ extension MI {
             var created: Bool?
             var error: String?
             var receipt: Receipt?
+            /// Body bytes this run put on the wire for the form.
+            var bytesSent: Int64?
+            /// Bytes of resumable uploads the server already held when the run began.
+            var bytesResumed: Int64?
+            /// Seconds the form's upload took.
+            var seconds: Double?
         }
 
         func run() throws {
@@ -50,11 +56,17 @@ extension MI {
             var failure: FailureClass?
             for location in targets {
                 let label = "\(location.user)/\(location.name)"
+                let started = ContinuousClock.now
                 do {
-                    let (receipt, created) = try upload(location, context: context, client: client)
-                    outcomes.append(Outcome(form: label, id: receipt.id.lowercased(), uploaded: true, created: created, receipt: receipt))
+                    let result = try upload(location, context: context, client: client)
+                    let receipt = result.receipt
+                    let seconds = (ContinuousClock.now - started) / .seconds(1)
+                    outcomes.append(Outcome(form: label, id: receipt.id.lowercased(), uploaded: true, created: result.created,
+                                            receipt: receipt, bytesSent: result.bytesSent, bytesResumed: result.bytesResumed,
+                                            seconds: (seconds * 1000).rounded() / 1000))
                     if !global.json {
-                        Terminal.out("Uploaded \(label) (\(Format.plural(receipt.parts.count, "part")), receipt verified\(created ? "" : ", already on the server")); removed the local copy.")
+                        let resumed = result.bytesResumed > 0 ? ", \(Format.bytes(result.bytesResumed)) already on the server" : ""
+                        Terminal.out("Uploaded \(label) (\(Format.plural(receipt.parts.count, "part")), receipt verified\(result.created ? "" : ", already on the server")\(resumed)); removed the local copy.")
                     }
                 } catch {
                     failure = failure ?? FailureReport.describe(error).failureClass
@@ -75,16 +87,18 @@ extension MI {
             if let failure { throw ExitCode(failure.exitCode) }
         }
 
-        /// One form: prepare under the lock, send without it, verify the receipt, then delete
-        /// under the lock again — only if the form is still exactly what was sent.
-        func upload(_ location: FormLocation, context: Context, client: ServerClient) throws -> (Receipt, Bool) {
+        /// One form: prepare under the lock, send without it (large media resumably, every part
+        /// hashed as it is read), verify the receipt, then delete under the lock again — only if
+        /// the form is still exactly what was sent.
+        func upload(_ location: FormLocation, context: Context, client: ServerClient) throws -> ServerClient.FormUploadResult {
             let (form, parts) = try context.locked { try $0.prepareUpload(location) }
-            let sent = try SentPart.snapshot(parts)
             let bar = ProgressBar(label: "\(location.user)/\(location.name)", enabled: !global.json)
-            let (receipt, created) = try client.upload(formID: form.id.uuidString.lowercased(), parts: parts, progress: bar)
+            let journals = UploadJournalStore(sessions: Identity.sessions)
+            let result = try client.uploadForm(formID: form.id, parts: parts, journals: journals, progress: bar)
             bar?.finish()
-            try context.locked { try $0.completeUpload(location, formID: form.id, sent: sent, receipt: receipt) }
-            return (receipt, created)
+            try context.locked { try $0.completeUpload(location, formID: form.id, sent: result.sent, receipt: result.receipt) }
+            journals.remove(form.id)
+            return result
         }
     }
 }

@@ -10,16 +10,19 @@ public struct SentPart: Sendable, Equatable {
     /// Its size and SHA-256 as hashed.
     public var digest: PartDigest
 
-    /// Notes each part's identity, then hashes it. The identity comes first, so a write while
-    /// the file is hashed (or sent) shows as a changed identity afterwards.
-    public static func snapshot(_ parts: [UploadPart]) throws -> [SentPart] {
-        try parts.map { part in
-            guard let identity = FileIdentity(part.file) else {
-                throw StoreError.io(operation: "read", path: part.file.path, reason: String(cString: strerror(errno)))
-            }
-            let (size, hex) = try FileDigest.sha256(of: part.file)
-            return SentPart(part: part, identity: identity, digest: PartDigest(name: part.name, size: size, sha256: hex))
-        }
+    /// A part as sent: its file's identity when it was opened and the digest of what was read.
+    public init(part: UploadPart, identity: FileIdentity, digest: PartDigest) {
+        self.part = part
+        self.identity = identity
+        self.digest = digest
+    }
+
+    /// Reads `part` once to hash it, checked unchanged: for a part the server already held, so
+    /// that its receipt can be proved against the file without sending it.
+    public static func hashing(_ part: UploadPart) throws -> SentPart {
+        let reader = try HashingFileReader(name: part.name, url: part.file)
+        try reader.skip(reader.size)
+        return SentPart(part: part, identity: reader.identity, digest: try reader.finish())
     }
 }
 

@@ -100,7 +100,7 @@ func buildRouter(_ services: ServerServices) -> ServerRouter {
     recorder.addRoutes(SubmissionController(path: paths.submit, layout: services.layout,
                                             repository: services.repository, sessions: sessions,
                                             maxUploadBytes: services.configuration.server.maxUploadBytes,
-                                            now: services.now).endpoints)
+                                            resumable: nil, now: services.now).endpoints)
     return ServerRouter(router: router, routes: recorder.routes)
 }
 

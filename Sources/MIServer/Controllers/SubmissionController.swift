@@ -1,9 +1,19 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import MIKit
 
-/// `POST Server.Paths.Submit` (the streamed, idempotent upload), `GET Server.Paths.Submit`
-/// and `GET Server.Paths.Submit/{id}` (receipts).
+/// Where the media files a submission's manifest lists as resumable uploads come from.
+protocol ResumableUploadSource: Sendable {
+    /// The finished upload `uploadID`, moved to `destination`; refuses (400) an upload that is
+    /// unknown, another user's, for another form or name, or unfinished.
+    func take(_ uploadID: String, owner: String, formID: String, name: String,
+              to destination: URL) async throws -> (size: Int64, sha256: String)
+}
+
+/// `PUT Server.Paths.Submit/{id}` (the upload with its manifest up front), `POST Server.Paths.Submit`
+/// (the same without: multipart only, as `curl -F` sends it), `GET Server.Paths.Submit` and
+/// `GET Server.Paths.Submit/{id}` (receipts).
 struct SubmissionController {
     /// Body bytes handed to the thread pool at once: bounds memory per upload and keeps the
     /// number of thread hops low.
@@ -14,6 +24,7 @@ struct SubmissionController {
     let repository: any SubmissionRepository
     let sessions: SessionMiddleware
     let maxUploadBytes: Int64
+    let resumable: (any ResumableUploadSource)?
     let now: @Sendable () -> Date
 
     var endpoints: RouteCollection<ServerContext> {
@@ -22,6 +33,7 @@ struct SubmissionController {
         routes.post(RouterPath(path), use: upload)
         routes.get(RouterPath(path), use: list)
         routes.get(RouterPath(path + "/{id}"), use: show)
+        routes.put(RouterPath(path + "/{id}"), use: put)
         return routes
     }
 
@@ -45,18 +57,75 @@ struct SubmissionController {
 
     @Sendable func upload(_ request: Request, context: ServerContext) async throws -> Response {
         let session = try context.requireForeman(toDo: "upload forms")
+        try checkLength(request)
+        return try await receiveAndRecord(request, context: context, session: session, id: nil, manifest: nil)
+    }
+
+    /// The upload of form `{id}`. With a manifest, a form the server already holds is answered
+    /// before any body byte is read (so with `Expect: 100-continue` the body is never sent):
+    /// 200 with the stored receipt when the manifest matches it, 409 when it does not.
+    @Sendable func put(_ request: Request, context: ServerContext) async throws -> Response {
+        let session = try context.requireForeman(toDo: "upload forms")
+        let text = try context.parameters.require("id")
+        guard let uuid = UUID(uuidString: text) else {
+            throw HTTPError(.badRequest, message: "\(SafeName.printable(text)) is not a form id (a UUID) — use `mi upload`")
+        }
+        let id = uuid.uuidString.lowercased()
+        var manifest: UploadManifest?
+        if let name = HTTPField.Name(UploadManifest.headerName), let value = request.headers[name] {
+            do {
+                manifest = try UploadManifest(headerValue: value)
+            } catch {
+                throw HTTPError(.badRequest, message: "\(error.localizedDescription) — use `mi upload`")
+            }
+        }
+        try checkLength(request)
+        if let manifest, let stored = try await repository.receipt(id: id) {
+            switch manifest.compare(with: stored) {
+            case .same, .sameShape:
+                context.logger.info("submission already stored, answered before the body", metadata: [
+                    "id": .string(id), "bodyBytes": .stringConvertible(0),
+                ])
+                return try JSONResponse.make(.ok, stored)
+            case .different:
+                throw conflict(stored)
+            }
+        }
+        return try await receiveAndRecord(request, context: context, session: session, id: id, manifest: manifest)
+    }
+
+    private func checkLength(_ request: Request) throws {
         if let length = request.headers[.contentLength].flatMap({ Int64($0) }), length > maxUploadBytes {
             throw tooLarge(length)
         }
+    }
+
+    private func conflict(_ stored: Receipt) -> HTTPError {
+        HTTPError(.conflict, message: "the server already holds form \(stored.id) (\(stored.formName)) with different content — the local copy was changed after an upload; keep it and tell the administrator")
+    }
+
+    /// Receives the multipart body into a folder of its own, adds the manifest's resumable
+    /// uploads, checks everything against form.json (and the path's id and the manifest), then
+    /// commits it under the form's id in one transaction.
+    private func receiveAndRecord(_ request: Request, context: ServerContext, session: SessionClaims,
+                                  id: String?, manifest: UploadManifest?) async throws -> Response {
         let boundary = try MultipartReceiver.boundary(contentType: request.headers[.contentType])
         let folder = layout.incoming.appendingPathComponent(UUID().uuidString.lowercased(), isDirectory: true)
         try await Blocking.run { try DurableFile.makeFolder(folder) }
         do {
-            let parts = try await receive(request.body, boundary: boundary, into: folder)
-            let form = try await Blocking.run { try Self.decodeForm(in: folder, parts: parts) }
+            let body = try await receive(request.body, boundary: boundary, into: folder)
+            let form = try await Blocking.run { try Self.decodeForm(in: folder, parts: body) }
+            var parts = body
+            let formID = form.id.uuidString.lowercased()
+            if let id, id != formID {
+                throw HTTPError(.badRequest, message: "the form part is form \(formID), but the upload is for \(id) — use `mi upload`")
+            }
+            if let manifest {
+                parts = try await takeResumable(manifest, received: parts, owner: session.sub, formID: formID, folder: folder)
+            }
             try Self.checkMedia(parts, against: form)
             let receipt = Receipt(
-                id: form.id.uuidString.lowercased(), user: form.user, formName: form.name, uploadedBy: session.sub,
+                id: formID, user: form.user, formName: form.name, uploadedBy: session.sub,
                 receivedAt: Date(timeIntervalSince1970: now().timeIntervalSince1970.rounded(.down)),
                 parts: parts.map { Receipt.Part(name: $0.name, filename: $0.filename, size: $0.size, sha256: $0.sha256) })
             let layout = self.layout
@@ -75,15 +144,51 @@ struct SubmissionController {
                 return try JSONResponse.make(.created, stored)
             case .existing(let stored):
                 try? await Blocking.run { try FileManager.default.removeItem(at: folder) }
-                guard stored.hasSameContent(as: receipt) else {
-                    throw HTTPError(.conflict, message: "the server already holds form \(stored.id) (\(stored.formName)) with different content — the local copy was changed after an upload; keep it and tell the administrator")
-                }
+                guard stored.hasSameContent(as: receipt) else { throw conflict(stored) }
                 return try JSONResponse.make(.ok, stored)
             }
         } catch {
             try? await Blocking.run { try FileManager.default.removeItem(at: folder) }
             throw error
         }
+    }
+
+    /// The parts in the manifest's order: those received in the body, checked against their
+    /// entries, and the resumable uploads the manifest names, moved into `folder`.
+    private func takeResumable(_ manifest: UploadManifest, received: [ReceivedPart], owner: String, formID: String,
+                               folder: URL) async throws -> [ReceivedPart] {
+        func mismatch(_ problem: String) -> HTTPError {
+            HTTPError(.badRequest, message: "the upload does not match its \(UploadManifest.headerName) header: \(problem) — use `mi upload`")
+        }
+        for part in received {
+            guard let entry = manifest.entry(named: part.name) else { throw mismatch("part \"\(SafeName.printable(part.name))\" is not listed") }
+            guard entry.upload == nil else { throw mismatch("\"\(SafeName.printable(part.name))\" is both in the body and a resumable upload") }
+            guard entry.size == part.size, entry.sha256 == nil || entry.sha256 == part.sha256 else {
+                throw mismatch("\"\(SafeName.printable(part.name))\" arrived with another size or SHA-256 than listed")
+            }
+        }
+        var parts: [ReceivedPart] = []
+        for entry in manifest.entries {
+            if let part = received.first(where: { $0.name == entry.name }) {
+                parts.append(part)
+                continue
+            }
+            guard let upload = entry.upload else { throw mismatch("\"\(SafeName.printable(entry.name))\" is listed but not in the body") }
+            if let reason = SafeName.problem(entry.name), entry.name != UploadPart.formName {
+                throw HTTPError(.badRequest, message: "media \"\(SafeName.printable(entry.name))\" cannot be stored: \(reason) — rename the media file")
+            }
+            guard let resumable else {
+                throw HTTPError(.badRequest, message: "this server takes no resumable uploads — use `mi upload` with a smaller Server.ResumableThresholdBytes")
+            }
+            let (size, sha256) = try await resumable.take(upload, owner: owner, formID: formID, name: entry.name,
+                                                          to: folder.appendingPathComponent(entry.name))
+            guard size == entry.size, entry.sha256 == nil || entry.sha256 == sha256 else {
+                throw mismatch("the resumable upload of \"\(SafeName.printable(entry.name))\" has another size or SHA-256 than listed")
+            }
+            parts.append(ReceivedPart(name: entry.name, filename: entry.name, fileName: entry.name, size: size, sha256: sha256))
+        }
+        if !parts.isEmpty { try await Blocking.run { try DurableFile.syncFolder(folder) } }
+        return parts
     }
 
     private func tooLarge(_ length: Int64?) -> HTTPError {

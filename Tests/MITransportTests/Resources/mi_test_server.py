@@ -11,7 +11,7 @@ It listens on 127.0.0.1 on a free port, prints the port on stdout, and runs unti
 
 The control file (JSON, read again on every request; missing means {}):
 
-    {"routes": {"POST /api/v1/submissions": [B0, B1, ...]}, "maxUploadBytes": N}
+    {"routes": {"PUT /api/v1/submissions/{id}": [B0, B1, ...]}, "maxUploadBytes": N}
 
 The n-th request to "METHOD PATH" gets behaviour Bn (the last one repeats). A behaviour is
 "normal" (the contract's answer) or an object:
@@ -102,13 +102,19 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     # -- plumbing ------------------------------------------------------------------------
 
+    def route_path(self):
+        """The path as routes are named: a form's id in a submission's path is `{id}`."""
+        path = self.path.split("?")[0]
+        return re.sub(r"^/api/v1/submissions/[^/]+$", "/api/v1/submissions/{id}", path)
+
     def route_key(self):
-        return f"{self.command} {self.path.split('?')[0]}"
+        return f"{self.command} {self.route_path()}"
 
     def entry(self, status, **extra):
         entry = {
             "method": self.command,
             "path": self.path,
+            "route": self.route_path(),
             "status": status,
             "userAgent": self.headers.get("User-Agent"),
             "authorization": self.headers.get("Authorization"),
@@ -159,7 +165,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def handle_expect_100(self):
         length = int(self.headers.get("Content-Length") or 0)
         limit = self.max_upload()
-        if self.command == "POST" and length > limit:
+        if self.command in ("POST", "PUT") and length > limit:
             self.close_connection = True
             self.send_error_json(413, self.too_large_message(length, limit), headers={"Connection": "close"},
                                  atExpect=True)
@@ -178,6 +184,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.dispatch()
 
     def do_POST(self):
+        self.dispatch()
+
+    def do_PUT(self):
         self.dispatch()
 
     def dispatch(self):
@@ -225,6 +234,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.session()
         user = self.user()
         if self.command == "POST" and path == "/api/v1/submissions":
+            return self.submit(user)
+        if self.command == "PUT" and re.fullmatch(r"/api/v1/submissions/[^/]+", path):
             return self.submit(user)
         if user is None:
             if self.command == "POST":

@@ -1,0 +1,194 @@
+import Foundation
+import MIKit
+
+extension ServerClient {
+    /// What uploading one form did.
+    public struct FormUploadResult {
+        /// The stored receipt (for the form; not yet proved against the files).
+        public var receipt: Receipt
+        /// True when stored now, false when the server already held it.
+        public var created: Bool
+        /// Every part with the identity and digest to prove the receipt against.
+        public var sent: [SentPart]
+        /// Body bytes that went on the wire.
+        public var bytesSent: Int64
+        /// Bytes of resumable uploads the server already held when this run began.
+        public var bytesResumed: Int64
+    }
+
+    /// Uploads one form: media files larger than `Server.ResumableThresholdBytes` through
+    /// resumable uploads (continued from the server's offset when `journals` remembers one),
+    /// then the form and the other media in one `PUT` with the manifest up front.
+    ///
+    /// Every part's digest comes from the bytes read while sending it; a part the server never
+    /// asked for (it already held the form) comes from the journal when its file is unchanged,
+    /// else from one local read. The journal is kept up to date, so a killed run costs little.
+    public func uploadForm(formID: UUID, parts: [UploadPart], journals: UploadJournalStore?,
+                           progress: TransferProgress?) throws -> FormUploadResult {
+        let id = formID.uuidString.lowercased()
+        var journal = journals?.load(formID, server: serverAddress) ?? UploadJournal(server: serverAddress)
+        func save() throws { try journals?.save(journal, for: formID) }
+
+        var sent: [String: SentPart] = [:]
+        var manifest: [UploadManifest.Entry] = []
+        var bodyParts: [UploadPart] = []
+        var bytesSent: Int64 = 0
+        var bytesResumed: Int64 = 0
+        let total = try parts.reduce(Int64(0)) { $0 + (try Self.size(of: $1)) }
+        var done: Int64 = 0
+        for part in parts {
+            let size = try Self.size(of: part)
+            if !part.isForm, size > server.resumableThresholdBytes {
+                let outcome = try sendResumably(part, formID: id, journal: &journal, save: save,
+                                                progress: progress, before: done, total: total)
+                sent[part.name] = outcome.sent
+                bytesSent += outcome.bytesSent
+                bytesResumed += outcome.bytesResumed
+                manifest.append(UploadManifest.Entry(name: part.name, size: outcome.sent.digest.size,
+                                                     sha256: outcome.sent.digest.sha256,
+                                                     upload: outcome.upload.split(separator: "/").last.map(String.init)))
+            } else {
+                let known = journal.entry(part.name, file: part.file)?.sha256
+                manifest.append(UploadManifest.Entry(name: part.name, size: size, sha256: known))
+                bodyParts.append(part)
+            }
+            done += size
+        }
+
+        let upload = MultipartUpload(parts: bodyParts, manifest: UploadManifest(entries: manifest))
+        defer {
+            // What the body taught (a part read in full) outlives a lost answer.
+            for (name, part) in upload.learned {
+                journal.parts[name] = UploadJournal.Entry(identity: part.identity, sha256: part.digest.sha256)
+            }
+            if !upload.learned.isEmpty { try? save() }
+        }
+        let submitted = try submit(formID: id, upload: upload, progress: progress)
+        bytesSent += submitted.bytesSent
+        var proved: [SentPart] = []
+        for part in parts {
+            if let known = sent[part.name] ?? upload.learned[part.name] {
+                proved.append(known)
+            } else if let entry = journal.entry(part.name, file: part.file), let sha256 = entry.sha256 {
+                proved.append(SentPart(part: part, identity: entry.identity,
+                                       digest: PartDigest(name: part.name, size: entry.identity.size, sha256: sha256)))
+            } else {
+                proved.append(try SentPart.hashing(part))
+            }
+        }
+        return FormUploadResult(receipt: submitted.receipt, created: submitted.created, sent: proved,
+                                bytesSent: bytesSent, bytesResumed: bytesResumed)
+    }
+
+    /// One media file through a resumable upload: continued when the journal names one the
+    /// server still has for the unchanged file, else created (and journaled before any byte is
+    /// sent). Cut transfers and refused chunks are taken up again from the server's offset, as
+    /// often as `retry` allows.
+    private func sendResumably(_ part: UploadPart, formID: String, journal: inout UploadJournal,
+                               save: () throws -> Void, progress: TransferProgress?, before: Int64,
+                               total: Int64) throws -> (sent: SentPart, upload: String, bytesSent: Int64, bytesResumed: Int64) {
+        var bytesSent: Int64 = 0
+        var bytesResumed: Int64?
+        var attempt = 0
+        while true {
+            attempt += 1
+            let reader: HashingFileReader
+            do {
+                reader = try HashingFileReader(name: part.name, url: part.file)
+            } catch {
+                throw TransportError.unreadableFile(path: part.file.path, detail: "\(error.localizedDescription)")
+            }
+            var path: String?
+            var offset: Int64 = 0
+            if let entry = journal.parts[part.name], entry.identity == reader.identity, let known = entry.upload,
+               let held = try resumableOffset(known), held <= reader.size {
+                path = known
+                offset = held
+            }
+            if path == nil {
+                let created = try createResumableUpload(formID: formID, name: part.name, length: reader.size)
+                journal.parts[part.name] = UploadJournal.Entry(identity: reader.identity, upload: created,
+                                                               uploadCreatedAt: Date())
+                try save()
+                path = created
+            }
+            guard let path else { continue }
+            if bytesResumed == nil { bytesResumed = offset }
+            do {
+                try reader.skip(offset)
+            } catch {
+                throw TransportError.unreadableFile(path: part.file.path, detail: "\(error.localizedDescription)")
+            }
+            progress?.update(sent: before + offset, total: total)
+            let pipeline = ChunkPipeline(reader: reader, from: offset, chunkSize: Self.resumableChunkSize)
+            var restart = false
+            do {
+                chunks: while let chunk = try pipeline.next() {
+                    var refused = 0
+                    while true {
+                        let (outcome, wire) = try patchResumable(path, offset: chunk.offset, bytes: chunk.bytes,
+                                                                 checksum: chunk.checksum)
+                        bytesSent += wire
+                        switch outcome {
+                        case .accepted(let next) where next == chunk.offset + Int64(chunk.bytes.count):
+                            break
+                        case .checksumMismatch where refused < Self.checksumRetries:
+                            refused += 1
+                            continue
+                        case .checksumMismatch:
+                            throw TransportError.badResponse(expected: "the server to accept a chunk of \(part.name)",
+                                                             detail: "its checksum was refused \(refused + 1) times in a row")
+                        case .gone:
+                            journal.parts[part.name] = nil
+                            restart = true
+                            break chunks
+                        case .accepted, .offsetMismatch:
+                            restart = true
+                            break chunks
+                        }
+                        break
+                    }
+                    progress?.update(sent: before + chunk.offset + Int64(chunk.bytes.count), total: total)
+                    pipeline.release(chunk)
+                }
+            } catch {
+                pipeline.cancel()
+                throw error
+            }
+            if restart {
+                pipeline.cancel()
+                guard attempt < retry.attempts else {
+                    throw TransportError.badResponse(expected: "the server to continue the upload of \(part.name)",
+                                                     detail: "its offset changed \(attempt) times")
+                }
+                continue
+            }
+            let digest = try pipeline.finish()
+            let sent = SentPart(part: part, identity: reader.identity, digest: digest)
+            journal.parts[part.name] = UploadJournal.Entry(identity: reader.identity, sha256: digest.sha256, upload: path,
+                                                           uploadCreatedAt: journal.parts[part.name]?.uploadCreatedAt)
+            try save()
+            return (sent, path, bytesSent, bytesResumed ?? 0)
+        }
+    }
+
+    private static func size(of part: UploadPart) throws -> Int64 {
+        guard let identity = FileIdentity(part.file), identity.isRegularFile else {
+            throw TransportError.unreadableFile(path: part.file.path, detail: "cannot read it as a regular file")
+        }
+        return identity.size
+    }
+}
+
+extension ServerClient {
+    /// Uploads the parts of form `formID` (the form first) with nothing remembered between runs:
+    /// `uploadForm` without a journal, for callers that keep no state.
+    public func upload(formID: String, parts: [UploadPart],
+                       progress: TransferProgress?) throws -> (receipt: Receipt, created: Bool) {
+        guard let id = UUID(uuidString: formID) else {
+            throw TransportError.invalidUpload(reason: "\(formID) is not a form id (a UUID)")
+        }
+        let result = try uploadForm(formID: id, parts: parts, journals: nil, progress: progress)
+        return (result.receipt, result.created)
+    }
+}
