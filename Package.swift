@@ -74,6 +74,7 @@ let package = Package(
         ]),
         .testTarget(name: "MITransportTests", dependencies: ["MITransport", "TestSupport"],
                     resources: [.copy("Resources/mi_test_server.py")]),
-        .testTarget(name: "MIEndToEndTests", dependencies: ["mi", "mi-report", "mi-server"]),
+        .testTarget(name: "MIEndToEndTests", dependencies: ["mi", "mi-report", "mi-server"],
+                    resources: [.copy("Resources/mi_test_proxy.py")]),
     ]
 )

@@ -60,6 +60,10 @@ final class Sandbox: @unchecked Sendable {
     struct ServerSettings {
         var port = Sandbox.freePort()
         var maxUploadBytes = 2 << 30
+        /// Where mi-server listens when it is not `port` (a proxy listens on `port` then).
+        var listenPort: Int?
+        /// More `Server` keys, as plist XML.
+        var extraKeys = ""
     }
 
     /// A TCP port nobody listens on right now.
@@ -85,10 +89,11 @@ final class Sandbox: @unchecked Sendable {
         <plist version="1.0"><dict>
           <key>Server</key><dict>
             <key>Scheme</key><string>http</string><key>Domain</key><string>127.0.0.1</string><key>Port</key><integer>\(server.port)</integer>
-            <key>Listen</key><string>127.0.0.1:\(server.port)</string>
+            <key>Listen</key><string>127.0.0.1:\(server.listenPort ?? server.port)</string>
             <key>TemplatesDirectory</key><string>server-templates</string>
             <key>DataDirectory</key><string>server-data</string>
             <key>MaxUploadBytes</key><integer>\(server.maxUploadBytes)</integer>
+            \(server.extraKeys)
           </dict>
           <key>LDAP</key><dict>
             <key>URL</key><string>\(ldap.url ?? directory.url)</string>

@@ -38,7 +38,14 @@ final class RunningServer {
 
 /// Templates downloaded from, and forms uploaded to, the real mi-server.
 final class ServerTests: XCTestCase {
-    func prepare(_ sandbox: Sandbox) throws {
+    func prepare(_ sandbox: Sandbox) throws { try Self.prepare(sandbox) }
+
+    func completedForm(_ sandbox: Sandbox, name: String, mediaBytes: Int = 0) throws -> String {
+        try Self.completedForm(sandbox, name: name, mediaBytes: mediaBytes)
+    }
+
+    /// The sample templates in the server's folder.
+    static func prepare(_ sandbox: Sandbox) throws {
         let templates = sandbox.root.appendingPathComponent("server-templates")
         try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
         for name in ["pump-inspection.json", "extinguisher-check.json"] {
@@ -47,7 +54,8 @@ final class ServerTests: XCTestCase {
         }
     }
 
-    func completedForm(_ sandbox: Sandbox, name: String, mediaBytes: Int = 0) throws -> String {
+    /// A completed extinguisher check of ana's with a photo, and a video of `mediaBytes` when not 0.
+    static func completedForm(_ sandbox: Sandbox, name: String, mediaBytes: Int = 0) throws -> String {
         let templates = try sandbox.run(["templates"])
         XCTAssertEqual(templates.status, 0, templates.output)
         _ = try sandbox.newForm("extinguisher-check", name: name)

@@ -88,6 +88,9 @@ struct SubmissionController {
                 ])
                 return try JSONResponse.make(.ok, stored)
             case .different:
+                context.logger.info("submission refused before the body: the server holds other content", metadata: [
+                    "id": .string(id), "bodyBytes": .stringConvertible(0),
+                ])
                 throw conflict(stored)
             }
         }

@@ -20,14 +20,21 @@ extension ServerClient {
     /// resumable uploads (continued from the server's offset when `journals` remembers one),
     /// then the form and the other media in one `PUT` with the manifest up front.
     ///
-    /// Every part's digest comes from the bytes read while sending it; a part the server never
-    /// asked for (it already held the form) comes from the journal when its file is unchanged,
-    /// else from one local read. The journal is kept up to date, so a killed run costs little.
+    /// Every part's digest comes from the bytes read while sending it. The journal is written
+    /// before the first byte and kept up to date, so a killed run costs little: a later run
+    /// continues resumable uploads from the server's offset, and sends a whole manifest (from the
+    /// journal, or one local read of what it lacks) so a server that stored the form answers
+    /// before the body. A part the server never asked for comes from the journal when its file
+    /// is unchanged, else from one local read.
     public func uploadForm(formID: UUID, parts: [UploadPart], journals: UploadJournalStore?,
                            progress: TransferProgress?) throws -> FormUploadResult {
         let id = formID.uuidString.lowercased()
-        var journal = journals?.load(formID, server: serverAddress) ?? UploadJournal(server: serverAddress)
+        let earlier = journals?.load(formID, server: serverAddress)
+        var journal = earlier ?? UploadJournal(server: serverAddress)
         func save() throws { try journals?.save(journal, for: formID) }
+        // The journal exists from before the first byte is sent: a later run knows this form
+        // may already be on the server.
+        if earlier == nil { try save() }
 
         var sent: [String: SentPart] = [:]
         var manifest: [UploadManifest.Entry] = []
@@ -47,9 +54,18 @@ extension ServerClient {
                 manifest.append(UploadManifest.Entry(name: part.name, size: outcome.sent.digest.size,
                                                      sha256: outcome.sent.digest.sha256,
                                                      upload: outcome.upload.split(separator: "/").last.map(String.init)))
+            } else if let entry = journal.entry(part.name, file: part.file), let sha256 = entry.sha256 {
+                manifest.append(UploadManifest.Entry(name: part.name, size: size, sha256: sha256))
+                bodyParts.append(part)
+            } else if earlier != nil {
+                // An earlier run was cut off, perhaps after the server stored the form: one
+                // local read makes the manifest whole, so the server can answer before the body.
+                let hashed = try SentPart.hashing(part)
+                journal.parts[part.name] = UploadJournal.Entry(identity: hashed.identity, sha256: hashed.digest.sha256)
+                manifest.append(UploadManifest.Entry(name: part.name, size: hashed.digest.size, sha256: hashed.digest.sha256))
+                bodyParts.append(part)
             } else {
-                let known = journal.entry(part.name, file: part.file)?.sha256
-                manifest.append(UploadManifest.Entry(name: part.name, size: size, sha256: known))
+                manifest.append(UploadManifest.Entry(name: part.name, size: size))
                 bodyParts.append(part)
             }
             done += size
