@@ -443,24 +443,6 @@ extension TestClientProtocol {
 
 /// The endpoint as curl (libcurl, what `mi upload` uses) meets it.
 final class ResumableUploadCurlTests: XCTestCase {
-    /// Runs curl with `arguments`; returns its -v trace (stderr) and the status it reports.
-    static func curl(_ arguments: [String]) async throws -> (status: Int, trace: String) {
-        try await RawHTTPConnection.run {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: CurlTests.curl)
-            process.arguments = ["-sS", "-v", "-o", "/dev/null", "-w", "%{http_code}"] + arguments
-            let stdout = Pipe()
-            let stderr = Pipe()
-            process.standardOutput = stdout
-            process.standardError = stderr
-            try process.run()
-            let trace = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            let status = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return (Int(status) ?? 0, trace)
-        }
-    }
-
     func testCurlPatchIsAnswered100ContinueAndAChecksumMismatchIsNamed() async throws {
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: CurlTests.curl), "curl is needed: apt-get install curl")
         let fixture = try ServerFixture([.set("Server.MaxUploadBytes", .integer(8 << 20))])
@@ -475,25 +457,25 @@ final class ResumableUploadCurlTests: XCTestCase {
             let patch = common + ["-X", "PATCH", "-H", "Upload-Offset: 0", "-H", "Content-Type: application/offset+octet-stream",
                                   "--data-binary", "@\(file.path)"]
 
-            let mismatch = try await Self.curl(patch + ["-H", "Upload-Checksum: \(ResumableUploadTests.checksum(Data("other".utf8)))", url])
+            let mismatch = try await CurlTests.run(patch + ["-H", "Upload-Checksum: \(ResumableUploadTests.checksum(Data("other".utf8)))", url])
             XCTAssertEqual(mismatch.status, 460, mismatch.trace)
             XCTAssertTrue(mismatch.trace.contains("< HTTP/1.1 100 Continue"), mismatch.trace)
             XCTAssertTrue(mismatch.trace.contains("< HTTP/1.1 460 Checksum Mismatch"), mismatch.trace)
 
-            let head = try await Self.curl(common + ["-I", url])
+            let head = try await CurlTests.run(common + ["-I", url])
             XCTAssertEqual(head.status, 200, head.trace)
             XCTAssertTrue(head.trace.lowercased().contains("< upload-offset: 0"), head.trace)
 
-            let accepted = try await Self.curl(patch + ["-H", "Upload-Checksum: \(ResumableUploadTests.checksum(content))", url])
+            let accepted = try await CurlTests.run(patch + ["-H", "Upload-Checksum: \(ResumableUploadTests.checksum(content))", url])
             XCTAssertEqual(accepted.status, 204, accepted.trace)
             XCTAssertTrue(accepted.trace.lowercased().contains("< upload-offset: \(content.count)"), accepted.trace)
 
             // A refusal before the body: no 100 Continue, the final status at once.
-            let conflict = try await Self.curl(patch + [url])
+            let conflict = try await CurlTests.run(patch + [url])
             XCTAssertEqual(conflict.status, 409, conflict.trace)
             XCTAssertFalse(conflict.trace.contains("100 Continue"), conflict.trace)
 
-            let missing = try await Self.curl(common + ["-I", "\(url.dropLast(4))0000"])
+            let missing = try await CurlTests.run(common + ["-I", "\(url.dropLast(4))0000"])
             XCTAssertEqual(missing.status, 404, missing.trace)
         }
         let id = try XCTUnwrap(Files.names(in: fixture.layout.uploads).first)

@@ -135,8 +135,7 @@ struct ResumableUploadController {
     /// what arrived before a cut is written too.
     static func receive(_ body: RequestBody, into appender: UploadAppender) async throws -> BodyEnding {
         var iterator = body.makeAsyncIterator()
-        var batch: [ByteBuffer] = []
-        var batchBytes = 0
+        var batch = BodyBatch(minimumBytes: SubmissionController.batchBytes)
         var ending = BodyEnding.complete
         while true {
             let next: ByteBuffer?
@@ -147,16 +146,11 @@ struct ResumableUploadController {
                 break
             }
             guard let buffer = next else { break }
-            batch.append(buffer)
-            batchBytes += buffer.readableBytes
-            if batchBytes >= SubmissionController.batchBytes {
-                let full = batch
-                batch = []
-                batchBytes = 0
+            if let full = batch.add(buffer) {
                 try await Blocking.run { try appender.append(full) }
             }
         }
-        let rest = batch
+        let rest = batch.take()
         if !rest.isEmpty { try await Blocking.run { try appender.append(rest) } }
         return ending
     }
