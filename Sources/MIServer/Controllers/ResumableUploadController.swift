@@ -118,7 +118,9 @@ struct ResumableUploadController {
                 throw HTTPError(Self.checksumMismatch, message: "the body's SHA-256 does not match Upload-Checksum; nothing of it was kept — send this part again")
             }
             let newOffset = try await uploads.finishAppend(appender, keep: true)
-            return Response(status: .noContent, headers: [.uploadOffset: String(newOffset)])
+            return Response(status: .noContent, headers: [
+                .uploadOffset: String(newOffset), .uploadExpires: Self.httpDate(appender.info.expires),
+            ])
         }
     }
 

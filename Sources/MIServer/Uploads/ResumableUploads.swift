@@ -37,6 +37,8 @@ actor ResumableUploads {
         var hash: RunningHash?
         /// A request is writing to, or taking, this upload.
         var busy = false
+        /// While a PATCH writes: the offset it began at, the last one known good.
+        var patchStart: Int64?
     }
 
     nonisolated let folder: URL
@@ -96,10 +98,11 @@ actor ResumableUploads {
         return (id, info)
     }
 
-    /// The upload's info and offset (the data file's size); 404 when it is unknown, expired
-    /// or another user's.
+    /// The upload's info and offset (the data file's size, or where a PATCH under way began:
+    /// its bytes may yet be dropped); 404 when it is unknown, expired or another user's.
     func status(_ id: String, owner: String) async throws -> (info: ResumableUploadInfo, offset: Int64) {
         let upload = try await load(id, owner: owner)
+        if let start = upload.patchStart { return (upload.info, start) }
         let data = dataFile(of: id)
         let size = try await Blocking.run { try Self.size(of: data) }
         guard let size else {
@@ -140,7 +143,6 @@ actor ResumableUploads {
         uploads[id]?.busy = true
         let data = dataFile(of: id)
         let known = upload.hash
-        let length = upload.info.length
         let opened: (fd: Int32, size: Int64, hash: RunningHash)
         do {
             opened = try await Blocking.run { try Self.openForAppend(data, hash: known) }
@@ -155,7 +157,8 @@ actor ResumableUploads {
             throw HTTPError(.conflict, headers: [.uploadOffset: String(opened.size)],
                             message: "Upload-Offset \(offset) is not the upload's offset \(opened.size) — ask the server for the offset (HEAD) and continue from there")
         }
-        return UploadAppender(id: id, fd: opened.fd, start: offset, length: length, hash: opened.hash)
+        uploads[id]?.patchStart = offset
+        return UploadAppender(id: id, fd: opened.fd, start: offset, info: upload.info, hash: opened.hash)
     }
 
     /// Ends a PATCH. `keep`: the bytes written are synced and become part of the upload; else
@@ -163,7 +166,10 @@ actor ResumableUploads {
     @discardableResult
     func finishAppend(_ appender: UploadAppender, keep: Bool) async throws -> Int64 {
         let id = appender.id
-        defer { uploads[id]?.busy = false }
+        defer {
+            uploads[id]?.busy = false
+            uploads[id]?.patchStart = nil
+        }
         do {
             let offset = try await Blocking.run {
                 defer { appender.close() }
@@ -189,7 +195,8 @@ actor ResumableUploads {
     /// folder). Throws HTTPError 400 with a clear message when the upload is unknown, belongs to
     /// another user, is for another form id or media name, or is not complete (offset < length);
     /// moves the data file by rename (same filesystem), removes the upload's folder and state.
-    /// Returns the file's size and SHA-256 (lowercase hex).
+    /// Returns the file's size and SHA-256 (lowercase hex). `destination`'s folder must exist
+    /// and `destination` must not (`StoreError.exists` otherwise; the upload is then kept).
     func take(_ uploadID: String, owner: String, formID: String, name: String,
               to destination: URL) async throws -> (size: Int64, sha256: String) {
         let printable = SafeName.printable(uploadID)
@@ -220,8 +227,9 @@ actor ResumableUploads {
                     return .failure(HTTPError(.badRequest, message: "resumable upload \(id) of \(SafeName.printable(name)) is not complete (\(opened.size) of \(length) bytes) — send the rest first"))
                 }
                 try DurableFile.moveNoReplace(data, to: destination)
-                try FileManager.default.removeItem(at: folder)
-                try DurableFile.syncFolder(parent)
+                // The file is handed over; what is left (info.json) the expiry sweep would remove too.
+                try? FileManager.default.removeItem(at: folder)
+                try? DurableFile.syncFolder(parent)
                 return .success((opened.size, opened.hash))
             }
         } catch {
@@ -385,18 +393,19 @@ struct RunningHash: @unchecked Sendable {
 final class UploadAppender: @unchecked Sendable {
     let id: String
     let start: Int64
-    let length: Int64
+    let info: ResumableUploadInfo
+    var length: Int64 { info.length }
     private let fd: Int32
     private var isOpen = true
     private(set) var written: Int64 = 0
     private(set) var hash: RunningHash
     private var bodyHasher = SHA256()
 
-    init(id: String, fd: Int32, start: Int64, length: Int64, hash: RunningHash) {
+    init(id: String, fd: Int32, start: Int64, info: ResumableUploadInfo, hash: RunningHash) {
         self.id = id
         self.fd = fd
         self.start = start
-        self.length = length
+        self.info = info
         self.hash = hash
     }
 
