@@ -221,6 +221,17 @@ final class ResumableUploadTests: XCTestCase {
             let past = try await client.patch(id, token: token, offset: 20, body: Data(repeating: 2, count: 31))
             XCTAssertEqual(past.status, .badRequest, past.text)
             XCTAssertTrue(past.errorMessage?.contains("past the upload's length of 50 bytes") ?? false, past.text)
+            // A Content-Length past the length is refused before the body, even the largest one.
+            let port = try XCTUnwrap(client.port)
+            let early = try await RawHTTPConnection.run {
+                let connection = try RawHTTPConnection(port: port)
+                connection.send("PATCH \(Self.uploads)/\(id) HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(token)\r\n"
+                    + "Tus-Resumable: 1.0.0\r\nUpload-Offset: 20\r\nContent-Type: application/offset+octet-stream\r\n"
+                    + "Content-Length: 9223372036854775807\r\nExpect: 100-continue\r\n\r\n")
+                return try connection.readResponse()
+            }
+            XCTAssertEqual(early.status, 400, String(decoding: early.body, as: UTF8.self))
+            XCTAssertTrue(String(decoding: early.body, as: UTF8.self).contains("past the upload's length of 50 bytes"))
             let wrongType = try await client.tus(.patch, "\(Self.uploads)/\(id)", token: token,
                                                  headers: [.uploadOffset: "20", .contentType: "application/octet-stream"],
                                                  body: Data(repeating: 2, count: 5))

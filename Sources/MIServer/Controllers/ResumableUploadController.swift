@@ -96,7 +96,7 @@ struct ResumableUploadController {
         let appender = try await uploads.beginAppend(id, owner: session.sub, offset: offset)
         let ending: BodyEnding
         do {
-            if let declared = request.headers[.contentLength].flatMap(Self.integer), offset + declared > appender.length {
+            if let declared = request.headers[.contentLength].flatMap(Self.integer), declared > appender.length - offset {
                 throw UploadAppender.tooLong(appender.length)
             }
             ending = try await Self.receive(request.body, into: appender)
