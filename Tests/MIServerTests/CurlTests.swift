@@ -19,18 +19,22 @@ final class CurlTests: XCTestCase {
 
     /// Uploads `form` and `media` files with curl; returns the status, the body and curl's -v trace.
     static func upload(port: Int, token: String, form: URL, media: [URL]) async throws -> CurlResult {
+        var arguments = ["-H", "Authorization: Bearer \(token)",
+                         "-F", "form=@\(form.path);type=application/json;filename=form.json"]
+        for file in media {
+            arguments += ["-F", "\(file.lastPathComponent)=@\(file.path);type=application/octet-stream"]
+        }
+        return try await run(arguments + ["http://localhost:\(port)/api/v1/submissions"])
+    }
+
+    /// Runs curl with `arguments` (after `-sS -v`); returns the status, the body and the -v trace.
+    static func run(_ arguments: [String]) async throws -> CurlResult {
         try await RawHTTPConnection.run {
             let output = FileManager.default.temporaryDirectory.appendingPathComponent("curl-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: output) }
             let process = Process()
             process.executableURL = URL(fileURLWithPath: curl)
-            var arguments = ["-sS", "-v", "-o", output.path, "-w", "%{http_code} %{time_total}",
-                             "-H", "Authorization: Bearer \(token)",
-                             "-F", "form=@\(form.path);type=application/json;filename=form.json"]
-            for file in media {
-                arguments += ["-F", "\(file.lastPathComponent)=@\(file.path);type=application/octet-stream"]
-            }
-            process.arguments = arguments + ["http://localhost:\(port)/api/v1/submissions"]
+            process.arguments = ["-sS", "-v", "-o", output.path, "-w", "%{http_code} %{time_total}"] + arguments
             let stdout = Pipe()
             let stderr = Pipe()
             process.standardOutput = stdout

@@ -29,6 +29,8 @@ struct ServerServices: Sendable {
     let tokens: SessionTokens
     let templates: TemplateCatalog
     let repository: any SubmissionRepository
+    /// Resumable (tus) uploads, taken into submissions by the submission endpoint.
+    let uploads: ResumableUploads
     let now: @Sendable () -> Date
 }
 
@@ -52,6 +54,7 @@ func makeApplication(configuration: Configuration, directory: any DirectoryServi
         router: built.router,
         server: .http1AnsweringContinue(idleTimeout: .seconds(300)),
         configuration: .init(address: .hostname(address.host, port: address.port), serverName: "mi-server"),
+        services: [UploadExpiryService(uploads: services.uploads)],
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? address.port
             FileHandle.standardError.write(Data("mi-server listening on http://\(address.host):\(port)\n".utf8))
@@ -78,14 +81,17 @@ func makeServices(configuration: Configuration, directory: any DirectoryService,
     let templates = TemplateCatalog(folder: configuration.server.templatesDirectory,
                                     keys: configuration.templateKeys, logger: logger)
     _ = try await Blocking.run { templates.templates() }
+    let uploads = ResumableUploads(folder: layout.uploads, expiryHours: configuration.server.resumableExpiryHours,
+                                   now: now, logger: logger)
+    await uploads.removeExpired()
     return ServerServices(
         configuration: configuration, directory: directory, layout: layout,
         tokens: SessionTokens(keyBytes: key, lifetime: TimeInterval(configuration.server.tokenMinutes) * 60),
-        templates: templates, repository: repository, now: now)
+        templates: templates, repository: repository, uploads: uploads, now: now)
 }
 
-/// The routes, from `Server.Paths`: `/health`; the session; the templates and the submissions
-/// behind the bearer token.
+/// The routes, from `Server.Paths`: `/health`; the session; the templates, the submissions and
+/// the resumable uploads behind the bearer token.
 func buildRouter(_ services: ServerServices) -> ServerRouter {
     let router = Router(context: ServerContext.self)
     router.add(middleware: ErrorMiddleware())
@@ -100,7 +106,9 @@ func buildRouter(_ services: ServerServices) -> ServerRouter {
     recorder.addRoutes(SubmissionController(path: paths.submit, layout: services.layout,
                                             repository: services.repository, sessions: sessions,
                                             maxUploadBytes: services.configuration.server.maxUploadBytes,
-                                            resumable: nil, now: services.now).endpoints)
+                                            resumable: services.uploads, now: services.now).endpoints)
+    recorder.addRoutes(ResumableUploadController(path: paths.uploads, uploads: services.uploads, sessions: sessions,
+                                                 maxUploadBytes: services.configuration.server.maxUploadBytes).endpoints)
     return ServerRouter(router: router, routes: recorder.routes)
 }
 

@@ -14,6 +14,7 @@ import Glibc
 ///   mi-server.sqlite        submissions and their parts
 ///   incoming/<uuid>/        uploads being received (removed at start-up)
 ///   submissions/<form id>/  form.json + media of every committed submission
+///   uploads/<uuid>/         resumable (tus) uploads: info.json + data (removed when expired)
 /// ```
 struct DataLayout: Sendable {
     let root: URL
@@ -22,6 +23,7 @@ struct DataLayout: Sendable {
     var database: URL { root.appendingPathComponent("mi-server.sqlite") }
     var incoming: URL { root.appendingPathComponent("incoming", isDirectory: true) }
     var submissions: URL { root.appendingPathComponent("submissions", isDirectory: true) }
+    var uploads: URL { root.appendingPathComponent("uploads", isDirectory: true) }
 
     func submission(_ id: String) -> URL { submissions.appendingPathComponent(id, isDirectory: true) }
 
@@ -33,6 +35,7 @@ struct DataLayout: Sendable {
         }
         try DurableFile.makeFolder(incoming)
         try DurableFile.makeFolder(submissions)
+        try DurableFile.makeFolder(uploads)
     }
 
     /// Removes what a server killed mid-upload left: everything under `incoming/`, and every
