@@ -255,7 +255,7 @@ struct TusProtocolMiddleware: RouterMiddleware {
         } catch var error as HTTPError {
             error.headers[.tusResumable] = ResumableUploadController.version
             if request.method == .head {
-                context.logger.info("HEAD \(request.uri.path)", metadata: ["status": .stringConvertible(error.status.code), "error": .string(error.body ?? "")])
+                context.logger.debug("HEAD \(request.uri.path)", metadata: ["status": .stringConvertible(error.status.code), "error": .string(error.body ?? "")])
                 return Response(status: error.status, headers: error.headers)
             }
             throw error
