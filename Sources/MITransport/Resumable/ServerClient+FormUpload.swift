@@ -46,7 +46,8 @@ extension ServerClient {
         for part in parts {
             let size = try Self.size(of: part)
             if !part.isForm, size > server.resumableThresholdBytes {
-                let outcome = try sendResumably(part, formID: id, journal: &journal, save: save,
+                let outcome = try sendResumably(part, formID: id, journal: &journal,
+                                                save: { try journals?.save($0, for: formID) },
                                                 progress: progress, before: done, total: total)
                 sent[part.name] = outcome.sent
                 bytesSent += outcome.bytesSent
@@ -101,7 +102,7 @@ extension ServerClient {
     /// sent). Cut transfers and refused chunks are taken up again from the server's offset, as
     /// often as `retry` allows.
     private func sendResumably(_ part: UploadPart, formID: String, journal: inout UploadJournal,
-                               save: () throws -> Void, progress: TransferProgress?, before: Int64,
+                               save: (UploadJournal) throws -> Void, progress: TransferProgress?, before: Int64,
                                total: Int64) throws -> (sent: SentPart, upload: String, bytesSent: Int64, bytesResumed: Int64) {
         var bytesSent: Int64 = 0
         var bytesResumed: Int64?
@@ -125,7 +126,7 @@ extension ServerClient {
                 let created = try createResumableUpload(formID: formID, name: part.name, length: reader.size)
                 journal.parts[part.name] = UploadJournal.Entry(identity: reader.identity, upload: created,
                                                                uploadCreatedAt: Date())
-                try save()
+                try save(journal)
                 path = created
             }
             guard let path else { continue }
@@ -183,7 +184,7 @@ extension ServerClient {
             let sent = SentPart(part: part, identity: reader.identity, digest: digest)
             journal.parts[part.name] = UploadJournal.Entry(identity: reader.identity, sha256: digest.sha256, upload: path,
                                                            uploadCreatedAt: journal.parts[part.name]?.uploadCreatedAt)
-            try save()
+            try save(journal)
             return (sent, path, bytesSent, bytesResumed ?? 0)
         }
     }

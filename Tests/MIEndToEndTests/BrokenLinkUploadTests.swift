@@ -45,7 +45,7 @@ final class RunningProxy {
 
 /// `mi upload` over links that break: answers lost, transfers killed, bytes damaged — against the
 /// real mi-server, with resumable uploads for media over 1 MiB.
-final class ResumableUploadTests: XCTestCase {
+final class BrokenLinkUploadTests: XCTestCase {
     /// Media over 1 MiB go resumably.
     private static let threshold = "<key>ResumableThresholdBytes</key><integer>\(1 << 20)</integer>"
 
