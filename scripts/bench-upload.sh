@@ -17,14 +17,15 @@ runs="${RUNS:-3}" sizes="${SIZES:-256 1024}" resume_mib="${RESUME_MIB:-1024}"
 work="$(mktemp -d /tmp/mi-bench-upload.XXXXXX)"
 server_pid=
 cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
-            bash "$here/scripts/slapd-test.sh" stop "$work/slapd" >/dev/null 2>&1 || true; rm -rf "$work"; }
+            bash "$here/scripts/slapd-test.sh" stop "$work/slapd" >/dev/null 2>&1 || true; [ -n "${KEEP:-}" ] || rm -rf "$work"; }
 trap cleanup EXIT
 eval "$(bash "$here/scripts/slapd-test.sh" start "$work/slapd" 2>/dev/null)"
 export MI_DEMO_PORT=$((20000 + RANDOM % 40000)) MI_DEMO_TEMPLATES="$here/Samples/templates" MI_DEMO_DATA="$work/server-data"
 bash "$here/scripts/demo-config.sh" "$work/Config.plist" "$work/Documents"
-python3 - "$work/Config.plist" <<'PY'
+python3 - "$work/Config.plist" "${THRESHOLD:-}" <<'PY'
 import plistlib, sys
 p = sys.argv[1]; c = plistlib.load(open(p, "rb")); c["Server"]["MaxUploadBytes"] = 4 << 30
+if len(sys.argv) > 2 and sys.argv[2]: c["Server"]["ResumableThresholdBytes"] = int(sys.argv[2])
 plistlib.dump(c, open(p, "wb"))
 PY
 export MI_CONFIG="$work/Config.plist"
@@ -67,7 +68,7 @@ make_form() {
   as ana "$bin/mi" submit "$name" >/dev/null
   cp -al "$work/Documents/CompletedMIs/ana/$name" "$work/keep-$name"
 }
-restore() { rm -rf "$work/Documents/CompletedMIs/ana/$1"; cp -al "$work/keep-$1" "$work/Documents/CompletedMIs/ana/$1"; }
+restore() { rm -rf "$work/Documents/CompletedMIs/ana/$1"; mkdir -p "$work/Documents/CompletedMIs/ana"; cp -al "$work/keep-$1" "$work/Documents/CompletedMIs/ana/$1"; }
 
 : > "$work/times"
 for size in $sizes; do
@@ -84,21 +85,27 @@ for size in $sizes; do
   rm -rf "$work/keep-$name"
 done
 
+[ -n "${THRESHOLD:-}" ] && resume_mib=0  # resuming needs the resumable path
+if [ "$resume_mib" -gt 0 ]; then
 # Resume: killed once the server holds half the file, then run again.
 fresh_server
 make_form resume "$resume_mib"
 restore resume
 half=$(( (resume_mib << 20) / 2 ))
-as fiona "$bin/mi" upload ana/resume >/dev/null 2>&1 &
-client=$!
+XDG_STATE_HOME="$work/state/fiona" "$bin/mi" upload ana/resume >/dev/null 2>&1 &
+client=$!  # mi itself, not a subshell: the kill must reach it
 held=0
 while kill -0 "$client" 2>/dev/null; do
   held=$(find "$work/server-data/uploads" -name data -printf '%s\n' 2>/dev/null | sort -n | tail -1)
   [ "${held:-0}" -ge "$half" ] && break
-  sleep 0.01
+  sleep 0.002
 done
 kill -9 "$client" 2>/dev/null || true; wait "$client" 2>/dev/null || true
+if [ ! -d "$work/Documents/CompletedMIs/ana/resume" ]; then
+  echo "the first upload finished before it could be killed (the server held ${held:-0} bytes when last looked at)" >&2; exit 1
+fi
 as fiona "$bin/mi" upload ana/resume --json > "$work/resume.json"
+fi
 stop_server
 
 python3 - "$work/times" "$hwm" "$work/resume.json" "$resume_mib" "${held:-0}" <<'PY'
@@ -111,6 +118,7 @@ for size in sorted({int(r[0]) for r in rows}):
     print(f"{size} MiB, runs {len(t['mi'])}: median wall mi upload {mi:.2f} s, curl -F {cu:.2f} s, ratio {mi/cu:.2f};"
           f" peak RSS mi {max(m['mi'])/1024:.1f} MiB, curl {max(m['curl'])/1024:.1f} MiB")
 print(f"mi-server peak RSS over all runs: {int(sys.argv[2])/1024:.1f} MiB")
+if int(sys.argv[4]) == 0: sys.exit(0)
 form = json.load(open(sys.argv[3]))["forms"][0]
 size = int(sys.argv[4]) << 20
 print(f"resume of {sys.argv[4]} MiB killed with {int(sys.argv[5])/size:.0%} on the server: second run sent"

@@ -161,8 +161,9 @@ actor ResumableUploads {
         return UploadAppender(id: id, fd: opened.fd, start: offset, info: upload.info, hash: opened.hash)
     }
 
-    /// Ends a PATCH. `keep`: the bytes written are synced and become part of the upload; else
-    /// the file is truncated back to where the PATCH began. Returns the upload's offset.
+    /// Ends a PATCH. `keep`: the bytes written become part of the upload (synced when they
+    /// complete it); else the file is truncated back to where the PATCH began. Returns the
+    /// upload's offset.
     @discardableResult
     func finishAppend(_ appender: UploadAppender, keep: Bool) async throws -> Int64 {
         let id = appender.id
@@ -174,8 +175,13 @@ actor ResumableUploads {
             let offset = try await Blocking.run {
                 defer { appender.close() }
                 if keep {
-                    try appender.sync()
-                    return appender.start + appender.written
+                    // Synced once, when the last byte arrived: an intermediate offset lost in a
+                    // crash only makes the client send those bytes again (the offset is the
+                    // file's size, and the running hash is rebuilt from the file), while a sync
+                    // per PATCH would cost every upload a disk flush per chunk.
+                    let offset = appender.start + appender.written
+                    if offset == appender.length { try appender.sync() }
+                    return offset
                 }
                 try appender.truncateBack()
                 return appender.start
@@ -363,7 +369,7 @@ struct RunningHash: @unchecked Sendable {
     }
 
     /// The digest so far, lowercase hex.
-    var hex: String { hasher.finalize().map { String(format: "%02x", $0) }.joined() }
+    var hex: String { Hex.lowercase(hasher.finalize()) }
 
     /// The hash of a file's first `bytes` bytes, read in 1 MiB chunks.
     static func of(fd: Int32, bytes: Int64, path: URL) throws -> RunningHash {
@@ -382,6 +388,20 @@ struct RunningHash: @unchecked Sendable {
             hash.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
         }
         return hash
+    }
+}
+
+/// The two halves of one `append`: each of `concurrentPerform`'s two iterations touches only
+/// its own fields, and `concurrentPerform` returns after both, which is why it can be
+/// `@unchecked Sendable`.
+private final class AppendWork: @unchecked Sendable {
+    var body: SHA256
+    var file: RunningHash
+    var failure: (any Error)?
+
+    init(body: SHA256, file: RunningHash) {
+        self.body = body
+        self.file = file
     }
 }
 
@@ -417,22 +437,43 @@ final class UploadAppender: @unchecked Sendable {
     func append(_ buffers: [ByteBuffer]) throws {
         let incoming = buffers.reduce(Int64(0)) { $0 + Int64($1.readableBytes) }
         guard start + written + incoming <= length else { throw Self.tooLong(length) }
-        for buffer in buffers {
-            try buffer.withUnsafeReadableBytes { bytes in
-                var done = 0
-                while done < bytes.count {
-                    let count = pwrite(fd, bytes.baseAddress.map { $0 + done }, bytes.count - done, off_t(start + written + Int64(done)))
-                    if count < 0 {
-                        if errno == EINTR { continue }
-                        throw StoreError.io(operation: "write", path: "resumable upload \(id)", reason: String(cString: strerror(errno)))
-                    }
-                    done += count
-                }
-                hash.update(bytes)
-                bodyHasher.update(bufferPointer: bytes)
+        // Every byte gets two SHA-256s (this body's checksum, the whole file's running hash):
+        // the checksum is computed on a second thread while this one writes and keeps the
+        // running hash, so the two take the time of one.
+        let work = AppendWork(body: bodyHasher, file: hash)
+        let position = start + written
+        let fd = self.fd, id = self.id
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            if index == 1 {
+                for buffer in buffers { buffer.withUnsafeReadableBytes { work.body.update(bufferPointer: $0) } }
+                return
             }
-            written += Int64(buffer.readableBytes)
+            var offset = position
+            for buffer in buffers {
+                do {
+                    try buffer.withUnsafeReadableBytes { bytes in
+                        var done = 0
+                        while done < bytes.count {
+                            let count = pwrite(fd, bytes.baseAddress.map { $0 + done }, bytes.count - done, off_t(offset + Int64(done)))
+                            if count < 0 {
+                                if errno == EINTR { continue }
+                                throw StoreError.io(operation: "write", path: "resumable upload \(id)", reason: String(cString: strerror(errno)))
+                            }
+                            done += count
+                        }
+                        work.file.update(bytes)
+                    }
+                } catch {
+                    work.failure = error
+                    return
+                }
+                offset += Int64(buffer.readableBytes)
+            }
         }
+        if let failure = work.failure { throw failure }
+        bodyHasher = work.body
+        hash = work.file
+        written += incoming
     }
 
     /// The SHA-256 of this request's body so far.

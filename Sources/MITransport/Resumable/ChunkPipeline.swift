@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import MIKit
 
@@ -104,13 +103,12 @@ final class ChunkPipeline: @unchecked Sendable {
             condition.unlock()
 
             let buffer = buffers[index]
-            var filled = 0
+            let filled: Int
+            let checksum: String
             do {
-                while filled < buffer.count {
-                    let count = try reader.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
-                    if count == 0 { break }
-                    filled += count
-                }
+                let (count, digest) = try reader.readChunk(into: buffer)
+                filled = count
+                checksum = "sha256 " + digest.base64EncodedString()
             } catch {
                 condition.lock()
                 failure = error
@@ -119,7 +117,6 @@ final class ChunkPipeline: @unchecked Sendable {
                 return
             }
             let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<filled])
-            let checksum = "sha256 " + Data(SHA256.hash(data: bytes)).base64EncodedString()
             condition.lock()
             if filled == 0 {
                 atEnd = true

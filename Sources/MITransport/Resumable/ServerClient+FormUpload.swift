@@ -178,6 +178,9 @@ extension ServerClient {
                     throw TransportError.badResponse(expected: "the server to continue the upload of \(part.name)",
                                                      detail: "its offset changed \(attempt) times")
                 }
+                // A PATCH of an earlier, killed run may still be ending on the server.
+                let delay = retry.delay(afterAttempt: attempt)
+                if delay > 0 { Thread.sleep(forTimeInterval: delay) }
                 continue
             }
             let digest = try pipeline.finish()

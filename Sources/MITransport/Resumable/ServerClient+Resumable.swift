@@ -8,7 +8,7 @@ extension ServerClient {
     static let tusVersion = "1.0.0"
     /// Bytes per PATCH. Two such buffers are the client's memory for a file of any size; a cut
     /// costs at most one chunk.
-    static let resumableChunkSize = 8 << 20
+    static let resumableChunkSize = 4 << 20
     /// How often one chunk is sent again after the server found its checksum wrong (460).
     static let checksumRetries = 3
 
