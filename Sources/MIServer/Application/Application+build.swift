@@ -50,7 +50,7 @@ func makeApplication(configuration: Configuration, directory: any DirectoryServi
     }
     return Application(
         router: built.router,
-        server: .http1AnsweringContinue(idleTimeout: .seconds(300)),
+        server: .http1AnsweringContinue(idleTimeout: .seconds(300), limits: configuration.server.limits),
         configuration: .init(address: .hostname(address.host, port: address.port), serverName: "mi-server"),
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? address.port
@@ -88,7 +88,8 @@ func makeServices(configuration: Configuration, directory: any DirectoryService,
 /// behind the bearer token.
 func buildRouter(_ services: ServerServices) -> ServerRouter {
     let router = Router(context: ServerContext.self)
-    router.add(middleware: ErrorMiddleware())
+    let table = RouteTable()
+    router.add(middleware: ErrorMiddleware(routes: table))
     let recorder = RouteRecorder(router: router)
     let paths = services.configuration.server.paths
     let sessions = SessionMiddleware(tokens: services.tokens, now: services.now)
@@ -101,6 +102,7 @@ func buildRouter(_ services: ServerServices) -> ServerRouter {
                                             repository: services.repository, sessions: sessions,
                                             maxUploadBytes: services.configuration.server.maxUploadBytes,
                                             now: services.now).endpoints)
+    table.set(recorder.routes)
     return ServerRouter(router: router, routes: recorder.routes)
 }
 
