@@ -1,6 +1,10 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Logging
+import MIKit
+import NIOCore
+import NIOHTTP1
 @testable import MIServer
 import TestSupport
 import XCTest
@@ -206,5 +210,86 @@ final class ClientLimitTests: XCTestCase {
         XCTAssertEqual(table.methods(for: "/b"), [])
         XCTAssertEqual(table.methods(for: "/files/1/2"), ["GET"])
         XCTAssertEqual(table.methods(for: "/files"), [])
+    }
+
+    // MARK: - The rules, without a network
+
+    private static func watch(minimum: Int = 100) -> ConnectionWatch {
+        let watch = ConnectionWatch(limits: .init(headerTimeoutSeconds: 2, bodyTimeoutSeconds: 4, minimumBytesPerSecond: minimum,
+                                                  maxConnectionsPerAddress: 2),
+                                    logger: Logger(label: "test"))
+        watch.readPending = true
+        return watch
+    }
+
+    func testTheHeaderClockRunsFromTheConnectionAndFromTheFirstByteOfALaterRequest() {
+        let start = NIODeadline.now()
+        let watch = Self.watch()
+        watch.phase = .awaitingHead(since: start)
+        XCTAssertNil(watch.check(at: start + .milliseconds(1900)))
+        XCTAssertEqual(watch.check(at: start + .milliseconds(2100)), .headerTimeout(seconds: 2))
+        // Between requests an idle connection is the idle timeout's business, not this one's.
+        watch.phase = .awaitingHead(since: nil)
+        XCTAssertNil(watch.check(at: start + .seconds(60)))
+        watch.bytesArrived(1, at: start + .seconds(60))
+        XCTAssertNil(watch.check(at: start + .milliseconds(61_900)))
+        XCTAssertEqual(watch.check(at: start + .milliseconds(62_100)), .headerTimeout(seconds: 2))
+    }
+
+    func testABodyIsCutWhenItStallsOrIsTooSlowOverTheWindow() {
+        let start = NIODeadline.now()
+        let stalled = Self.watch(minimum: 0)
+        stalled.startBody(at: start)
+        stalled.bytesArrived(10, at: start + .seconds(1))
+        XCTAssertNil(stalled.check(at: start + .milliseconds(4900)))
+        XCTAssertEqual(stalled.check(at: start + .milliseconds(5100)), .bodyStalled(seconds: 4))
+
+        let slow = Self.watch(minimum: 100)
+        slow.startBody(at: start)
+        for second in 1...4 { slow.bytesArrived(50, at: start + .seconds(Int64(second))) }
+        XCTAssertNil(slow.check(at: start + .milliseconds(3900)))
+        XCTAssertEqual(slow.check(at: start + .seconds(4)), .bodyTooSlow(bytesPerSecond: 50, minimum: 100))
+
+        let fast = Self.watch(minimum: 100)
+        fast.startBody(at: start)
+        fast.bytesArrived(400, at: start + .seconds(1))
+        XCTAssertNil(fast.check(at: start + .seconds(4)), "400 bytes in 4 s is the minimum")
+        fast.bytesArrived(399, at: start + .seconds(7))
+        XCTAssertEqual(fast.check(at: start + .seconds(8)), .bodyTooSlow(bytesPerSecond: 99, minimum: 100),
+                       "each window is measured on its own")
+    }
+
+    func testTheClientIsExcusedWhileTheServerHoldsReadsBack() {
+        let start = NIODeadline.now()
+        let watch = Self.watch()
+        watch.startBody(at: start)
+        watch.readPending = false
+        XCTAssertNil(watch.check(at: start + .seconds(10)), "the server was not reading")
+        watch.readPending = true
+        XCTAssertNil(watch.check(at: start + .seconds(13)))
+        XCTAssertNotNil(watch.check(at: start + .seconds(15)))
+    }
+
+    func testFaultsMapToStatusesAndTheParserErrorsToTheClient() {
+        XCTAssertEqual(ClientFault(HTTPParserError.invalidEOFState), .bodyCutShort)
+        XCTAssertEqual(ClientFault(HTTPParserError.unexpectedContentLength), .malformedHTTP(detail: "unexpected content-length header"))
+        XCTAssertEqual(ClientFault.bodyCutShort.status, .badRequest)
+        XCTAssertEqual(ClientFault.headerTimeout(seconds: 1).status, .requestTimeout)
+        XCTAssertEqual(ClientFault.bodyTooSlow(bytesPerSecond: 1, minimum: 2).status, .requestTimeout)
+        XCTAssertEqual(ClientFault.tooManyConnections(limit: 1).status, .serviceUnavailable)
+        let codes = [ClientFault.headerTimeout(seconds: 1), .bodyStalled(seconds: 1), .bodyTooSlow(bytesPerSecond: 1, minimum: 2),
+                     .bodyCutShort, .malformedHTTP(detail: "x"), .tooManyConnections(limit: 1)].map(\.code)
+        XCTAssertEqual(Set(codes).count, codes.count)
+    }
+
+    func testTheConnectionCounterCountsPerAddress() {
+        let counter = ConnectionCounter()
+        XCTAssertEqual(counter.open("10.0.0.1"), 1)
+        XCTAssertEqual(counter.open("10.0.0.1"), 2)
+        XCTAssertEqual(counter.open("10.0.0.2"), 1)
+        counter.close("10.0.0.1")
+        XCTAssertEqual(counter.open("10.0.0.1"), 2)
+        counter.close("10.0.0.2")
+        XCTAssertEqual(counter.open("10.0.0.2"), 1)
     }
 }
