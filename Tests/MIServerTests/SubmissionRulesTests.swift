@@ -7,32 +7,30 @@ import XCTest
 
 /// The upload's part rules and who may read a receipt, against a live server.
 final class SubmissionRulesTests: XCTestCase {
-    func testAMediaPartBeforeTheFormIsRefusedAndNothingIsStored() async throws {
+    /// Uploads `upload` as a foreman: it must be refused with 400 and `message`, storing nothing.
+    private func assertRefused(_ upload: MultipartBody, _ message: String, file: StaticString = #filePath,
+                               line: UInt = #line) async throws {
         let fixture = try ServerFixture()
-        var reordered = try ServerFixture.upload()
-        reordered.parts.append(reordered.parts.removeFirst())
-        let upload = reordered
         try await fixture.test(.live) { client in
             let token = try await client.login("fiona")
             let response = try await client.upload(upload, token: token)
-            XCTAssertEqual(response.status, .badRequest)
-            XCTAssertEqual(response.errorMessage, "media part \"Qid0(1).jpg\" comes before the \"form\" part — send the form first (use `mi upload`)")
-            try await assertStatus(.notFound, await client.get("/api/v1/submissions/\(ServerFixture.formID)", token: token))
+            XCTAssertEqual(response.status, .badRequest, file: file, line: line)
+            XCTAssertEqual(response.errorMessage, message, file: file, line: line)
+            try await assertStatus(.notFound, await client.get("/api/v1/submissions/\(ServerFixture.formID)", token: token),
+                                   file: file, line: line)
         }
     }
 
+    func testAMediaPartBeforeTheFormIsRefusedAndNothingIsStored() async throws {
+        var reordered = try ServerFixture.upload()
+        reordered.parts.append(reordered.parts.removeFirst())
+        try await assertRefused(reordered, "media part \"Qid0(1).jpg\" comes before the \"form\" part, or there is none — send form.json first, as the part named \"form\" (use `mi upload`)")
+    }
+
     func testAMediaPartWhoseFilenameIsNotItsNameIsRefused() async throws {
-        let fixture = try ServerFixture()
         var renamed = try ServerFixture.upload()
         renamed.parts[1].filename = "IMG_0001.jpg"
-        let upload = renamed
-        try await fixture.test(.live) { client in
-            let token = try await client.login("fiona")
-            let response = try await client.upload(upload, token: token)
-            XCTAssertEqual(response.status, .badRequest)
-            XCTAssertEqual(response.errorMessage, "media part \"Qid0(1).jpg\" has the filename \"IMG_0001.jpg\" — a media part's filename must be its part name (use `mi upload`)")
-            try await assertStatus(.notFound, await client.get("/api/v1/submissions/\(ServerFixture.formID)", token: token))
-        }
+        try await assertRefused(renamed, "media part \"Qid0(1).jpg\" has the filename \"IMG_0001.jpg\" — a media part's filename must be its part name (use `mi upload`)")
     }
 
     func testATechnicianReadsOnlyReceiptsOfTheirOwnForms() async throws {

@@ -170,6 +170,9 @@ final class ConnectionWatch {
     var readPending = false
     /// A final response head was written and its end not yet.
     var responseOpen = false
+    /// Requests whose head came and whose response has not ended: while there are any, an
+    /// answer written here would cut into theirs.
+    var unanswered = 0
 
     init(limits: Configuration.Server.Limits, logger: Logger) {
         self.limits = limits
@@ -306,6 +309,7 @@ final class RequestWatcher: ChannelDuplexHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case .head(let head):
             if case .cut = watch.phase { return }
+            watch.unanswered += 1
             if ContinueGate.isRequested(by: head.headerFields) {
                 watch.phase = .awaitingContinue
             } else {
@@ -334,6 +338,7 @@ final class RequestWatcher: ChannelDuplexHandler, RemovableChannelHandler {
             context.write(data, promise: promise)
         case .end:
             watch.responseOpen = false
+            watch.unanswered = max(0, watch.unanswered - 1)
             context.write(data, promise: promise)
             if case .cut = watch.phase {
                 context.flush()
@@ -349,7 +354,7 @@ final class RequestWatcher: ChannelDuplexHandler, RemovableChannelHandler {
         }
         let fault = ClientFault(parserError)
         switch watch.phase {
-        case .awaitingHead where !watch.responseOpen:
+        case .awaitingHead where watch.unanswered == 0:
             // No request is under way, so nothing else answers: the error body goes out here.
             fault.log(watch.logger, remote: context.remoteAddress)
             answer(fault, context: context)
@@ -370,7 +375,7 @@ final class RequestWatcher: ChannelDuplexHandler, RemovableChannelHandler {
             context.eventLoop.scheduleTask(in: .seconds(2)) { channel.value.close(promise: nil) }
         default:
             fault.log(watch.logger, remote: context.remoteAddress)
-            if watch.responseOpen {
+            if watch.unanswered > 0 {
                 watch.phase = .cut
                 context.close(promise: nil)
             } else {

@@ -120,7 +120,7 @@ final class MultipartReceiver: MultipartStreamHandler, @unchecked Sendable {
             }
             // The form comes first, so a refused form costs no media bytes on disk.
             guard parts.contains(where: { $0.name == UploadPart.formName }) else {
-                throw HTTPError(.badRequest, message: "media part \"\(SafeName.printable(name))\" comes before the \"\(UploadPart.formName)\" part — send the form first (use `mi upload`)")
+                throw HTTPError(.badRequest, message: "media part \"\(SafeName.printable(name))\" comes before the \"\(UploadPart.formName)\" part, or there is none — send \(UploadPart.formFilename) first, as the part named \"\(UploadPart.formName)\" (use `mi upload`)")
             }
             if let filename = parameters.parameters["filename"], !filename.isEmpty, filename != name {
                 throw HTTPError(.badRequest, message: "media part \"\(SafeName.printable(name))\" has the filename \"\(SafeName.printable(filename))\" — a media part's filename must be its part name (use `mi upload`)")
