@@ -60,6 +60,8 @@ final class Sandbox: @unchecked Sendable {
     struct ServerSettings {
         var port = Sandbox.freePort()
         var maxUploadBytes = 2 << 30
+        /// More `Server` keys, as plist XML (`<key>HeaderTimeoutSeconds</key><integer>2</integer>`).
+        var extraKeys = ""
     }
 
     /// A TCP port nobody listens on right now.
@@ -89,6 +91,7 @@ final class Sandbox: @unchecked Sendable {
             <key>TemplatesDirectory</key><string>server-templates</string>
             <key>DataDirectory</key><string>server-data</string>
             <key>MaxUploadBytes</key><integer>\(server.maxUploadBytes)</integer>
+            \(server.extraKeys)
           </dict>
           <key>LDAP</key><dict>
             <key>URL</key><string>\(ldap.url ?? directory.url)</string>
