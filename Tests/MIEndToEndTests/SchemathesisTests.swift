@@ -21,12 +21,7 @@ final class SchemathesisTests: XCTestCase {
                                          to: templates.appendingPathComponent("pump-inspection.json"))
         let server = try RunningServer(sandbox)
         let base = "http://127.0.0.1:\(sandbox.server.port)"
-        let credentials = try JSONSerialization.data(withJSONObject: ["user": "fiona", "password": TestDirectory.password(for: "fiona")])
-        let login = try Sandbox.execute(URL(fileURLWithPath: "/usr/bin/curl"),
-                                        ["-sS", "-X", "POST", "-H", "Content-Type: application/json",
-                                         "--data-binary", String(decoding: credentials, as: UTF8.self), "\(base)/api/v1/session"])
-        let session = try JSONSerialization.jsonObject(with: Data(login.stdout.utf8)) as? [String: Any]
-        let token = try XCTUnwrap(session?["token"] as? String, login.output)
+        let token = try sandbox.apiToken("fiona")
 
         let reports = sandbox.root.appendingPathComponent("schemathesis-report")
         let configuration = sandbox.root.appendingPathComponent("schemathesis.toml")
