@@ -20,19 +20,34 @@ extension Sandbox {
     }
 }
 
-/// The built mi-server against requests no well-behaved client sends: each gets its status with
-/// the JSON error body, and the log blames the client, never the server.
-final class BrokenClientTests: XCTestCase {
-    /// Sends argv[2] on a fresh connection, half-closes it when argv[3] is "half", and prints
-    /// everything the server answers until it closes.
-    static let rawClient = #"""
-        import socket, sys
+/// A client on a raw socket, in Python so that a held connection is not the test's own process.
+enum RawClient {
+    /// Sends `atOnce`, then `trickled` one byte every 0.2 s until the server answers or closes,
+    /// half-closes when asked, and prints the seconds taken, a newline and the whole answer.
+    static let script = #"""
+        import socket, sys, time
         s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
-        s.settimeout(5)
+        start = time.time()
         s.sendall(sys.argv[2].encode())
-        if sys.argv[3] == "half":
-            s.shutdown(socket.SHUT_WR)
+        s.setblocking(False)
         answer = b""
+        for byte in sys.argv[3].encode():
+            try:
+                s.send(bytes([byte]))
+            except OSError:
+                break
+            time.sleep(0.2)
+            try:
+                chunk = s.recv(65536)
+                answer += chunk
+                if answer or not chunk:
+                    break
+            except BlockingIOError:
+                pass
+        if sys.argv[4] == "half":
+            s.shutdown(socket.SHUT_WR)
+        s.setblocking(True)
+        s.settimeout(5)
         try:
             while True:
                 chunk = s.recv(65536)
@@ -41,12 +56,22 @@ final class BrokenClientTests: XCTestCase {
                 answer += chunk
         except OSError:
             pass
+        print("%.1f" % (time.time() - start))
         print(answer.decode(errors="replace"))
         """#
 
+    static func arguments(port: Int, _ atOnce: String, trickled: String = "", halfClose: Bool = false) -> [String] {
+        ["python3", "-c", script, String(port), atOnce, trickled, halfClose ? "half" : "no"]
+    }
+}
+
+/// The built mi-server against requests no well-behaved client sends: each gets its status with
+/// the JSON error body, and the log blames the client, never the server.
+final class BrokenClientTests: XCTestCase {
     func raw(_ sandbox: Sandbox, _ request: String, halfClose: Bool = false) throws -> String {
-        try Sandbox.execute(URL(fileURLWithPath: "/usr/bin/env"),
-                            ["python3", "-c", Self.rawClient, String(sandbox.server.port), request, halfClose ? "half" : "no"]).output
+        let output = try Sandbox.execute(URL(fileURLWithPath: "/usr/bin/env"),
+                                         RawClient.arguments(port: sandbox.server.port, request, halfClose: halfClose)).output
+        return String(output.drop { $0 != "\n" }.dropFirst())
     }
 
     func testBrokenRequestsGetTheirStatusWithTheErrorBodyAndTheBlame() throws {

@@ -2,44 +2,8 @@ import Foundation
 import XCTest
 
 /// The built mi-server with 2-second limits against clients that trickle one byte at a time
-/// (a Python socket client, so the test's own process is not the one held).
+/// (`RawClient`).
 final class SlowClientTests: XCTestCase {
-    /// Connects, sends argv[2] at once and then argv[3] one byte every 0.2 s until the server
-    /// answers or closes, and prints `<seconds> <status line>` and the answer's body.
-    static let trickler = #"""
-        import socket, sys, time
-        s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
-        start = time.time()
-        s.sendall(sys.argv[2].encode())
-        s.setblocking(False)
-        answer = b""
-        for byte in sys.argv[3].encode():
-            try:
-                s.send(bytes([byte]))
-            except OSError:
-                break
-            time.sleep(0.2)
-            try:
-                chunk = s.recv(65536)
-                answer += chunk
-                if answer or not chunk:
-                    break
-            except BlockingIOError:
-                pass
-        s.setblocking(True)
-        s.settimeout(5)
-        try:
-            while True:
-                chunk = s.recv(65536)
-                if not chunk:
-                    break
-                answer += chunk
-        except OSError:
-            pass
-        print("%.1f %s" % (time.time() - start, answer.split(b"\r\n")[0].decode()))
-        print(answer.split(b"\r\n\r\n", 1)[-1].decode())
-        """#
-
     func testTricklingClientsAreCutWithinTheLimitsWhileOthersAreServed() throws {
         let limits = "<key>HeaderTimeoutSeconds</key><integer>2</integer><key>BodyTimeoutSeconds</key><integer>2</integer>"
             + "<key>MinimumBytesPerSecond</key><integer>100</integer>"
@@ -52,7 +16,7 @@ final class SlowClientTests: XCTestCase {
         let body = ("POST /api/v1/session HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 60\r\n\r\n",
                     String(repeating: " ", count: 60))
         let slow = [headers, body].map { (atOnce, trickled) in
-            Self.launch(["python3", "-c", Self.trickler, port, atOnce, trickled])
+            Self.launch(RawClient.arguments(port: sandbox.server.port, atOnce, trickled: trickled))
         }
         // While the tricklers are held, others are served.
         for _ in 0..<5 {
@@ -62,8 +26,7 @@ final class SlowClientTests: XCTestCase {
         }
         let outputs = slow.map { Self.finish($0) }
         for (output, expected) in zip(outputs, ["the request's headers did not arrive within 2 s", "slower than the server's minimum of 100 bytes/s"]) {
-            let fields = output.split(separator: " ", maxSplits: 1)
-            let seconds = Double(fields.first ?? "") ?? 99
+            let seconds = Double(output.prefix { $0 != "\n" }) ?? 99
             XCTAssertTrue(output.contains("408 Request Timeout"), output)
             XCTAssertTrue(output.contains(expected), output)
             XCTAssertLessThan(seconds, 4.5, "cut off within the limit (the whole would take 12 s+): \(output)")
