@@ -13,8 +13,9 @@ packages=(
   libcairo2-dev libpango1.0-dev fonts-dejavu-core                     # PDF reports (CCairo)
   poppler-utils                                                       # reading the PDFs back in tests
 )
-# Python packages the tests use as independent checkers (module name = package name).
-python_packages=(icalendar)
+# Python packages the tests use as independent checkers (module name = package name):
+# icalendar reads `mi reminders`' calendars; schemathesis probes the live mi-server against openapi.yaml.
+python_packages=(icalendar schemathesis)
 
 if [ ! -x /opt/swift/usr/bin/swift ] && ! command -v swift >/dev/null 2>&1; then
   echo "setup: the Swift 6.3 toolchain is missing — install it in /opt/swift (swift.org's Debian 12 build)" >&2
@@ -47,6 +48,9 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 if [ ${#missing_python[@]} -gt 0 ]; then
   echo "setup: installing Python ${missing_python[*]}" >&2
+  # Debian's own Python refuses pip (PEP 668) without --break-system-packages, and cannot
+  # upgrade a dependency apt installed (no RECORD file) without --ignore-installed.
   python3 -m pip install --quiet --root-user-action=ignore "${missing_python[@]}" 2>/dev/null \
-    || python3 -m pip install --quiet --break-system-packages "${missing_python[@]}"
+    || python3 -m pip install --quiet --root-user-action=ignore --break-system-packages "${missing_python[@]}" 2>/dev/null \
+    || python3 -m pip install --quiet --root-user-action=ignore --break-system-packages --ignore-installed "${missing_python[@]}"
 fi

@@ -99,6 +99,11 @@ final class ServerTests: XCTestCase {
                        try Data(contentsOf: sandbox.repository.appendingPathComponent("Samples/media/gauge.jpg")))
         let uploadedForm = try String(contentsOf: stored.appendingPathComponent("form.json"), encoding: .utf8)
         XCTAssertTrue(uploadedForm.contains(#""action":"uploaded""#), "the audit trail travels with the upload")
+        // Its receipt: for its technician and the foremen; another technician is told it does not exist.
+        for (user, status) in [("ana", "200"), ("fiona", "200"), ("bob", "404")] {
+            let receipt = try sandbox.curl(["-H", "Authorization: Bearer \(try sandbox.apiToken(user))"], path: "/api/v1/submissions/\(id)")
+            XCTAssertTrue(receipt.hasPrefix("HTTP/1.1 \(status)"), "\(user): \(receipt)")
+        }
 
         // A technician may not upload.
         _ = try completedForm(sandbox, name: "hall-c")

@@ -52,7 +52,7 @@ func makeApplication(configuration: Configuration, directory: any DirectoryServi
     }
     return Application(
         router: built.router,
-        server: .http1AnsweringContinue(idleTimeout: .seconds(300)),
+        server: .http1AnsweringContinue(idleTimeout: .seconds(300), limits: configuration.server.limits),
         configuration: .init(address: .hostname(address.host, port: address.port), serverName: "mi-server"),
         services: [UploadExpiryService(uploads: services.uploads)],
         onServerRunning: { channel in
@@ -94,7 +94,8 @@ func makeServices(configuration: Configuration, directory: any DirectoryService,
 /// the resumable uploads behind the bearer token.
 func buildRouter(_ services: ServerServices) -> ServerRouter {
     let router = Router(context: ServerContext.self)
-    router.add(middleware: ErrorMiddleware())
+    let table = RouteTable()
+    router.add(middleware: ErrorMiddleware(routes: table))
     let recorder = RouteRecorder(router: router)
     let paths = services.configuration.server.paths
     let sessions = SessionMiddleware(tokens: services.tokens, now: services.now)
@@ -109,6 +110,7 @@ func buildRouter(_ services: ServerServices) -> ServerRouter {
                                             resumable: services.uploads, now: services.now).endpoints)
     recorder.addRoutes(ResumableUploadController(path: paths.uploads, uploads: services.uploads, sessions: sessions,
                                                  maxUploadBytes: services.configuration.server.maxUploadBytes).endpoints)
+    table.set(recorder.routes)
     return ServerRouter(router: router, routes: recorder.routes)
 }
 

@@ -1,11 +1,12 @@
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
+import MIKit
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTPTypes
 
-/// HTTP/1.1 with `Expect: 100-continue` answered.
+/// HTTP/1.1 with `Expect: 100-continue` answered, within the client limits (`LimitedHTTP1Channel`).
 ///
 /// Hummingbird 2's HTTP/1 server does not answer the expectation itself, and libcurl waits a
 /// second for the `100 Continue` before sending any body over 1 MiB. The answer is sent the
@@ -14,9 +15,10 @@ import NIOHTTPTypes
 /// with its final status instead and the client never sends the body. The connection is then
 /// closed after the response: the client sent no body, so none is waiting to be drained.
 extension HTTPServerBuilder {
-    static func http1AnsweringContinue(idleTimeout: TimeAmount?) -> HTTPServerBuilder {
-        HTTPServerBuilder { responder in
-            HTTP1Channel(
+    static func http1AnsweringContinue(idleTimeout: TimeAmount?, limits: Configuration.Server.Limits) -> HTTPServerBuilder {
+        let counter = ConnectionCounter()
+        return HTTPServerBuilder { responder in
+            let base = HTTP1Channel(
                 responder: { (request: Request, writer: consuming ResponseWriter, channel: any Channel) in
                     guard ContinueGate.isRequested(by: request.headers) else {
                         try await responder(request, writer, channel)
@@ -31,6 +33,7 @@ extension HTTPServerBuilder {
                     }
                 },
                 configuration: .init(idleTimeout: idleTimeout))
+            return LimitedHTTP1Channel(base: base, limits: limits, counter: counter)
         }
     }
 }

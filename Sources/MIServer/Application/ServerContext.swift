@@ -1,4 +1,5 @@
 import Hummingbird
+import NIOCore
 
 /// The request context of every route: the core storage plus the session the bearer token
 /// established (set by `SessionMiddleware`).
@@ -6,10 +7,13 @@ public struct ServerContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The logged-in user; nil on routes that need no token.
     public var session: SessionClaims?
+    /// The client's address, for the log when a request fails by the client's fault.
+    public var remoteAddress: SocketAddress?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         session = nil
+        remoteAddress = source.channel.remoteAddress
     }
 
     /// JSON bodies (the session request) are small; uploads stream and are limited by

@@ -13,7 +13,7 @@ protocol ResumableUploadSource: Sendable {
 
 /// `PUT Server.Paths.Submit/{id}` (the upload with its manifest up front), `POST Server.Paths.Submit`
 /// (the same without: multipart only, as `curl -F` sends it), `GET Server.Paths.Submit` and
-/// `GET Server.Paths.Submit/{id}` (receipts).
+/// `GET Server.Paths.Submit/{id}` (receipts: foremen any, a technician only their own forms').
 struct SubmissionController {
     /// Body bytes handed to the thread pool at once: bounds memory per upload and keeps the
     /// number of thread hops low.
@@ -45,9 +45,13 @@ struct SubmissionController {
     }
 
     @Sendable func show(_ request: Request, context: ServerContext) async throws -> Response {
-        _ = try context.requireSession()
+        let session = try context.requireSession()
         let text = try context.parameters.require("id")
-        guard let id = UUID(uuidString: text)?.uuidString.lowercased(), let receipt = try await repository.receipt(id: id) else {
+        // A technician sees only receipts of their own forms; another's is "not found", so its
+        // existence is not revealed either.
+        guard let id = UUID(uuidString: text)?.uuidString.lowercased(), let receipt = try await repository.receipt(id: id),
+              session.role == .foreman || receipt.user == session.sub
+        else {
             throw HTTPError(.notFound, message: "no submission \(SafeName.printable(text)) on the server — upload the form again with `mi upload`")
         }
         return try JSONResponse.make(.ok, receipt)

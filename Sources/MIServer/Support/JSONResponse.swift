@@ -15,4 +15,10 @@ enum JSONResponse {
     static func error(_ status: HTTPResponse.Status, message: String, headers: HTTPFields = [:]) throws -> Response {
         try make(status, APIErrorBody(message: message), headers: headers)
     }
+
+    /// The error body's bytes, for answers written below the router (channel handlers).
+    static func errorBytes(message: String) -> ByteBuffer {
+        let data = (try? WireJSON.encoder().encode(APIErrorBody(message: message))) ?? Data("{\"error\":{\"message\":\"\"}}".utf8)
+        return ByteBuffer(bytes: data)
+    }
 }

@@ -118,6 +118,13 @@ final class MultipartReceiver: MultipartStreamHandler, @unchecked Sendable {
             guard name != UploadPart.formFilename else {
                 throw HTTPError(.badRequest, message: "a media part may not be called \(UploadPart.formFilename) — rename the media file")
             }
+            // The form comes first, so a refused form costs no media bytes on disk.
+            guard parts.contains(where: { $0.name == UploadPart.formName }) else {
+                throw HTTPError(.badRequest, message: "media part \"\(SafeName.printable(name))\" comes before the \"\(UploadPart.formName)\" part, or there is none — send \(UploadPart.formFilename) first, as the part named \"\(UploadPart.formName)\" (use `mi upload`)")
+            }
+            if let filename = parameters.parameters["filename"], !filename.isEmpty, filename != name {
+                throw HTTPError(.badRequest, message: "media part \"\(SafeName.printable(name))\" has the filename \"\(SafeName.printable(filename))\" — a media part's filename must be its part name (use `mi upload`)")
+            }
             fileName = name
         }
         guard !parts.contains(where: { $0.name == name }) else {

@@ -73,6 +73,23 @@ final class RawHTTPConnection {
 
     func send(_ text: String) { send(Data(text.utf8)) }
 
+    /// Sends `data` one byte every `interval` seconds, as a client on a failing link would;
+    /// stops early and returns false when the server answered or closed meanwhile.
+    @discardableResult
+    func trickle(_ data: Data, interval: TimeInterval) -> Bool {
+        for byte in data {
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            if poll(&poller, 1, Int32(interval * 1000)) > 0 { return false }
+            guard send(Data([byte])) else { return false }
+        }
+        return true
+    }
+
+    /// Half-closes the connection: the server reads the end of the request stream.
+    func shutdownSending() {
+        shutdown(fd, Int32(SHUT_WR))
+    }
+
     /// Reads one response (interim ones included); the body by Content-Length.
     func readResponse() throws -> Response {
         let head = try readUntilBlankLine()

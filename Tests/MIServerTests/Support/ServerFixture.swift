@@ -50,9 +50,9 @@ final class ServerFixture: @unchecked Sendable {
     /// form.json of a completed sample form with the media above.
     static let formID = UUID(uuidString: "6F1D2E4C-9A7B-4C3D-8E5F-1A2B3C4D5E6F") ?? UUID()
 
-    static func formData(id: UUID = formID,
+    static func formData(id: UUID = formID, user: String = "ana",
                          note: String = "all fine", media: [String] = media.keys.sorted()) throws -> Data {
-        var form = Form(id: id, name: "pump-1", user: "ana", template: try TemplateFixture.sampleTemplate(),
+        var form = Form(id: id, name: "pump-1", user: user, template: try TemplateFixture.sampleTemplate(),
                         createdAt: TestClock.start)
         form.status = .completed
         form.answers["guard"] = Answer(value: .bool(true), media: media.filter { $0.hasPrefix("Qid0") })

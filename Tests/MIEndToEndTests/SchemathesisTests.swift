@@ -1,0 +1,41 @@
+import Foundation
+import XCTest
+
+/// schemathesis (installed by scripts/setup.sh) generates requests from openapi.yaml, valid and
+/// invalid, and checks every answer of the real mi-server against the document: statuses,
+/// content types, headers, bodies, 405s with `Allow`, authentication.
+final class SchemathesisTests: XCTestCase {
+    /// A multipart body can fit the schema without its form part being a valid form.json of a
+    /// template, which the schema cannot say and only the server checks: then 400 is right.
+    static let configuration = """
+        [[operations]]
+        include-operation-id = "uploadSubmission"
+        checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "409", "413"]
+        """
+
+    func testTheLiveServerAnswersAsOpenAPISays() throws {
+        let sandbox = try Sandbox()
+        let templates = sandbox.root.appendingPathComponent("server-templates")
+        try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: sandbox.repository.appendingPathComponent("Samples/templates/pump-inspection.json"),
+                                         to: templates.appendingPathComponent("pump-inspection.json"))
+        let server = try RunningServer(sandbox)
+        let base = "http://127.0.0.1:\(sandbox.server.port)"
+        let token = try sandbox.apiToken("fiona")
+
+        let reports = sandbox.root.appendingPathComponent("schemathesis-report")
+        let configuration = sandbox.root.appendingPathComponent("schemathesis.toml")
+        try Self.configuration.write(to: configuration, atomically: true, encoding: .utf8)
+        let run = try Sandbox.execute(URL(fileURLWithPath: "/usr/bin/env"), [
+            "python3", "-m", "schemathesis.cli", "--config-file", configuration.path,
+            "run", sandbox.repository.appendingPathComponent("openapi.yaml").path,
+            "--url", base, "--checks", "all", "-H", "Authorization: Bearer \(token)",
+            "--max-examples", "50", "--seed", "1", "--workers", "2", "--request-timeout", "10",
+            "--report-dir", reports.path,
+        ], environment: ProcessInfo.processInfo.environment.merging(["NO_COLOR": "1", "SCHEMATHESIS_HOOKS": ""]) { $1 },
+           in: sandbox.root)
+        let serverLog = (try? String(contentsOf: server.log, encoding: .utf8)) ?? ""
+        XCTAssertEqual(run.status, 0, "schemathesis found problems:\n\(run.output)\n--- mi-server's log (tail):\n\(serverLog.suffix(4000))")
+        XCTAssertTrue(run.stdout.contains("passed") || run.stdout.contains("Passed"), run.output)
+    }
+}
