@@ -5,12 +5,31 @@ import XCTest
 /// invalid, and checks every answer of the real mi-server against the document: statuses,
 /// content types, headers, bodies, 405s with `Allow`, authentication.
 final class SchemathesisTests: XCTestCase {
-    /// A multipart body can fit the schema without its form part being a valid form.json of a
-    /// template, which the schema cannot say and only the server checks: then 400 is right.
+    /// What the schema cannot say, and only the server checks:
+    /// - a multipart body can fit the schema without its form part being a valid form.json of a
+    ///   template, and an `MI-Manifest` or `Upload-Metadata` header can be a string that is not
+    ///   a manifest or metadata: then 400 is right;
+    /// - tus answers a missing or other `Tus-Resumable` with 412 (its protocol's status for a
+    ///   version it does not speak), where schemathesis expects a 4xx of its own list.
     static let configuration = """
         [[operations]]
         include-operation-id = "uploadSubmission"
         checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "409", "413"]
+
+        [[operations]]
+        include-operation-id = "putSubmission"
+        checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "409", "413"]
+
+        [[operations]]
+        include-operation-id = "createUpload"
+        checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "413"]
+        checks.negative_data_rejection.expected-statuses = ["400", "401", "403", "404", "405", "412", "413", "415", "422"]
+        checks.missing_required_header.expected-statuses = ["400", "401", "403", "412"]
+
+        [[operations]]
+        include-path-regex = "^/api/v1/uploads/"
+        checks.negative_data_rejection.expected-statuses = ["400", "401", "403", "404", "405", "409", "412", "415", "422"]
+        checks.missing_required_header.expected-statuses = ["400", "401", "403", "404", "412", "415"]
         """
 
     func testTheLiveServerAnswersAsOpenAPISays() throws {

@@ -184,7 +184,7 @@ final class ClientLimitTests: XCTestCase {
         try await fixture.test(.live) { client in
             let cases: [(String, HTTPRequest.Method, String)] = [
                 ("/health", .trace, "GET"), ("/api/v1/templates", .put, "GET"), ("/api/v1/templates/pump-inspection", .delete, "GET"),
-                ("/api/v1/submissions", .patch, "GET, POST"), ("/api/v1/submissions/6f1d2e4c-9a7b-4c3d-8e5f-1a2b3c4d5e6f", .post, "GET"),
+                ("/api/v1/submissions", .patch, "GET, POST"), ("/api/v1/submissions/6f1d2e4c-9a7b-4c3d-8e5f-1a2b3c4d5e6f", .post, "GET, PUT"),
                 ("/api/v1/session", .get, "POST"),
             ]
             for (path, method, allowed) in cases {
