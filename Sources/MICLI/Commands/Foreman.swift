@@ -32,7 +32,7 @@ extension MI {
 
         func run() throws {
             let context = try Context.foreman(global)
-            let queue = try context.run { try $0.queue(user: user, template: template) }
+            let queue = try context.runListing { try $0.queue(user: user, template: template, listing: $1) }
             context.report(queue.unreadable)
             let now = context.workflow.now()
             let expiry = context.configuration.expiry
