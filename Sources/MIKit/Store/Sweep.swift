@@ -106,13 +106,12 @@ extension Store {
             var areaListing = FormListing()
             defer { listing.areas[area] = areaListing }
             for user in users(in: area) {
-                let userFolder = areaFolder(area).appendingPathComponent(user)
-                let names = DurableFile.directoryNames(userFolder)
-                repairs += DurableFile.removeLeftovers(in: userFolder, among: names)
+                let userPath = areaPath(area) + "/" + user
+                let names = DurableFile.directoryNames(atPath: userPath)
+                repairs += DurableFile.removeLeftovers(in: URL(fileURLWithPath: userPath, isDirectory: true), among: names)
                     .map { .temporaryRemoved(path: "\(area.rawValue)/\(user)/\($0)") }
                 for name in names.sorted() where !name.hasPrefix(".") && SafeName.problem(name) == nil {
-                    let location = FormLocation(area: area, user: user, name: name,
-                                                folder: userFolder.appendingPathComponent(name, isDirectory: true))
+                    let location = FormLocation(area: area, user: user, name: name, path: userPath + "/" + name)
                     let (formRepairs, summary) = repair(location)
                     repairs += formRepairs
                     // A completed submit moved the form to the completed area, listed there
@@ -138,7 +137,7 @@ extension Store {
     /// The repairs of one form folder (see `repairLeftovers`), and its summary or why it cannot
     /// be read; an unreadable form is left alone.
     private func repair(_ location: FormLocation) -> ([SweepRepair], Result<FormSummary, any Error>) {
-        let names = DurableFile.directoryNames(location.folder)
+        let names = DurableFile.directoryNames(atPath: location.path)
         var repairs = DurableFile.removeLeftovers(in: location.folder, among: names)
             .map { SweepRepair.temporaryRemoved(path: "\(location.relativePath)/\($0)") }
         let summary: FormSummary
