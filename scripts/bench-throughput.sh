@@ -54,30 +54,40 @@ echo "each submission: form.json $(stat -c %s "$folder/form.json") bytes + $medi
 
 : > "$work/results"
 for run in $(seq 0 $((runs - 1))); do
+  # CPU seconds of the server (utime + stime, in clock ticks) and of the clients (curl's
+  # rusage, through /usr/bin/time of xargs): on 2 cores shared by both they bound the rate too.
+  server_cpu() { awk '{print $14 + $15}' "/proc/$server_pid/stat"; }
+  cpu_before=$(server_cpu)
   start=$(date +%s.%N)
-  seq $((run * count)) $((run * count + count - 1)) | xargs -P "$clients" -I{} \
+  seq $((run * count)) $((run * count + count - 1)) | /usr/bin/time -f "%U %S" -o "$work/client-cpu" xargs -P "$clients" -I{} \
     curl -sS -o /dev/null --fail -H "Authorization: Bearer $token" \
       -F "form=@$work/forms/{}/form.json;type=application/json" \
       -F "$media=@$folder/$media;filename=$media" "$url"
   end=$(date +%s.%N)
+  server_seconds=$(echo "$(server_cpu) $cpu_before $(getconf CLK_TCK)" | awk '{printf "%.2f", ($1 - $2) / $3}')
+  client_seconds=$(awk '{printf "%.2f", $1 + $2}' "$work/client-cpu")
   # The disk's synced 4 KiB writes, in the same folder, right after.
   dd_out=$(dd if=/dev/zero of="$MI_DEMO_DATA/dd-dsync-test" bs=4k count="$dd_count" oflag=dsync 2>&1 | tail -1)
   rm -f "$MI_DEMO_DATA/dd-dsync-test"
-  echo "run $start $end $dd_out" >> "$work/results"
+  echo "run $start $end $server_seconds $client_seconds $dd_out" >> "$work/results"
 done
 stored=$(grep -c "submission stored" "$work/server.log" || true)
 [ "$stored" -eq $((runs * count)) ] || { echo "the server stored $stored of $((runs * count)) submissions" >&2; tail -5 "$work/server.log" >&2; exit 1; }
 python3 - "$work/results" "$count" "$dd_count" <<'PY'
 import re, statistics, sys
 count, dd_count = int(sys.argv[2]), int(sys.argv[3])
-rates, writes = [], []
+rates, writes, server, client = [], [], [], []
 for line in open(sys.argv[1]):
-    _, start, end, dd = line.split(" ", 3)
-    rates.append(count / (float(end) - float(start)))
+    _, start, end, server_cpu, client_cpu, dd = line.split(" ", 5)
+    wall = float(end) - float(start)
+    rates.append(count / wall)
+    server.append(float(server_cpu) / wall)
+    client.append(float(client_cpu) / wall)
     seconds = float(re.search(r"copied, ([0-9.,e-]+) s", dd).group(1).replace(",", "."))
     writes.append(dd_count / seconds)
 rate, disk = statistics.median(rates), statistics.median(writes)
 print("submissions/s per run: " + ", ".join(f"{r:.0f}" for r in rates))
 print("dd oflag=dsync 4 KiB writes/s per run: " + ", ".join(f"{w:.0f}" for w in writes))
+print("CPU cores busy during the run, mi-server / curl clients: " + ", ".join(f"{s:.2f} / {c:.2f}" for s, c in zip(server, client)))
 print(f"median: {rate:.0f} submissions/s, disk {disk:.0f} synced writes/s, {disk / rate:.1f} synced writes per submission at that rate")
 PY
