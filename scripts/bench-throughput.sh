@@ -88,8 +88,8 @@ echo "each submission: form.json $(stat -c %s "$folder/form.json") bytes + $medi
 
 : > "$work/results"
 for run in $(seq 0 $((runs - 1))); do
-  # CPU seconds of the server (utime + stime, in clock ticks) and of the clients (curl's
-  # rusage, through /usr/bin/time of xargs): on 2 cores shared by both they bound the rate too.
+  # CPU seconds of the server (utime + stime, in clock ticks) and of the clients (their
+  # rusage, through /usr/bin/time): on 2 cores shared by both they bound the rate too.
   server_cpu() { awk '{print $14 + $15}' "/proc/$server_pid/stat"; }
   cpu_before=$(server_cpu)
   start=$(date +%s.%N)
