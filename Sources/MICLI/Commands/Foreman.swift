@@ -47,7 +47,7 @@ extension MI {
                             daysLeft: incomplete ? expiry.daysLeft(of: s, now: now) : nil)
             }
             let output = Output(completed: queue.completed.map(item), incomplete: queue.incomplete.map(item))
-            if global.json { try Terminal.json(output); return }
+            if global.json { try Terminal.jsonListing(output); return }
 
             Terminal.out("Waiting for review (\(output.completed.count)):")
             if output.completed.isEmpty { Terminal.out("  none") } else {

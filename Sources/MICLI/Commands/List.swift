@@ -55,7 +55,7 @@ extension MI {
             }.sorted { ($0.status, $0.updatedAt) > ($1.status, $1.updatedAt) }
             context.report(listing.unreadable)
             if global.json {
-                try Terminal.json(Output(forms: items, unreadable: listing.unreadable.map {
+                try Terminal.jsonListing(Output(forms: items, unreadable: listing.unreadable.map {
                     .init(path: $0.location.relativePath, reason: $0.reason)
                 }))
                 return
