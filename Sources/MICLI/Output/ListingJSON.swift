@@ -38,9 +38,9 @@ enum ListingJSON {
         switch value {
         case let string as String: return .string(string)
         case let number as Int: return .literal(String(number))
-        case let number as any BinaryInteger: return .literal("\(number)")
-        case let bool as Bool: return .literal(bool ? "true" : "false")
         case let date as Date: return .string(try iso8601(date))
+        case let bool as Bool: return .literal(bool ? "true" : "false")
+        case let number as any BinaryInteger: return .literal("\(number)")
         case is Double, is Float, is Decimal, is URL, is Data: throw Unsupported()
         default:
             let encoder = NodeEncoder(flag: flag)
@@ -91,11 +91,18 @@ enum ListingJSON {
             indent(depth, &out)
             out.append(UInt8(ascii: "]"))
         case .object(let object):
-            guard !object.pairs.isEmpty, Set(object.pairs.map(\.key)).count == object.pairs.count else { throw Unsupported() }
+            let pairs = object.pairs.sorted { $0.key < $1.key }
+            guard !pairs.isEmpty else { throw Unsupported() }
             out.append(UInt8(ascii: "{"))
             out.append(0x0A)
-            for (index, pair) in object.pairs.sorted(by: { $0.key < $1.key }).enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")); out.append(0x0A) }
+            for index in pairs.indices {
+                let pair = pairs[index]
+                if index > 0 {
+                    // A key encoded twice: JSONEncoder keeps the last; not worth copying here.
+                    guard pairs[index - 1].key != pair.key else { throw Unsupported() }
+                    out.append(UInt8(ascii: ","))
+                    out.append(0x0A)
+                }
                 indent(depth + 1, &out)
                 writeString(pair.key, to: &out)
                 out.append(contentsOf: " : ".utf8)

@@ -105,29 +105,35 @@ extension Store {
         for area in Area.allCases {
             var areaListing = FormListing()
             defer { listing.areas[area] = areaListing }
+            var locations: [FormLocation] = []
             for user in users(in: area) {
                 let userPath = areaPath(area) + "/" + user
                 let names = DurableFile.directoryNames(atPath: userPath)
                 repairs += DurableFile.removeLeftovers(in: URL(fileURLWithPath: userPath, isDirectory: true), among: names)
                     .map { .temporaryRemoved(path: "\(area.rawValue)/\(user)/\($0)") }
                 for name in names.sorted() where !name.hasPrefix(".") && SafeName.problem(name) == nil {
-                    let location = FormLocation(area: area, user: user, name: name, path: userPath + "/" + name)
-                    let (formRepairs, summary) = repair(location)
-                    repairs += formRepairs
-                    // A completed submit moved the form to the completed area, listed there
-                    // when the loop reaches it (the later area in `allCases`).
-                    if formRepairs.contains(where: { if case .submitCompleted = $0 { return true } else { return false } }) {
-                        continue
-                    }
-                    switch summary {
-                    case .success(var summary):
-                        summary.status = area.status
-                        summary.user = user
-                        summary.name = name
-                        areaListing.forms.append(ListedForm(location: location, summary: summary))
-                    case .failure(let error):
-                        areaListing.unreadable.append(UnreadableForm(location: location, reason: error.localizedDescription))
-                    }
+                    locations.append(FormLocation(area: area, user: user, name: name, path: userPath + "/" + name))
+                }
+            }
+            // Reading is most of the work and changes nothing: both cores read, then the
+            // repairs are made one by one, in order.
+            let contents = readConcurrently(locations)
+            for (location, content) in zip(locations, contents) {
+                let (formRepairs, summary) = repair(location, names: content.names, summary: content.summary)
+                repairs += formRepairs
+                // A completed submit moved the form to the completed area, listed there when
+                // the loop reaches it (the later area in `allCases`).
+                if formRepairs.contains(where: { if case .submitCompleted = $0 { return true } else { return false } }) {
+                    continue
+                }
+                switch summary {
+                case .success(var summary):
+                    summary.status = area.status
+                    summary.user = location.user
+                    summary.name = location.name
+                    areaListing.forms.append(ListedForm(location: location, summary: summary))
+                case .failure(let error):
+                    areaListing.unreadable.append(UnreadableForm(location: location, reason: error.localizedDescription))
                 }
             }
         }
@@ -136,12 +142,15 @@ extension Store {
 
     /// The repairs of one form folder (see `repairLeftovers`), and its summary or why it cannot
     /// be read; an unreadable form is left alone.
-    private func repair(_ location: FormLocation) -> ([SweepRepair], Result<FormSummary, any Error>) {
-        let names = DurableFile.directoryNames(atPath: location.path)
+    private func repair(_ location: FormLocation, names: [String], summary read: Result<FormSummary, any Error>)
+        -> ([SweepRepair], Result<FormSummary, any Error>) {
         var repairs = DurableFile.removeLeftovers(in: location.folder, among: names)
             .map { SweepRepair.temporaryRemoved(path: "\(location.relativePath)/\($0)") }
         let summary: FormSummary
-        do { summary = try readSummary(location) } catch { return (repairs, .failure(error)) }
+        switch read {
+        case .success(let value): summary = value
+        case .failure: return (repairs, read)
+        }
         let files = names.filter { !$0.hasPrefix(".") && $0 != Self.formFileName }
         // The summary counts the listed media: only a folder whose count differs is read whole.
         if files.count != summary.media, let form = try? load(location) {
@@ -157,6 +166,21 @@ extension Store {
             repairs.append(repaired)
         }
         return (repairs, .success(summary))
+    }
+
+    /// The names in each form's folder and its summary (or why it cannot be read), read on
+    /// every core; nothing is changed.
+    private func readConcurrently(_ locations: [FormLocation]) -> [(names: [String], summary: Result<FormSummary, any Error>)] {
+        let slots = Slots<(names: [String], summary: Result<FormSummary, any Error>)>(count: locations.count)
+        let chunks = min(locations.count, ProcessInfo.processInfo.activeProcessorCount * 8)
+        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+            for index in stride(from: chunk, to: locations.count, by: chunks) {
+                let location = locations[index]
+                let names = DurableFile.directoryNames(atPath: location.path)
+                slots.set(index, (names, Result { try readSummary(location) }))
+            }
+        }
+        return slots.values()
     }
 
     private func repairStatus(_ location: FormLocation) throws -> SweepRepair {
@@ -201,4 +225,27 @@ public enum SweepRepair: Sendable, Hashable {
     case submitCompleted(from: String, to: String)
     /// A form's recorded status was rewritten to match its area.
     case statusCorrected(path: String, status: Form.Status)
+}
+
+/// Results written by several threads, each to its own index, and read once all are done.
+private final class Slots<Value>: @unchecked Sendable {
+    private let buffer: UnsafeMutableBufferPointer<Value>
+    private var filled: [Bool]
+
+    init(count: Int) {
+        buffer = .allocate(capacity: count)
+        filled = Array(repeating: false, count: count)
+    }
+
+    deinit { buffer.deallocate() }
+
+    func set(_ index: Int, _ value: Value) {
+        (buffer.baseAddress! + index).initialize(to: value)
+    }
+
+    /// Every value, moved out; call once, after every index was set.
+    func values() -> [Value] {
+        let values = (0..<buffer.count).map { (buffer.baseAddress! + $0).move() }
+        return values
+    }
 }
