@@ -1,16 +1,17 @@
 import Foundation
 
 /// Encodes long listings (`mi queue --json`, `mi list --json`: thousands of flat items) to the
-/// very text `Terminal.json` prints — JSONEncoder's with `.prettyPrinted, .sortedKeys,
+/// very text the CLI's `Terminal.json` prints — JSONEncoder's with `.prettyPrinted, .sortedKeys,
 /// .withoutEscapingSlashes` and ISO 8601 dates — at a fraction of JSONEncoder's cost, which was
 /// a fifth of a queue of 10,000 forms. The output types stay the one definition of the keys.
 /// Only strings, whole numbers, booleans, whole-second dates, arrays and objects are written
 /// here; anything else throws `Unsupported`, and the caller uses JSONEncoder.
-enum ListingJSON {
-    struct Unsupported: Error {}
+public enum ListingJSON {
+    /// A value this encoder does not write (the caller uses JSONEncoder).
+    public struct Unsupported: Error {}
 
     /// The JSON text of `value`, or `Unsupported`.
-    static func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
+    public static func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
         let encoder = NodeEncoder(flag: Flag())
         try value.encode(to: encoder)
         guard let node = encoder.node, !encoder.flag.refused else { throw Unsupported() }
@@ -53,7 +54,7 @@ enum ListingJSON {
     /// `2026-11-23T06:56:03Z`, as JSONEncoder's `.iso8601` writes a whole-second date.
     static func iso8601(_ date: Date) throws -> String {
         let interval = date.timeIntervalSince1970
-        guard interval.rounded(.down) == interval, abs(interval) < 1e11 else { throw Unsupported() }
+        guard interval.rounded(.down) == interval, abs(interval) < 1e12 else { throw Unsupported() }
         let seconds = Int(interval)
         var days = seconds / 86_400, rest = seconds % 86_400
         if rest < 0 { rest += 86_400; days -= 1 }
