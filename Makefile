@@ -28,6 +28,7 @@ bench: release
 	bash scripts/bench-list.sh
 	bash scripts/bench-login.sh
 	bash scripts/bench-upload.sh
+	bash scripts/bench-throughput.sh
 
 clean:
 	rm -rf .build

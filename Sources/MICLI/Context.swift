@@ -46,18 +46,25 @@ struct Context {
     /// Runs `body` holding the store's lock, after sweeping expired forms (and telling a
     /// technician of reminders due).
     func run<T>(sweep: Bool = true, reminders: Bool = true, _ body: (Workflow) throws -> T) throws -> T {
-        try Self.withLock(workflow, sweep: sweep) {
+        try runListing(sweep: sweep, reminders: reminders) { workflow, _ in try body(workflow) }
+    }
+
+    /// `run`, handing `body` the sweep's listing of every form (nil without the sweep), so a
+    /// listing command opens each form.json once.
+    func runListing<T>(sweep: Bool = true, reminders: Bool = true, _ body: (Workflow, StoreListing?) throws -> T) throws -> T {
+        try Self.withLock(workflow, sweep: sweep) { listing in
             if sweep, reminders, actor.role == .technician { ReminderNotes.showDue(workflow) }
-            return try body(workflow)
+            return try body(workflow, listing)
         }
     }
 
-    /// Runs `body` holding the store's lock, first sweeping expired forms (saying what went).
-    static func withLock<T>(_ workflow: Workflow, sweep: Bool = true, _ body: () throws -> T) throws -> T {
+    /// Runs `body` holding the store's lock, first sweeping expired forms (saying what went);
+    /// `body` gets the sweep's listing of the store.
+    static func withLock<T>(_ workflow: Workflow, sweep: Bool = true, _ body: (StoreListing?) throws -> T) throws -> T {
         let lock = try workflow.store.lock(timeout: lockTimeout)
         defer { withExtendedLifetime(lock) {} }
-        if sweep { try Self.sweep(workflow) }
-        return try body()
+        let listing = sweep ? try Self.sweep(workflow) : nil
+        return try body(listing)
     }
 
     /// Runs `body` holding the store's lock, without the sweep (for steps of a longer command).
@@ -65,8 +72,10 @@ struct Context {
         try run(sweep: false, body)
     }
 
-    /// Deletes expired incomplete forms and says in one line what went. The caller holds the lock.
-    static func sweep(_ workflow: Workflow) throws {
+    /// Deletes expired incomplete forms and says in one line what went; returns the listing of
+    /// the store the sweep read. The caller holds the lock.
+    @discardableResult
+    static func sweep(_ workflow: Workflow) throws -> StoreListing? {
         let days = workflow.configuration.expiryDays
         let result = try workflow.store.sweep(expiryDays: days, now: workflow.now())
         var temporary = 0
@@ -79,9 +88,10 @@ struct Context {
             }
         }
         if temporary > 0 { Terminal.note("removed \(Format.plural(temporary, "temporary file")) left by interrupted commands") }
-        guard !result.expired.isEmpty else { return }
+        guard !result.expired.isEmpty else { return result.listing }
         let names = result.expired.map(\.location.relativePath).joined(separator: ", ")
         Terminal.note("deleted \(Format.plural(result.expired.count, "incomplete form")) older than \(days) days: \(names)")
+        return result.listing
     }
 
     /// Tells about forms that could not be read (they are skipped, never deleted).

@@ -184,4 +184,52 @@ final class ForemanTests: XCTestCase {
             XCTAssertEqual(try sandbox.formJSON(name, user: winner)["user"] as? String, winner)
         }
     }
+
+    /// Forms rewritten by another JSON tool (python3's json.tool: 4-space indents, spaces after
+    /// the colons, non-ASCII escaped, and with --sort-keys the summary's keys spread among the
+    /// others) are listed exactly as before: same queue, same table, same technician listing.
+    func testQueueListsFormsRewrittenByAnotherJSONTool() throws {
+        let sandbox = try Sandbox()
+        try sandbox.importSamples()
+        try sandbox.importSamples(as: "bob")
+        try submitted(sandbox, as: "ana", name: "hall-b")
+        try submitted(sandbox, as: "bob", name: "prüfstand-ü")
+        try submitted(sandbox, as: "ana", name: "sent-back")
+        XCTAssertEqual(try sandbox.run(["return", "ana/sent-back", "--note", "Bitte das Siegel prüfen"], as: "fiona").status, 0)
+        _ = try sandbox.newForm("pump-inspection", as: "bob", name: "pump-draft")
+        _ = try sandbox.newForm("extinguisher-check", as: "ana", name: "draft-é")
+        XCTAssertEqual(try sandbox.run(["answer", "draft-é", "location", "Halle Süd"], as: "ana").status, 0)
+
+        func outputs() throws -> [String] {
+            let commands: [([String], String)] = [
+                (["queue", "--json"], "fiona"), (["queue"], "fiona"), (["queue", "--json", "--user", "bob"], "fiona"),
+                (["queue", "--json", "--template", "extinguisher-check"], "fiona"), (["list", "--json"], "ana"),
+            ]
+            return try commands.map { arguments, user in
+                let result = try sandbox.run(arguments, as: user)
+                XCTAssertEqual(result.status, 0, result.output)
+                XCTAssertEqual(result.stderr, "", "nothing skipped or repaired: \(result.stderr)")
+                return result.stdout
+            }
+        }
+        let before = try outputs()
+        let queue = try json(try sandbox.run(["queue", "--json"], as: "fiona"))
+        XCTAssertEqual((queue["completed"] as? [Any])?.count, 2, before[0])
+        XCTAssertEqual((queue["incomplete"] as? [Any])?.count, 3, before[0])
+
+        let files = sandbox.allFormFiles()
+        XCTAssertEqual(files.count, 5)
+        for options in [[], ["--sort-keys"]] {
+            for file in files {
+                let path = sandbox.documents.appendingPathComponent(file).path
+                let rewritten = try Sandbox.execute(URL(fileURLWithPath: "/usr/bin/env"),
+                                                    ["python3", "-m", "json.tool"] + options + [path, path + ".new"])
+                XCTAssertEqual(rewritten.status, 0, rewritten.output)
+                XCTAssertEqual(rename(path + ".new", path), 0)
+                let text = try String(contentsOfFile: path, encoding: .utf8)
+                XCTAssertTrue(text.contains("\n    \"id\": \""), "rewritten in the other tool's layout: \(text.prefix(200))")
+            }
+            XCTAssertEqual(try outputs(), before, "options \(options)")
+        }
+    }
 }

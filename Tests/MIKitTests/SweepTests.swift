@@ -256,4 +256,65 @@ final class SweepTests: XCTestCase {
         let summary = try fixture.form(name: "x", createdAt: now).summary
         XCTAssertEqual(Store.expiryDate(of: summary, expiryDays: 7), now.addingTimeInterval(7 * day))
     }
+
+    // MARK: - The sweep's listing
+
+    private func describe(_ listing: FormListing) -> [String] {
+        listing.forms.map { "\($0.location.relativePath) \($0.location.path) \($0.summary)" }
+            + listing.unreadable.map { "unreadable \($0.location.relativePath): \($0.reason)" }
+    }
+
+    func testTheSweepsListingIsWhatAFreshListingOfEitherAreaGives() throws {
+        try create("kept", user: "ana", daysOld: 1)
+        try create("expired", user: "ana", daysOld: 9)
+        try create("draft", user: "bob", daysOld: 2)
+        try createCompleted("done", user: "bob", daysOld: 3)
+        let broken = try createCompleted("broken", user: "ana", daysOld: 1)
+        try Data("garbage".utf8).write(to: broken.formFile)
+        // A submit cut short: repaired into CompletedMIs/, listed there, not in Users/.
+        let cut = try create("cut", user: "ana", daysOld: 1)
+        var form = try store.load(cut)
+        form.status = .completed
+        form.submittedAt = now
+        form.record(AuditEvent(at: now, by: "ana", action: .submitted))
+        try store.save(form, at: cut)
+
+        let listing = try XCTUnwrap(try store.sweep(expiryDays: 7, now: now).listing)
+        for area in Store.Area.allCases {
+            for user in [nil, "ana", "bob", "nobody"] {
+                XCTAssertEqual(describe(try listing.list(area, user: user)), describe(try store.list(area, user: user)), "\(area) \(user ?? "all")")
+            }
+        }
+        XCTAssertEqual(try listing.list(.completed).forms.map(\.location.relativePath), ["CompletedMIs/ana/cut", "CompletedMIs/bob/done"])
+        XCTAssertEqual(try listing.list(.incomplete).forms.map(\.location.relativePath), ["Users/ana/kept", "Users/bob/draft"])
+        XCTAssertEqual(try listing.list(.completed).unreadable.map(\.location.relativePath), ["CompletedMIs/ana/broken"])
+    }
+
+    func testTheSweepsListingRefusesAnUnsafeUserNameAsTheStoreDoes() throws {
+        try create("kept", daysOld: 1)
+        let listing = try XCTUnwrap(try store.sweep(expiryDays: 7, now: now).listing)
+        XCTAssertThrowsError(try listing.list(.incomplete, user: "../ana")) { error in
+            guard case StoreError.unsafeName? = error as? StoreError else { return XCTFail("\(error)") }
+        }
+        XCTAssertThrowsError(try store.list(.incomplete, user: "../ana"))
+    }
+
+    func testADryRunHasNoListing() throws {
+        try create("kept", daysOld: 1)
+        XCTAssertNil(try store.sweep(expiryDays: 7, now: now, dryRun: true).listing)
+    }
+
+    func testFileContentsAreReadWholeAndAMissingFileNamesItsPath() throws {
+        let file = fixture.root.appendingPathComponent("blob")
+        let bytes = Data((0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try bytes.write(to: file)
+        XCTAssertEqual(try DurableFile.contents(atPath: file.path), bytes)
+        try Data().write(to: file)
+        XCTAssertEqual(try DurableFile.contents(atPath: file.path), Data())
+        let missing = fixture.root.appendingPathComponent("missing").path
+        XCTAssertThrowsError(try DurableFile.contents(atPath: missing)) { error in
+            XCTAssertTrue(error.localizedDescription.contains(missing) && error.localizedDescription.contains("No such file"),
+                          error.localizedDescription)
+        }
+    }
 }

@@ -32,7 +32,7 @@ extension MI {
 
         func run() throws {
             let context = try Context.foreman(global)
-            let queue = try context.run { try $0.queue(user: user, template: template) }
+            let queue = try context.runListing { try $0.queue(user: user, template: template, listing: $1) }
             context.report(queue.unreadable)
             let now = context.workflow.now()
             let expiry = context.configuration.expiry
@@ -47,7 +47,7 @@ extension MI {
                             daysLeft: incomplete ? expiry.daysLeft(of: s, now: now) : nil)
             }
             let output = Output(completed: queue.completed.map(item), incomplete: queue.incomplete.map(item))
-            if global.json { try Terminal.json(output); return }
+            if global.json { try Terminal.jsonListing(output); return }
 
             Terminal.out("Waiting for review (\(output.completed.count)):")
             if output.completed.isEmpty { Terminal.out("  none") } else {

@@ -32,10 +32,11 @@ extension MI {
 
         func run() throws {
             let context = try Context.technician(global)
-            let listing = try context.run { workflow in
+            let listing = try context.runListing { workflow, swept in
                 var all = FormListing()
                 for area in Store.Area.allCases {
-                    let part = try workflow.store.list(area, user: workflow.actor.name)
+                    let user = workflow.actor.name
+                    let part = try swept?.list(area, user: user) ?? workflow.store.list(area, user: user)
                     all.forms += part.forms
                     all.unreadable += part.unreadable
                 }
@@ -54,7 +55,7 @@ extension MI {
             }.sorted { ($0.status, $0.updatedAt) > ($1.status, $1.updatedAt) }
             context.report(listing.unreadable)
             if global.json {
-                try Terminal.json(Output(forms: items, unreadable: listing.unreadable.map {
+                try Terminal.jsonListing(Output(forms: items, unreadable: listing.unreadable.map {
                     .init(path: $0.location.relativePath, reason: $0.reason)
                 }))
                 return

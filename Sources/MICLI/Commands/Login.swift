@@ -57,10 +57,10 @@ extension MI {
 
             // Messages waiting for the user, and their forms close to expiry.
             let workflow = Workflow(configuration: configuration, actor: session.actor)
-            let (messages, expiring) = try Context.withLock(workflow) { () -> ([UserMessage], [ListedForm]) in
+            let (messages, expiring) = try Context.withLock(workflow) { listing -> ([UserMessage], [ListedForm]) in
                 let messages = try workflow.store.messages(for: session.user)
                 try workflow.store.clearMessages(for: session.user)
-                let expiring = try workflow.store.list(.incomplete, user: session.user).forms.filter {
+                let expiring = try (listing?.list(.incomplete, user: session.user) ?? workflow.store.list(.incomplete, user: session.user)).forms.filter {
                     configuration.expiry.isSoon($0.summary, now: now)
                 }
                 if session.role == .technician { ReminderNotes.showDue(workflow) }

@@ -64,6 +64,12 @@ enum Terminal {
         FileHandle.standardOutput.write(Data((jsonEscapingC1(try encoder.encode(value)) + "\n").utf8))
     }
 
+    /// `json` for long listings: the same text, written by `ListingJSON` when it can.
+    static func jsonListing<T: Encodable>(_ value: T) throws {
+        guard let bytes = try? ListingJSON.encode(value) else { return try json(value) }
+        FileHandle.standardOutput.write(Data((jsonEscapingC1(Data(bytes)) + "\n").utf8))
+    }
+
     /// JSON text with DEL and the C1 controls (U+0080–U+009F) written as `\u00XX`: JSONEncoder
     /// escapes only C0, and a raw U+009B is a CSI to some terminals. They can only stand inside
     /// strings, where the escape means the same character.

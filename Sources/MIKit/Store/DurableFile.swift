@@ -44,16 +44,21 @@ public enum DurableFile {
     }
 
     /// The same, among `names` already read from `folder`.
-    static func removeLeftovers(in folder: URL, among names: [String]) -> [String] {
+    /// (`folder` is made only when there is something to remove: listings call this per form.)
+    static func removeLeftovers(in folder: @autoclosure () -> URL, among names: [String]) -> [String] {
         let leftovers = names.filter { isLeftover(temporary: $0) }.sorted()
-        for name in leftovers { try? FileManager.default.removeItem(at: folder.appendingPathComponent(name)) }
+        for name in leftovers { try? FileManager.default.removeItem(at: folder().appendingPathComponent(name)) }
         return leftovers
     }
 
     /// Every name in `folder` (hidden ones too; not `.` and `..`), read with one `readdir` pass;
     /// empty when the folder is missing or unreadable.
     static func directoryNames(_ folder: URL) -> [String] {
-        guard let directory = opendir(folder.path) else { return [] }
+        directoryNames(atPath: folder.path)
+    }
+
+    static func directoryNames(atPath folder: String) -> [String] {
+        guard let directory = opendir(folder) else { return [] }
         defer { closedir(directory) }
         var names: [String] = []
         while let entry = readdir(directory) {
@@ -63,6 +68,39 @@ public enum DurableFile {
             if name != ".", name != ".." { names.append(name) }
         }
         return names
+    }
+
+    /// The whole file at `path`, read with one `read` per block into a buffer of its size.
+    /// Listings read thousands of form files: this costs the system calls `cat` makes and no more.
+    public static func contents(atPath path: String) throws -> Data {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ReadError(path: path, code: errno) }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { throw ReadError(path: path, code: errno) }
+        var data = Data(count: max(Int(status.st_size), 0) + 1)
+        var length = 0
+        while true {
+            if length == data.count { data.count += max(data.count, 4096) }
+            let count = data.withUnsafeMutableBytes { buffer in
+                read(fd, buffer.baseAddress! + length, buffer.count - length)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw ReadError(path: path, code: errno)
+            }
+            if count == 0 { break }
+            length += count
+        }
+        data.count = length
+        return data
+    }
+
+    /// A file that could not be read: the path and the system's reason.
+    public struct ReadError: Error, LocalizedError, Sendable {
+        public var path: String
+        public var code: Int32
+        public var errorDescription: String? { "cannot read \(path): \(String(cString: strerror(code)))" }
     }
 
     /// Writes `data` to `url`: a temporary file in the same folder, fsync, rename over `url`,

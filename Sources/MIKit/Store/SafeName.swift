@@ -12,6 +12,10 @@ public enum SafeName {
         if name.contains("..") { return "it contains \"..\"" }
         if name.hasPrefix(".") { return "it starts with \".\"" }
         if name.hasPrefix("-") { return "it starts with \"-\"" }
+        // Most names are printable ASCII with no space at either end: nothing more to check
+        // (the listing checks every user and form folder name).
+        let utf8 = name.utf8
+        if utf8.allSatisfy({ (0x20...0x7E).contains($0) }), utf8.first != 0x20, utf8.last != 0x20 { return nil }
         for scalar in name.unicodeScalars {
             if scalar.value == 0 { return "it contains a NUL character" }
             if TextRules.isControl(scalar) || scalar.properties.generalCategory == .format

@@ -119,11 +119,10 @@ public struct Store: Sendable {
         var listing = FormListing()
         let users = try user.map { [try SafeName.check($0, as: "user name")] } ?? self.users(in: area)
         for user in users {
-            let folder = areaFolder(area).appendingPathComponent(user)
-            for name in entries(of: folder) {
+            let folder = areaPath(area) + "/" + user
+            for name in entries(atPath: folder) {
                 guard SafeName.problem(name) == nil else { continue }
-                let location = FormLocation(area: area, user: user, name: name,
-                                            folder: folder.appendingPathComponent(name, isDirectory: true))
+                let location = FormLocation(area: area, user: user, name: name, path: folder + "/" + name)
                 do {
                     var summary = try readSummary(location)
                     summary.status = area.status
@@ -141,20 +140,27 @@ public struct Store: Sendable {
     /// The summary of a form.json: its header keys, wherever they stand in the file (see
     /// `FormFile.decodeSummary`); the rest of the file is skipped, not decoded.
     public func readSummary(_ location: FormLocation) throws -> FormSummary {
-        let url = location.formFile
+        let path = location.formFilePath
         do {
-            return try FormFile.decodeSummary(try Data(contentsOf: url))
+            return try FormFile.decodeSummary(try DurableFile.contents(atPath: path))
         } catch let error as FormFileError {
-            throw StoreError.unreadableForm(path: url.path, reason: error.reason)
+            throw StoreError.unreadableForm(path: path, reason: error.reason)
         } catch {
-            throw StoreError.unreadableForm(path: url.path, reason: (error as NSError).localizedDescription)
+            throw StoreError.unreadableForm(path: path, reason: error.localizedDescription)
         }
     }
 
     /// Every name in `folder` except hidden and temporary ones, sorted; empty when the folder is missing.
     func entries(of folder: URL) -> [String] {
-        DurableFile.directoryNames(folder).filter { !$0.hasPrefix(".") }.sorted()
+        entries(atPath: folder.path)
     }
+
+    func entries(atPath folder: String) -> [String] {
+        DurableFile.directoryNames(atPath: folder).filter { !$0.hasPrefix(".") }.sorted()
+    }
+
+    /// The path of an area's folder (listings build their paths from it).
+    func areaPath(_ area: Area) -> String { root.path + "/" + area.rawValue }
 
     func removeIfEmpty(_ folder: URL) throws {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path), names.isEmpty else { return }
@@ -167,10 +173,25 @@ public struct FormLocation: Sendable, Equatable, Hashable {
     public var area: Store.Area
     public var user: String
     public var name: String
-    public var folder: URL
-    public var formFile: URL { folder.appendingPathComponent(Store.formFileName) }
+    /// The form's folder as a path: a listing makes one location per form, and a path costs
+    /// a concatenation where a URL is parsed.
+    public var path: String
+    public var folder: URL { URL(fileURLWithPath: path, isDirectory: true) }
+    public var formFile: URL { URL(fileURLWithPath: formFilePath, isDirectory: false) }
+    var formFilePath: String { path + "/" + Store.formFileName }
     /// `Users/ana/pump-2026…` — the path below the store's root, for messages.
     public var relativePath: String { "\(area.rawValue)/\(user)/\(name)" }
+
+    public init(area: Store.Area, user: String, name: String, folder: URL) {
+        self.init(area: area, user: user, name: name, path: folder.path)
+    }
+
+    init(area: Store.Area, user: String, name: String, path: String) {
+        self.area = area
+        self.user = user
+        self.name = name
+        self.path = path
+    }
 }
 
 public struct ListedForm: Sendable {

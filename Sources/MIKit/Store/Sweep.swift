@@ -8,6 +8,30 @@ public struct SweepResult: Sendable {
     public var unreadable: [UnreadableForm] = []
     /// What was made right after killed processes.
     public var repaired: [SweepRepair] = []
+    /// Every form of both areas as the sweep left them (read in its one pass over the store,
+    /// the expired forms taken out); nil for a dry run. Valid while the caller holds the lock.
+    public var listing: StoreListing?
+}
+
+/// The forms of both areas read in one pass over the store: what `Store.list` returns for any
+/// area and user, without opening a form.json again.
+public struct StoreListing: Sendable {
+    /// Per area, the forms of every user, by user then name.
+    public var areas: [Store.Area: FormListing] = [:]
+
+    public init() {}
+
+    /// The forms of `user` (or of everyone) in `area`, as `Store.list(area, user:)` gives them;
+    /// a user name `Store.list` refuses is refused here too.
+    public func list(_ area: Store.Area, user: String? = nil) throws -> FormListing {
+        let all = areas[area] ?? FormListing()
+        guard let user else { return all }
+        let checked = try SafeName.check(user, as: "user name")
+        var listing = FormListing()
+        listing.forms = all.forms.filter { $0.location.user == checked }
+        listing.unreadable = all.unreadable.filter { $0.location.user == checked }
+        return listing
+    }
 }
 
 extension Store {
@@ -29,7 +53,8 @@ extension Store {
             // forms (after the repairs) serves the expiry check, so no summary is read twice.
             let repair = repairLeftovers()
             result.repaired = repair.repairs
-            listing = repair.incomplete
+            result.listing = repair.listing
+            listing = repair.listing.areas[.incomplete] ?? FormListing()
         }
         result.unreadable = listing.unreadable
         // A listing reads only each file's summary; an expired form is read whole before it
@@ -44,6 +69,9 @@ extension Store {
         }
         if dryRun { return result }
         for form in result.expired { try remove(form.location) }
+        // An expired form that cannot be read whole stays, listed by its summary as `list` would.
+        let removed = Set(result.expired.map(\.location))
+        result.listing?.areas[.incomplete]?.forms.removeAll { removed.contains($0.location) }
         for area in Area.allCases {
             for user in users(in: area) { try removeIfEmpty(areaFolder(area).appendingPathComponent(user)) }
         }
@@ -65,53 +93,64 @@ extension Store {
     ///   killed between the save and the move of a submit, which had checked everything: the
     ///   submit is completed by moving it to `CompletedMIs/`. Any other disagreement keeps
     ///   the form where it is (the folder decides, as in `load`) and rewrites its status.
-    /// Returns the repairs and, as a by-product, the listing of the incomplete forms as they are
-    /// after the repairs (what `list(.incomplete)` would return).
-    func repairLeftovers() -> (repairs: [SweepRepair], incomplete: FormListing) {
+    /// Returns the repairs and, as a by-product, the listing of both areas as they are after
+    /// the repairs (what `list(area)` would return for each).
+    func repairLeftovers() -> (repairs: [SweepRepair], listing: StoreListing) {
         var repairs: [SweepRepair] = []
-        var incomplete = FormListing()
+        var listing = StoreListing()
         // Messages and the template cache are written through temporary files too.
         for (folder, path) in [(errorsFolder, "Errors"), (templatesFolder, ".templates")] {
             repairs += DurableFile.removeLeftovers(in: folder).map { .temporaryRemoved(path: "\(path)/\($0)") }
         }
         for area in Area.allCases {
+            var areaListing = FormListing()
+            defer { listing.areas[area] = areaListing }
+            var locations: [FormLocation] = []
             for user in users(in: area) {
-                let userFolder = areaFolder(area).appendingPathComponent(user)
-                let names = DurableFile.directoryNames(userFolder)
-                repairs += DurableFile.removeLeftovers(in: userFolder, among: names)
+                let userPath = areaPath(area) + "/" + user
+                let names = DurableFile.directoryNames(atPath: userPath)
+                repairs += DurableFile.removeLeftovers(in: URL(fileURLWithPath: userPath, isDirectory: true), among: names)
                     .map { .temporaryRemoved(path: "\(area.rawValue)/\(user)/\($0)") }
                 for name in names.sorted() where !name.hasPrefix(".") && SafeName.problem(name) == nil {
-                    let location = FormLocation(area: area, user: user, name: name,
-                                                folder: userFolder.appendingPathComponent(name, isDirectory: true))
-                    let (formRepairs, summary) = repair(location)
-                    repairs += formRepairs
-                    guard area == .incomplete else { continue }
-                    if formRepairs.contains(where: { if case .submitCompleted = $0 { return true } else { return false } }) {
-                        continue
-                    }
-                    if var summary {
-                        summary.status = area.status
-                        summary.user = user
-                        summary.name = name
-                        incomplete.forms.append(ListedForm(location: location, summary: summary))
-                    } else {
-                        do { _ = try readSummary(location) } catch {
-                            incomplete.unreadable.append(UnreadableForm(location: location, reason: error.localizedDescription))
-                        }
-                    }
+                    locations.append(FormLocation(area: area, user: user, name: name, path: userPath + "/" + name))
+                }
+            }
+            // Reading is most of the work and changes nothing: both cores read, then the
+            // repairs are made one by one, in order.
+            let contents = readConcurrently(locations)
+            for (location, content) in zip(locations, contents) {
+                let (formRepairs, summary) = repair(location, names: content.names, summary: content.summary)
+                repairs += formRepairs
+                // A completed submit moved the form to the completed area, listed there when
+                // the loop reaches it (the later area in `allCases`).
+                if formRepairs.contains(where: { if case .submitCompleted = $0 { return true } else { return false } }) {
+                    continue
+                }
+                switch summary {
+                case .success(var summary):
+                    summary.status = area.status
+                    summary.user = location.user
+                    summary.name = location.name
+                    areaListing.forms.append(ListedForm(location: location, summary: summary))
+                case .failure(let error):
+                    areaListing.unreadable.append(UnreadableForm(location: location, reason: error.localizedDescription))
                 }
             }
         }
-        return (repairs, incomplete)
+        return (repairs, listing)
     }
 
-    /// The repairs of one form folder (see `repairLeftovers`), and its summary when readable;
-    /// an unreadable form is left alone.
-    private func repair(_ location: FormLocation) -> ([SweepRepair], FormSummary?) {
-        let names = DurableFile.directoryNames(location.folder)
+    /// The repairs of one form folder (see `repairLeftovers`), and its summary or why it cannot
+    /// be read; an unreadable form is left alone.
+    private func repair(_ location: FormLocation, names: [String], summary read: Result<FormSummary, any Error>)
+        -> ([SweepRepair], Result<FormSummary, any Error>) {
         var repairs = DurableFile.removeLeftovers(in: location.folder, among: names)
             .map { SweepRepair.temporaryRemoved(path: "\(location.relativePath)/\($0)") }
-        guard let summary = try? readSummary(location) else { return (repairs, nil) }
+        let summary: FormSummary
+        switch read {
+        case .success(let value): summary = value
+        case .failure: return (repairs, read)
+        }
         let files = names.filter { !$0.hasPrefix(".") && $0 != Self.formFileName }
         // The summary counts the listed media: only a folder whose count differs is read whole.
         if files.count != summary.media, let form = try? load(location) {
@@ -126,7 +165,22 @@ extension Store {
         if summary.status != location.area.status, let repaired = try? repairStatus(location) {
             repairs.append(repaired)
         }
-        return (repairs, summary)
+        return (repairs, .success(summary))
+    }
+
+    /// The names in each form's folder and its summary (or why it cannot be read), read on
+    /// every core; nothing is changed.
+    private func readConcurrently(_ locations: [FormLocation]) -> [(names: [String], summary: Result<FormSummary, any Error>)] {
+        let slots = Slots<(names: [String], summary: Result<FormSummary, any Error>)>(count: locations.count)
+        let chunks = min(locations.count, ProcessInfo.processInfo.activeProcessorCount * 8)
+        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+            for index in stride(from: chunk, to: locations.count, by: chunks) {
+                let location = locations[index]
+                let names = DurableFile.directoryNames(atPath: location.path)
+                slots.set(index, (names, Result { try readSummary(location) }))
+            }
+        }
+        return slots.values()
     }
 
     private func repairStatus(_ location: FormLocation) throws -> SweepRepair {
@@ -171,4 +225,27 @@ public enum SweepRepair: Sendable, Hashable {
     case submitCompleted(from: String, to: String)
     /// A form's recorded status was rewritten to match its area.
     case statusCorrected(path: String, status: Form.Status)
+}
+
+/// Results written by several threads, each to its own index, and read once all are done.
+private final class Slots<Value>: @unchecked Sendable {
+    private let buffer: UnsafeMutableBufferPointer<Value>
+    private var filled: [Bool]
+
+    init(count: Int) {
+        buffer = .allocate(capacity: count)
+        filled = Array(repeating: false, count: count)
+    }
+
+    deinit { buffer.deallocate() }
+
+    func set(_ index: Int, _ value: Value) {
+        (buffer.baseAddress! + index).initialize(to: value)
+    }
+
+    /// Every value, moved out; call once, after every index was set.
+    func values() -> [Value] {
+        let values = (0..<buffer.count).map { (buffer.baseAddress! + $0).move() }
+        return values
+    }
 }

@@ -4,11 +4,13 @@ import Foundation
 /// Callers hold the store's lock around each call, and check the actor is a foreman.
 extension Workflow {
     /// What waits for a foreman: completed forms, oldest submission first, and incomplete forms
-    /// by technician, oldest first; optionally of one technician or one template.
-    public func queue(user: String? = nil, template: String? = nil) throws -> ForemanQueue {
+    /// by technician, oldest first; optionally of one technician or one template. `listing` is
+    /// the one the sweep just read under the same lock (see `SweepResult.listing`); without it
+    /// the store is read.
+    public func queue(user: String? = nil, template: String? = nil, listing all: StoreListing? = nil) throws -> ForemanQueue {
         var queue = ForemanQueue()
         for area in Store.Area.allCases {
-            let listing = try store.list(area, user: user)
+            let listing = try all?.list(area, user: user) ?? store.list(area, user: user)
             queue.unreadable += listing.unreadable
             let forms = listing.forms.filter { template == nil || $0.summary.templateID == template }
             switch area {
