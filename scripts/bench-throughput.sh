@@ -15,18 +15,8 @@ bin="${MI_BIN_DIR:-$here/.build/release}"
 runs="${RUNS:-3}" count="${SUBMISSIONS:-1000}" clients="${CLIENTS:-8}" dd_count="${DD_COUNT:-1000}"
 [ -x "$bin/mi" ] && [ -x "$bin/mi-server" ] || { echo "build first: make release" >&2; exit 1; }
 work="$(mktemp -d /tmp/mi-bench-throughput.XXXXXX)"
-server_pid=
-cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
-            bash "$here/scripts/slapd-test.sh" stop "$work/slapd" >/dev/null 2>&1 || true; rm -rf "$work"; }
-trap cleanup EXIT
-eval "$(bash "$here/scripts/slapd-test.sh" start "$work/slapd" 2>/dev/null)"
-export MI_DEMO_PORT=$((20000 + RANDOM % 40000)) MI_DEMO_TEMPLATES="$here/Samples/templates" MI_DEMO_DATA="$work/server-data"
-bash "$here/scripts/demo-config.sh" "$work/Config.plist" "$work/Documents"
-export MI_CONFIG="$work/Config.plist"
-"$bin/mi-server" --config "$MI_CONFIG" 2> "$work/server.log" &
-server_pid=$!
-for _ in $(seq 100); do grep -q "listening on" "$work/server.log" 2>/dev/null && break; sleep 0.1; done
-as() { XDG_STATE_HOME="$work/state/$1" "${@:2}"; }
+. "$here/scripts/stack.sh"
+start_server
 echo ana-password | as ana "$bin/mi" login --user ana --password-stdin >/dev/null
 echo fiona-password | as fiona "$bin/mi" login --user fiona --password-stdin >/dev/null
 as ana "$bin/mi" templates >/dev/null

@@ -15,41 +15,31 @@ bin="${MI_BIN_DIR:-$here/.build/release}"
 runs="${RUNS:-3}" sizes="${SIZES:-256 1024}" resume_mib="${RESUME_MIB:-1024}"
 [ -x "$bin/mi" ] && [ -x "$bin/mi-server" ] || { echo "build first: make release" >&2; exit 1; }
 work="$(mktemp -d /tmp/mi-bench-upload.XXXXXX)"
-server_pid=
-cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
-            bash "$here/scripts/slapd-test.sh" stop "$work/slapd" >/dev/null 2>&1 || true; [ -n "${KEEP:-}" ] || rm -rf "$work"; }
-trap cleanup EXIT
-eval "$(bash "$here/scripts/slapd-test.sh" start "$work/slapd" 2>/dev/null)"
-export MI_DEMO_PORT=$((20000 + RANDOM % 40000)) MI_DEMO_TEMPLATES="$here/Samples/templates" MI_DEMO_DATA="$work/server-data"
-bash "$here/scripts/demo-config.sh" "$work/Config.plist" "$work/Documents"
+. "$here/scripts/stack.sh"
 python3 - "$work/Config.plist" "${THRESHOLD:-}" <<'PY'
 import plistlib, sys
 p = sys.argv[1]; c = plistlib.load(open(p, "rb")); c["Server"]["MaxUploadBytes"] = 4 << 30
 if len(sys.argv) > 2 and sys.argv[2]: c["Server"]["ResumableThresholdBytes"] = int(sys.argv[2])
 plistlib.dump(c, open(p, "wb"))
 PY
-export MI_CONFIG="$work/Config.plist"
 hwm=0
-stop_server() {
+# mi-server's peak RSS is read before each stop.
+stop_recording() {
   if [ -n "$server_pid" ]; then
     local now; now=$(awk '/VmHWM/ {print $2}' "/proc/$server_pid/status" 2>/dev/null || echo 0)
     [ "${now:-0}" -gt "$hwm" ] && hwm=$now
-    kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=
   fi
+  stop_server
 }
 # A new mi-server on an empty data folder (same signing key, so tokens stay valid).
 fresh_server() {
-  stop_server
+  stop_recording
   if [ -d "$work/server-data" ]; then
     find "$work/server-data" -mindepth 1 -maxdepth 1 ! -name signing.key -exec rm -rf {} +
   fi
-  "$bin/mi-server" --config "$MI_CONFIG" 2> "$work/server.log" &
-  server_pid=$!
-  for _ in $(seq 100); do grep -q "listening on" "$work/server.log" 2>/dev/null && return; sleep 0.05; done
-  echo "mi-server did not start" >&2; cat "$work/server.log" >&2; exit 1
+  start_server
 }
 fresh_server
-as() { XDG_STATE_HOME="$work/state/$1" "${@:2}"; }
 echo ana-password | as ana "$bin/mi" login --user ana --password-stdin >/dev/null
 echo fiona-password | as fiona "$bin/mi" login --user fiona --password-stdin >/dev/null
 as ana "$bin/mi" templates >/dev/null
@@ -106,7 +96,7 @@ if [ ! -d "$work/Documents/CompletedMIs/ana/resume" ]; then
 fi
 as fiona "$bin/mi" upload ana/resume --json > "$work/resume.json"
 fi
-stop_server
+stop_recording
 
 python3 - "$work/times" "$hwm" "$work/resume.json" "$resume_mib" "${held:-0}" <<'PY'
 import json, statistics, sys

@@ -11,22 +11,9 @@ mi="$bin/mi"
 [ -x "$mi" ] && [ -x "$bin/mi-server" ] || { echo "build first: make build" >&2; exit 1; }
 
 work="$(mktemp -d /tmp/mi-demo.XXXXXX)"
-server_pid=
-cleanup() {
-  [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
-  bash "$here/scripts/slapd-test.sh" stop "$work/slapd" >/dev/null 2>&1 || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-eval "$(bash "$here/scripts/slapd-test.sh" start "$work/slapd" 2>/dev/null)"
-export MI_DEMO_PORT=$((20000 + RANDOM % 40000)) MI_DEMO_TEMPLATES="$here/Samples/templates" MI_DEMO_DATA="$work/server-data"
-bash "$here/scripts/demo-config.sh" "$work/Config.plist" "$work/Documents"
-export MI_CONFIG="$work/Config.plist"
-"$bin/mi-server" --config "$MI_CONFIG" 2> "$work/server.log" &
-server_pid=$!
-for _ in $(seq 100); do grep -q "listening on" "$work/server.log" 2>/dev/null && break; sleep 0.1; done
+. "$here/scripts/stack.sh"
+start_server
 step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; }
-as() { XDG_STATE_HOME="$work/state/$1" "${@:2}"; }
 
 step "mi login --user ana   (directory: slapd at $LDAP_TEST_URL, server: mi-server on port $MI_DEMO_PORT)"
 echo ana-password | as ana "$mi" login --user ana --password-stdin

@@ -262,6 +262,42 @@ final class ConfigurationTests: XCTestCase {
         XCTAssertEqual(report.warnings.map(\.keyPath), ["TemplateKeys.maxAnswer"])
     }
 
+    func testUploadAndClientLimitDefaultsAndValues() throws {
+        let defaults = try XCTUnwrap(try check([]).configuration).server
+        XCTAssertEqual(defaults.resumableThresholdBytes, 8 << 20)
+        XCTAssertEqual(defaults.resumableExpiryHours, 24)
+        XCTAssertEqual(defaults.paths.uploads, "/api/v1/uploads")
+        XCTAssertEqual(defaults.limits, .defaults)
+        XCTAssertEqual(defaults.url(.uploads)?.absoluteString, "https://mi.example.com:8443/api/v1/uploads")
+
+        let set = try XCTUnwrap(try check([
+            .set("Server.ResumableThresholdBytes", 1_048_576), .set("Server.ResumableExpiryHours", 2),
+            .set("Server.Paths.Uploads", "/tus"), .set("Server.HeaderTimeoutSeconds", 3),
+            .set("Server.BodyTimeoutSeconds", 4), .set("Server.MinimumBytesPerSecond", 0),
+            .set("Server.MaxConnectionsPerAddress", 5),
+        ]).configuration).server
+        XCTAssertEqual(set.resumableThresholdBytes, 1 << 20)
+        XCTAssertEqual(set.resumableExpiryHours, 2)
+        XCTAssertEqual(set.paths.uploads, "/tus")
+        XCTAssertEqual(set.limits, Configuration.Server.Limits(headerTimeoutSeconds: 3, bodyTimeoutSeconds: 4,
+                                                               minimumBytesPerSecond: 0, maxConnectionsPerAddress: 5))
+    }
+
+    func testUploadAndClientLimitsOutOfRangeAreRefused() throws {
+        let report = try check([
+            .set("Server.ResumableThresholdBytes", 0), .set("Server.ResumableExpiryHours", 0),
+            .set("Server.HeaderTimeoutSeconds", 0), .set("Server.BodyTimeoutSeconds", 3601),
+            .set("Server.MinimumBytesPerSecond", -1), .set("Server.MaxConnectionsPerAddress", 0),
+        ])
+        XCTAssertNil(report.configuration)
+        XCTAssertEqual(Set(report.errors.map(\.keyPath)), [
+            "Server.ResumableThresholdBytes", "Server.ResumableExpiryHours", "Server.HeaderTimeoutSeconds",
+            "Server.BodyTimeoutSeconds", "Server.MinimumBytesPerSecond", "Server.MaxConnectionsPerAddress",
+        ])
+        XCTAssertTrue(errors(report).contains("Server.ResumableExpiryHours: must be between 1 and 8760 (a year), found 0"),
+                      "\(errors(report))")
+    }
+
     // MARK: - Bad values
 
     func testPortZeroIsRefused() throws {
