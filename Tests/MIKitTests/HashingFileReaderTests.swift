@@ -156,3 +156,50 @@ final class UploadManifestTests: XCTestCase {
         XCTAssertEqual(UploadManifest(entries: [.init(name: "form", size: 10)]).compare(with: receipt), .different)
     }
 }
+
+final class UploadChecksumTests: XCTestCase {
+    private func checksum(_ algorithm: UploadChecksum.Algorithm, _ text: String) -> UploadChecksum {
+        Array(text.utf8).withUnsafeBytes { UploadChecksum(algorithm, of: $0) }
+    }
+
+    func testKnownDigests() {
+        // The CRC-32C check value (RFC 3720), and the SHAs of "abc".
+        XCTAssertEqual(checksum(.crc32c, "123456789").digest, Data([0xE3, 0x06, 0x92, 0x83]))
+        XCTAssertEqual(checksum(.crc32c, "").digest, Data([0, 0, 0, 0]))
+        XCTAssertEqual(Hex.lowercase(checksum(.sha1, "abc").digest), "a9993e364706816aba3e25717850c26c9cd0d89d")
+        XCTAssertEqual(Hex.lowercase(checksum(.sha256, "abc").digest),
+                       "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    }
+
+    func testPiecesGiveTheSameChecksumAsTheWhole() {
+        let bytes = (0..<100_003).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 8) }
+        for algorithm in UploadChecksum.Algorithm.allCases {
+            var hasher = UploadChecksum.Hasher(algorithm)
+            bytes.withUnsafeBytes { all in
+                // Odd lengths and misaligned starts: the CRC instruction's alignment loop.
+                var start = 0
+                for length in [1, 7, 13, 4096, 65_537] {
+                    let end = min(start + length, all.count)
+                    hasher.update(UnsafeRawBufferPointer(rebasing: all[start..<end]))
+                    start = end
+                }
+                hasher.update(UnsafeRawBufferPointer(rebasing: all[start...]))
+            }
+            XCTAssertEqual(hasher.finalize(), bytes.withUnsafeBytes { UploadChecksum(algorithm, of: $0) }, "\(algorithm)")
+        }
+    }
+
+    func testHeaderRoundTripAndRefusals() throws {
+        let crc = checksum(.crc32c, "123456789")
+        XCTAssertEqual(crc.headerValue, "crc32c 4waSgw==")
+        XCTAssertEqual(try UploadChecksum(headerValue: "crc32c 4waSgw=="), crc)
+        XCTAssertEqual(try UploadChecksum(headerValue: "SHA256 " + checksum(.sha256, "x").digest.base64EncodedString()),
+                       checksum(.sha256, "x"))
+        XCTAssertThrowsError(try UploadChecksum(headerValue: "crc32c")) { XCTAssertEqual($0 as? UploadChecksumError, .malformed) }
+        XCTAssertThrowsError(try UploadChecksum(headerValue: "md5 AAAA")) { XCTAssertEqual($0 as? UploadChecksumError, .unsupported("md5")) }
+        XCTAssertThrowsError(try UploadChecksum(headerValue: "sha256 4waSgw==")) {
+            XCTAssertEqual($0 as? UploadChecksumError, .wrongDigest(.sha256))
+        }
+        XCTAssertEqual(UploadChecksum.supportedAlgorithms, "crc32c,sha1,sha256")
+    }
+}

@@ -38,7 +38,7 @@ final class ResumableUploadTests: XCTestCase {
             XCTAssertEqual(response.headers[.tusResumable], "1.0.0")
             XCTAssertEqual(response.headers[.tusVersion], "1.0.0")
             XCTAssertEqual(response.headers[.tusExtension], "creation,checksum,expiration,termination")
-            XCTAssertEqual(response.headers[.tusChecksumAlgorithm], "sha256")
+            XCTAssertEqual(response.headers[.tusChecksumAlgorithm], "crc32c,sha1,sha256")
             XCTAssertEqual(response.headers[.tusMaxSize], "5000000")
         }
     }

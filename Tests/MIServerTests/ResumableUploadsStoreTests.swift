@@ -37,7 +37,7 @@ final class ResumableUploadsStoreTests: XCTestCase {
     static func append(_ chunks: [Data], to id: String, in uploads: ResumableUploads, owner: String = "fiona") async throws {
         var offset: Int64 = 0
         for chunk in chunks {
-            let appender = try await uploads.beginAppend(id, owner: owner, offset: offset)
+            let appender = try await uploads.beginAppend(id, owner: owner, offset: offset, checksum: .sha256)
             let pieces = stride(from: 0, to: chunk.count, by: 7000).map { ByteBuffer(bytes: chunk[chunk.startIndex + $0..<chunk.startIndex + min($0 + 7000, chunk.count)]) }
             let body = RequestBody(asyncSequence: SequenceOfBuffers(buffers: pieces))
             let ending = try await ResumableUploadController.receive(body, into: appender)
@@ -75,7 +75,7 @@ final class ResumableUploadsStoreTests: XCTestCase {
         try await Self.append([content.prefix(120_000)], to: id, in: first)
         // Another instance (a restarted server) continues and takes it.
         let second = setup.uploads()
-        let appender = try await second.beginAppend(id, owner: "fiona", offset: 120_000)
+        let appender = try await second.beginAppend(id, owner: "fiona", offset: 120_000, checksum: .sha256)
         try appender.append([ByteBuffer(bytes: content.suffix(from: 120_000))])
         try await second.finishAppend(appender, keep: true)
         let destination = setup.incoming.appendingPathComponent(Self.name)
@@ -113,7 +113,7 @@ final class ResumableUploadsStoreTests: XCTestCase {
         XCTAssertEqual(Files.names(in: setup.folder.appendingPathComponent(id)), ["data", "info.json"], "nothing moved")
 
         // While a PATCH writes, the upload cannot be taken either.
-        let appender = try await uploads.beginAppend(id, owner: "fiona", offset: 60)
+        let appender = try await uploads.beginAppend(id, owner: "fiona", offset: 60, checksum: .sha256)
         do {
             _ = try await uploads.take(id, owner: "fiona", formID: form, name: Self.name, to: destination)
             XCTFail("taken while receiving")
@@ -142,11 +142,11 @@ final class ResumableUploadsStoreTests: XCTestCase {
         let uploads = setup.uploads()
         let (id, _) = try await uploads.create(formID: Self.formID, name: Self.name, length: 20, owner: "fiona")
         try await Self.append([Data(repeating: 1, count: 10)], to: id, in: uploads)
-        let dropped = try await uploads.beginAppend(id, owner: "fiona", offset: 10)
+        let dropped = try await uploads.beginAppend(id, owner: "fiona", offset: 10, checksum: .sha256)
         try dropped.append([ByteBuffer(bytes: Data(repeating: 9, count: 5))])
         let offset = try await uploads.finishAppend(dropped, keep: false)
         XCTAssertEqual(offset, 10)
-        let appender = try await uploads.beginAppend(id, owner: "fiona", offset: 10)
+        let appender = try await uploads.beginAppend(id, owner: "fiona", offset: 10, checksum: .sha256)
         XCTAssertEqual(appender.hash.bytes, 10)
         try appender.append([ByteBuffer(bytes: Data(repeating: 2, count: 10))])
         try await uploads.finishAppend(appender, keep: true)

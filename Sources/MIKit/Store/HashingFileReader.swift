@@ -63,28 +63,17 @@ public final class HashingFileReader {
     }
 
     /// Fills `buffer` as far as the file goes and hashes it, returning how many bytes it holds
-    /// and their own SHA-256 (a resumable upload's chunk checksum). The two hashes run on two
-    /// threads at once, so they take the time of one.
-    public func readChunk(into buffer: UnsafeMutableRawBufferPointer) throws(StoreError) -> (count: Int, sha256: Data) {
+    /// and their own checksum (a resumable upload's chunk checksum, CRC-32C: the CPU computes it
+    /// at memory speed, beside the SHA-256 of the whole file).
+    public func readChunk(into buffer: UnsafeMutableRawBufferPointer) throws(StoreError) -> (count: Int, checksum: UploadChecksum) {
         var filled = 0
         while filled < buffer.count {
-            let wanted = Int(min(Int64(buffer.count - filled), identity.size - bytesRead - Int64(filled)))
-            guard wanted > 0, let base = buffer.baseAddress else { break }
-            let count = Glibc.read(descriptor, base + filled, wanted)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .io(operation: "read", path: url.path, reason: String(cString: strerror(errno)))
-            }
+            let slice = UnsafeMutableRawBufferPointer(rebasing: buffer[filled...])
+            let count = try read(into: slice)
             if count == 0 { break }
             filled += count
         }
-        let work = ChunkHashes(file: hasher, bytes: UnsafeRawBufferPointer(rebasing: buffer[0..<filled]))
-        DispatchQueue.concurrentPerform(iterations: 2) { index in
-            if index == 0 { work.file.update(bufferPointer: work.bytes) } else { work.chunk = Data(SHA256.hash(data: work.bytes)) }
-        }
-        hasher = work.file
-        bytesRead += Int64(filled)
-        return (filled, work.chunk)
+        return (filled, UploadChecksum(.crc32c, of: UnsafeRawBufferPointer(rebasing: buffer[0..<filled])))
     }
 
     /// Reads and hashes the next `count` bytes without handing them out: the part of a resumed
@@ -122,16 +111,3 @@ public final class HashingFileReader {
     }
 }
 
-/// The two hashes of one chunk: each of `concurrentPerform`'s iterations writes only its own
-/// field and reads the bytes, and `concurrentPerform` returns after both, which is why it can be
-/// `@unchecked Sendable`.
-private final class ChunkHashes: @unchecked Sendable {
-    var file: SHA256
-    var chunk = Data()
-    let bytes: UnsafeRawBufferPointer
-
-    init(file: SHA256, bytes: UnsafeRawBufferPointer) {
-        self.file = file
-        self.bytes = bytes
-    }
-}

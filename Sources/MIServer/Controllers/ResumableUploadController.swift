@@ -3,7 +3,7 @@ import Hummingbird
 import MIKit
 
 /// `Server.Paths.Uploads`: resumable media uploads, tus 1.0.0 core with the creation,
-/// checksum (sha256), expiration and termination extensions. A finished upload is taken into
+/// checksum (crc32c, sha1, sha256), expiration and termination extensions. A finished upload is taken into
 /// a submission by the submission endpoint (`ResumableUploads.take`).
 struct ResumableUploadController {
     static let version = "1.0.0"
@@ -31,7 +31,7 @@ struct ResumableUploadController {
     @Sendable func options(_ request: Request, context: ServerContext) async throws -> Response {
         Response(status: .noContent, headers: [
             .tusVersion: Self.version, .tusExtension: Self.extensions,
-            .tusChecksumAlgorithm: "sha256", .tusMaxSize: String(maxUploadBytes),
+            .tusChecksumAlgorithm: UploadChecksum.supportedAlgorithms, .tusMaxSize: String(maxUploadBytes),
         ])
     }
 
@@ -93,7 +93,8 @@ struct ResumableUploadController {
             throw HTTPError(.badRequest, message: "Upload-Offset is missing or not a number — ask the server for the offset (HEAD) and send it")
         }
         let expected = try Self.checksum(request.headers[.uploadChecksum])
-        let appender = try await uploads.beginAppend(id, owner: session.sub, offset: offset)
+        let appender = try await uploads.beginAppend(id, owner: session.sub, offset: offset,
+                                                     checksum: expected?.algorithm ?? .crc32c)
         let ending: BodyEnding
         do {
             if let declared = request.headers[.contentLength].flatMap(Self.integer), declared > appender.length - offset {
@@ -113,9 +114,9 @@ struct ResumableUploadController {
             ])
             throw HTTPError(.badRequest, message: "the body ended before it was complete — ask the server for the offset (HEAD) and continue from there")
         case .complete:
-            if let expected, appender.bodyDigest != expected {
+            if let expected, appender.bodyChecksum != expected {
                 try await uploads.finishAppend(appender, keep: false)
-                throw HTTPError(Self.checksumMismatch, message: "the body's SHA-256 does not match Upload-Checksum; nothing of it was kept — send this part again")
+                throw HTTPError(Self.checksumMismatch, message: "the body's \(expected.algorithm.rawValue) does not match Upload-Checksum; nothing of it was kept — send this part again")
             }
             let newOffset = try await uploads.finishAppend(appender, keep: true)
             return Response(status: .noContent, headers: [
@@ -197,20 +198,14 @@ struct ResumableUploadController {
         return result
     }
 
-    /// `Upload-Checksum: sha256 <base64 digest>` → the digest; nil when absent.
-    static func checksum(_ header: String?) throws -> Data? {
+    /// `Upload-Checksum: <algorithm> <base64 digest>`; nil when absent.
+    static func checksum(_ header: String?) throws -> UploadChecksum? {
         guard let header else { return nil }
-        let fields = header.split(separator: " ", omittingEmptySubsequences: true)
-        guard fields.count == 2 else {
-            throw HTTPError(.badRequest, message: "Upload-Checksum must be \"sha256 <base64 of the body's SHA-256>\"")
+        do {
+            return try UploadChecksum(headerValue: header)
+        } catch {
+            throw HTTPError(.badRequest, message: error.errorDescription ?? error.code)
         }
-        guard fields[0].lowercased() == "sha256" else {
-            throw HTTPError(.badRequest, message: "checksum algorithm \"\(SafeName.printable(String(fields[0])))\" is not supported — use sha256")
-        }
-        guard let digest = Data(base64Encoded: String(fields[1])), digest.count == 32 else {
-            throw HTTPError(.badRequest, message: "Upload-Checksum's digest is not the base64 of a SHA-256 (32 bytes)")
-        }
-        return digest
     }
 
     /// Creation with an upload in the same request is not supported: the body must be empty.

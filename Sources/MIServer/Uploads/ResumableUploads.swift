@@ -137,7 +137,8 @@ actor ResumableUploads {
     /// Starts a PATCH: checks the upload is this user's, not busy (409), and that `offset` is
     /// the data file's size (409 with the real `Upload-Offset`); returns the open file with the
     /// hash up to the offset. Every call must be followed by `finishAppend`.
-    func beginAppend(_ id: String, owner: String, offset: Int64) async throws -> UploadAppender {
+    func beginAppend(_ id: String, owner: String, offset: Int64,
+                     checksum: UploadChecksum.Algorithm) async throws -> UploadAppender {
         let upload = try await load(id, owner: owner)
         guard !upload.busy else { throw Self.busy(id) }
         uploads[id]?.busy = true
@@ -158,7 +159,8 @@ actor ResumableUploads {
                             message: "Upload-Offset \(offset) is not the upload's offset \(opened.size) — ask the server for the offset (HEAD) and continue from there")
         }
         uploads[id]?.patchStart = offset
-        return UploadAppender(id: id, fd: opened.fd, start: offset, info: upload.info, hash: opened.hash)
+        return UploadAppender(id: id, fd: opened.fd, start: offset, info: upload.info, hash: opened.hash,
+                              checksum: checksum)
     }
 
     /// Ends a PATCH. `keep`: the bytes written become part of the upload (synced when they
@@ -395,11 +397,11 @@ struct RunningHash: @unchecked Sendable {
 /// its own fields, and `concurrentPerform` returns after both, which is why it can be
 /// `@unchecked Sendable`.
 private final class AppendWork: @unchecked Sendable {
-    var body: SHA256
+    var body: UploadChecksum.Hasher
     var file: RunningHash
     var failure: (any Error)?
 
-    init(body: SHA256, file: RunningHash) {
+    init(body: UploadChecksum.Hasher, file: RunningHash) {
         self.body = body
         self.file = file
     }
@@ -419,9 +421,11 @@ final class UploadAppender: @unchecked Sendable {
     private var isOpen = true
     private(set) var written: Int64 = 0
     private(set) var hash: RunningHash
-    private var bodyHasher = SHA256()
+    private var bodyHasher: UploadChecksum.Hasher
 
-    init(id: String, fd: Int32, start: Int64, info: ResumableUploadInfo, hash: RunningHash) {
+    init(id: String, fd: Int32, start: Int64, info: ResumableUploadInfo, hash: RunningHash,
+         checksum: UploadChecksum.Algorithm) {
+        bodyHasher = UploadChecksum.Hasher(checksum)
         self.id = id
         self.fd = fd
         self.start = start
@@ -437,15 +441,15 @@ final class UploadAppender: @unchecked Sendable {
     func append(_ buffers: [ByteBuffer]) throws {
         let incoming = buffers.reduce(Int64(0)) { $0 + Int64($1.readableBytes) }
         guard start + written + incoming <= length else { throw Self.tooLong(length) }
-        // Every byte gets two SHA-256s (this body's checksum, the whole file's running hash):
+        // Every byte gets two hashes (this body's checksum, the whole file's running SHA-256):
         // the checksum is computed on a second thread while this one writes and keeps the
-        // running hash, so the two take the time of one.
+        // running hash, so a SHA checksum costs no more time than a CRC.
         let work = AppendWork(body: bodyHasher, file: hash)
         let position = start + written
         let fd = self.fd, id = self.id
         DispatchQueue.concurrentPerform(iterations: 2) { index in
             if index == 1 {
-                for buffer in buffers { buffer.withUnsafeReadableBytes { work.body.update(bufferPointer: $0) } }
+                for buffer in buffers { buffer.withUnsafeReadableBytes { work.body.update($0) } }
                 return
             }
             var offset = position
@@ -476,8 +480,8 @@ final class UploadAppender: @unchecked Sendable {
         written += incoming
     }
 
-    /// The SHA-256 of this request's body so far.
-    var bodyDigest: Data { Data(bodyHasher.finalize()) }
+    /// The checksum of this request's body so far.
+    var bodyChecksum: UploadChecksum { bodyHasher.finalize() }
 
     static func tooLong(_ length: Int64) -> HTTPError {
         HTTPError(.badRequest, message: "the body goes past the upload's length of \(length) bytes — send only the rest of the file")

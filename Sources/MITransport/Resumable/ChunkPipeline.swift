@@ -3,7 +3,7 @@ import MIKit
 
 /// Reads a file into fixed chunks on its own thread, one chunk ahead of the sender: while
 /// libcurl sends chunk n, chunk n + 1 is read from disk and hashed (the whole file's SHA-256 in
-/// the `HashingFileReader`, the chunk's own for its `Upload-Checksum`). Two buffers, so memory is
+/// the `HashingFileReader`, the chunk's own CRC-32C for its `Upload-Checksum`). Two buffers, so memory is
 /// two chunks whatever the file's size.
 ///
 /// The reader belongs to the pipeline's thread from `init` until `finish()` (or `cancel()`) has
@@ -16,7 +16,7 @@ final class ChunkPipeline: @unchecked Sendable {
         let offset: Int64
         /// Its bytes, valid until `release`.
         let bytes: UnsafeRawBufferPointer
-        /// `sha256 <base64>`, the value of `Upload-Checksum`.
+        /// `crc32c <base64>`, the value of `Upload-Checksum`.
         let checksum: String
         fileprivate let buffer: Int
     }
@@ -108,7 +108,7 @@ final class ChunkPipeline: @unchecked Sendable {
             do {
                 let (count, digest) = try reader.readChunk(into: buffer)
                 filled = count
-                checksum = "sha256 " + digest.base64EncodedString()
+                checksum = digest.headerValue
             } catch {
                 condition.lock()
                 failure = error
