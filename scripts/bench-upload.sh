@@ -66,9 +66,9 @@ for size in $sizes; do
   make_form "$name" "$size"
   media=$(cd "$work/keep-$name" && ls | grep -v '^form.json$')
   for run in $(seq "$runs"); do
-    restore "$name"; rm -rf "$work/state/fiona/mi/uploads"; fresh_server
+    restore "$name"; rm -rf "$work/state/fiona/mi/uploads"; fresh_server; sync
     /usr/bin/time -f "$size mi %e %M" -a -o "$work/times" env XDG_STATE_HOME="$work/state/fiona" "$bin/mi" upload "ana/$name" >/dev/null
-    fresh_server
+    fresh_server; sync
     /usr/bin/time -f "$size curl %e %M" -a -o "$work/times" curl -sS -o /dev/null --fail -H "Authorization: Bearer $token" \
       -F "form=@$work/keep-$name/form.json;type=application/json" -F "$media=@$work/keep-$name/$media;filename=$media" "$url"
   done

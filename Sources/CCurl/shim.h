@@ -43,6 +43,11 @@ static inline CURLcode mi_curl_setopt_write_callback(CURL *handle, CURLoption op
     return curl_easy_setopt(handle, option, value);
 }
 
+/* CURLOPT_READFUNCTION: a `curl_read_callback`. */
+static inline CURLcode mi_curl_setopt_read_callback(CURL *handle, CURLoption option, curl_read_callback value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
 /* CURLOPT_XFERINFOFUNCTION: a `curl_xferinfo_callback`. */
 static inline CURLcode mi_curl_setopt_xferinfo_callback(CURL *handle, CURLoption option,
                                                         curl_xferinfo_callback value) {

@@ -15,14 +15,15 @@ extension ServerClient {
             case postEmpty
             /// The form and its media as multipart/form-data, with the manifest up front.
             case putMultipart(MultipartUpload)
-            /// Bytes from memory as `application/offset+octet-stream` (a resumable upload's chunk);
-            /// the caller keeps them alive until the exchange returns.
-            case patch(UnsafeRawBufferPointer)
+            /// The next bytes of a file as `application/offset+octet-stream` (a resumable
+            /// upload's chunk), read and hashed while sending.
+            case patch(PatchBody)
         }
 
-        /// Which failures may be repeated: temporary ones (network errors, 408, 429, 5xx), or only
-        /// a failure before the request was sent (nothing reached the server).
-        enum RetryScope { case transientFailures, connectionFailures }
+        /// Which failures may be repeated: temporary ones (network errors, 408, 429, 5xx), only
+        /// a failure before the request was sent (nothing reached the server), or none (a body
+        /// read from a file as it is sent cannot be sent again: the caller starts over).
+        enum RetryScope { case transientFailures, connectionFailures, never }
 
         var endpoint: Configuration.Server.Endpoint
         var url: URL
@@ -140,13 +141,14 @@ extension ServerClient {
             // form it already holds before a byte of the body is sent.
             lines.append("Expect: 100-continue")
             lines.append("\(UploadManifest.headerName): \(upload.manifest.headerValue)")
-        case .patch(let bytes):
+        case .patch(let body):
             lines.append("Content-Type: application/offset+octet-stream")
-            // A chunk is bounded: waiting a round trip for `100 Continue` would cost more than it saves.
-            lines.append("Expect:")
+            try easy.apply(.long(CURLOPT_UPLOAD, 1))
             try easy.apply(.string(CURLOPT_CUSTOMREQUEST, "PATCH"))
-            try easy.apply(.offset(CURLOPT_POSTFIELDSIZE_LARGE, Int64(bytes.count)))
-            try easy.setPointer(CURLOPT_POSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress))
+            try easy.apply(.offset(CURLOPT_INFILESIZE_LARGE, body.length))
+            try easy.apply(.long(CURLOPT_UPLOAD_BUFFERSIZE, Self.uploadBufferSize))
+            try easy.setReadFunction(PatchBody.read)
+            try easy.setPointer(CURLOPT_READDATA, body.opaque)
         }
         let headers = try CurlHeaderList(lines)
         try easy.setHeaders(headers.list)
@@ -163,6 +165,7 @@ extension ServerClient {
             // A file that could not be read or changed while it was sent: not worth a retry.
             if let error = multipart.sourceError { throw error }
         }
+        if case .patch(let body) = request.method, let error = body.error { throw error }
 
         if let failure {
             if state.bodyOverflowed {
@@ -182,6 +185,8 @@ extension ServerClient {
     /// cannot have reached the server: no address, no connection, a timeout before anything was sent.
     static func isRetryable(_ failure: CurlFailure, scope: Request.RetryScope) -> Bool {
         switch scope {
+        case .never:
+            return false
         case .connectionFailures:
             switch failure.code {
             case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_CONNECT: return true

@@ -153,7 +153,7 @@ final class BrokenLinkUploadTests: XCTestCase {
         while Date() < deadline, upload.isRunning {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: uploads.path)) ?? []
             held = names.compactMap { try? FileManager.default.attributesOfItem(atPath: uploads.appendingPathComponent("\($0)/data").path)[.size] as? Int }.max() ?? 0
-            if held >= 24 << 20 { break }
+            if held >= 100 << 20 { break }
             usleep(2_000)
         }
         XCTAssertTrue(upload.isRunning, "mi was still sending (held \(held) bytes)")
@@ -169,7 +169,8 @@ final class BrokenLinkUploadTests: XCTestCase {
         let form = try firstForm(again)
         let resumed = try XCTUnwrap(form["bytesResumed"] as? Int)
         let sent = try XCTUnwrap(form["bytesSent"] as? Int)
-        XCTAssertGreaterThanOrEqual(resumed, 16 << 20, "the run went on from the server's offset")
+        // Chunks grow from 4 MiB to 32 MiB; the one cut off is dropped (its checksum cannot be checked).
+        XCTAssertGreaterThanOrEqual(resumed, 36 << 20, "the run went on from the server's offset")
         XCTAssertLessThan(sent, size - resumed + (1 << 20), "only what the server lacked was sent: \(sent)")
         let receipt = try XCTUnwrap(form["receipt"] as? [String: Any])
         let parts = try XCTUnwrap(receipt["parts"] as? [[String: Any]])

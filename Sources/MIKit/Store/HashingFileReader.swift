@@ -62,20 +62,6 @@ public final class HashingFileReader {
         }
     }
 
-    /// Fills `buffer` as far as the file goes and hashes it, returning how many bytes it holds
-    /// and their own checksum (a resumable upload's chunk checksum, CRC-32C: the CPU computes it
-    /// at memory speed, beside the SHA-256 of the whole file).
-    public func readChunk(into buffer: UnsafeMutableRawBufferPointer) throws(StoreError) -> (count: Int, checksum: UploadChecksum) {
-        var filled = 0
-        while filled < buffer.count {
-            let slice = UnsafeMutableRawBufferPointer(rebasing: buffer[filled...])
-            let count = try read(into: slice)
-            if count == 0 { break }
-            filled += count
-        }
-        return (filled, UploadChecksum(.crc32c, of: UnsafeRawBufferPointer(rebasing: buffer[0..<filled])))
-    }
-
     /// Reads and hashes the next `count` bytes without handing them out: the part of a resumed
     /// upload the server already holds is read from disk, not sent again.
     public func skip(_ count: Int64) throws(StoreError) {

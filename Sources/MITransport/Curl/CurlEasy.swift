@@ -100,6 +100,10 @@ final class CurlEasy {
         try check(mi_curl_setopt_write_callback(handle, option, callback), "option \(option.rawValue)")
     }
 
+    func setReadFunction(_ callback: curl_read_callback) throws {
+        try check(mi_curl_setopt_read_callback(handle, CURLOPT_READFUNCTION, callback), "CURLOPT_READFUNCTION")
+    }
+
     func setProgressFunction(_ callback: curl_xferinfo_callback) throws {
         try check(mi_curl_setopt_xferinfo_callback(handle, CURLOPT_XFERINFOFUNCTION, callback),
                   "CURLOPT_XFERINFOFUNCTION")

@@ -99,14 +99,17 @@ extension ServerClient {
 
     /// One media file through a resumable upload: continued when the journal names one the
     /// server still has for the unchanged file, else created (and journaled before any byte is
-    /// sent). Cut transfers and refused chunks are taken up again from the server's offset, as
-    /// often as `retry` allows.
+    /// sent). Each PATCH streams the next chunk from the file, its SHA-256 taken into the whole
+    /// file's as libcurl reads it, its CRC-32C computed while the chunk before it was sent. A cut
+    /// transfer, a refused chunk (460) or another offset on the server takes it up again from the
+    /// server's offset, as often as `retry` allows.
     private func sendResumably(_ part: UploadPart, formID: String, journal: inout UploadJournal,
                                save: (UploadJournal) throws -> Void, progress: TransferProgress?, before: Int64,
                                total: Int64) throws -> (sent: SentPart, upload: String, bytesSent: Int64, bytesResumed: Int64) {
         var bytesSent: Int64 = 0
         var bytesResumed: Int64?
         var attempt = 0
+        var chunk = Self.firstChunkSize
         while true {
             attempt += 1
             let reader: HashingFileReader
@@ -137,53 +140,45 @@ extension ServerClient {
                 throw TransportError.unreadableFile(path: part.file.path, detail: "\(error.localizedDescription)")
             }
             progress?.update(sent: before + offset, total: total)
-            let pipeline = ChunkPipeline(reader: reader, from: offset, chunkSize: Self.resumableChunkSize)
-            var restart = false
-            do {
-                chunks: while let chunk = try pipeline.next() {
-                    var refused = 0
-                    while true {
-                        let (outcome, wire) = try patchResumable(path, offset: chunk.offset, bytes: chunk.bytes,
-                                                                 checksum: chunk.checksum)
-                        bytesSent += wire
-                        switch outcome {
-                        case .accepted(let next) where next == chunk.offset + Int64(chunk.bytes.count):
-                            break
-                        case .checksumMismatch where refused < Self.checksumRetries:
-                            refused += 1
-                            continue
-                        case .checksumMismatch:
-                            throw TransportError.badResponse(expected: "the server to accept a chunk of \(part.name)",
-                                                             detail: "its checksum was refused \(refused + 1) times in a row")
-                        case .gone:
-                            journal.parts[part.name] = nil
-                            restart = true
-                            break chunks
-                        case .accepted, .offsetMismatch:
-                            restart = true
-                            break chunks
-                        }
-                        break
-                    }
-                    progress?.update(sent: before + chunk.offset + Int64(chunk.bytes.count), total: total)
-                    pipeline.release(chunk)
+
+            let size = reader.size
+            var ahead = offset < size ? ChecksumAhead(file: part.file, offset: offset, length: min(chunk, size - offset)) : nil
+            var interrupted: (any Error)?
+            while let current = ahead {
+                let next = current.offset + current.length
+                ahead = next < size ? ChecksumAhead(file: part.file, offset: next, length: min(chunk, size - next)) : nil
+                let started = ContinuousClock.now
+                let outcome: PatchOutcome
+                do {
+                    let checksum = try current.value()
+                    let body = PatchBody(reader: reader, length: current.length)
+                    let (answer, wire) = try patchResumable(path, offset: current.offset, body: body, checksum: checksum)
+                    bytesSent += wire
+                    outcome = answer
+                } catch let error as TransportError where error.failureClass == .unreachable {
+                    interrupted = error
+                    break
                 }
-            } catch {
-                pipeline.cancel()
-                throw error
+                guard outcome == .accepted(next) else {
+                    // The reader has taken in bytes the server did not keep: start again from its offset.
+                    if outcome == .gone { journal.parts[part.name] = nil }
+                    interrupted = TransportError.badResponse(expected: "the server to continue the upload of \(part.name)",
+                                                             detail: "\(outcome) at offset \(current.offset)")
+                    break
+                }
+                let seconds = max((ContinuousClock.now - started) / .seconds(1), 0.001)
+                let fitting = Int64(Double(current.length) / seconds * Self.chunkSeconds) & ~((1 << 20) - 1)
+                chunk = min(max(fitting, Self.minimumChunkSize), Self.maximumChunkSize)
+                progress?.update(sent: before + next, total: total)
             }
-            if restart {
-                pipeline.cancel()
-                guard attempt < retry.attempts else {
-                    throw TransportError.badResponse(expected: "the server to continue the upload of \(part.name)",
-                                                     detail: "its offset changed \(attempt) times")
-                }
-                // A PATCH of an earlier, killed run may still be ending on the server.
+            if let interrupted {
+                guard attempt < retry.attempts else { throw interrupted }
+                // A PATCH cut short may still be ending on the server: wait, then ask for its offset.
                 let delay = retry.delay(afterAttempt: attempt)
                 if delay > 0 { Thread.sleep(forTimeInterval: delay) }
                 continue
             }
-            let digest = try pipeline.finish()
+            let digest = try reader.finish()
             let sent = SentPart(part: part, identity: reader.identity, digest: digest)
             journal.parts[part.name] = UploadJournal.Entry(identity: reader.identity, sha256: digest.sha256, upload: path,
                                                            uploadCreatedAt: journal.parts[part.name]?.uploadCreatedAt)

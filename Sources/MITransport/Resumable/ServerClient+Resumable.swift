@@ -6,11 +6,13 @@ import MIKit
 extension ServerClient {
     /// The tus version spoken.
     static let tusVersion = "1.0.0"
-    /// Bytes per PATCH. Two such buffers are the client's memory for a file of any size; a cut
-    /// costs at most one chunk.
-    static let resumableChunkSize = 4 << 20
-    /// How often one chunk is sent again after the server found its checksum wrong (460).
-    static let checksumRetries = 3
+    /// The first PATCH's size; the next ones aim at `chunkSeconds` each at the rate measured,
+    /// between `minimumChunkSize` and `maximumChunkSize` (a cut costs at most one chunk: its
+    /// checksum cannot be checked, so the server keeps none of it).
+    static let firstChunkSize: Int64 = 4 << 20
+    static let minimumChunkSize: Int64 = 1 << 20
+    static let maximumChunkSize: Int64 = 32 << 20
+    static let chunkSeconds = 2.0
 
     private var tusHeader: String { "Tus-Resumable: \(Self.tusVersion)" }
 
@@ -54,11 +56,12 @@ extension ServerClient {
         case gone
     }
 
-    /// `PATCH {upload}`: `bytes` at `offset`, with their checksum.
-    func patchResumable(_ path: String, offset: Int64, bytes: UnsafeRawBufferPointer, checksum: String) throws -> (PatchOutcome, sent: Int64) {
-        let response = try exchange(Request(endpoint: .uploads, url: try uploadURL(path), method: .patch(bytes),
-                                            authorized: true, retryScope: .transientFailures,
-                                            headers: [tusHeader, "Upload-Offset: \(offset)", "Upload-Checksum: \(checksum)"]))
+    /// `PATCH {upload}`: `body` at `offset`, with its checksum. Sent once: its bytes are read
+    /// from the file as they go, so a failed PATCH is taken up again from the server's offset.
+    func patchResumable(_ path: String, offset: Int64, body: PatchBody, checksum: UploadChecksum) throws -> (PatchOutcome, sent: Int64) {
+        let response = try exchange(Request(endpoint: .uploads, url: try uploadURL(path), method: .patch(body),
+                                            authorized: true, retryScope: .never,
+                                            headers: [tusHeader, "Upload-Offset: \(offset)", "Upload-Checksum: \(checksum.headerValue)"]))
         switch response.status {
         case 204, 200:
             guard let next = response.header("Upload-Offset").flatMap({ Int64($0) }) else {
