@@ -2,7 +2,8 @@
 # Benchmark: `mi upload` of one form with SIZE MiB of media to a release mi-server on loopback,
 # against `curl -F` posting the same parts (form.json + the media file) to the same server with
 # the same token, alternated, RUNS each, for each size in SIZES. Both clients store a new
-# submission every run: mi-server is restarted on an empty data folder before each upload. Wall
+# submission every run: mi-server is restarted on an empty data folder before each upload, and
+# the page cache is written back first (sync), so no run pays for the one before. Wall
 # time and peak RSS of each client (/usr/bin/time), mi-server's peak RSS (VmHWM) over all runs.
 # mi sends the media resumably (it is over Server.ResumableThresholdBytes, 8 MiB by default):
 # tus PATCHes of 8 MiB with their checksums, then the commit.

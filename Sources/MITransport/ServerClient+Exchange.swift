@@ -58,7 +58,7 @@ extension ServerClient {
 
     /// libcurl's upload buffer: larger than its 64 KiB default, so a file is read and hashed in
     /// fewer, bigger steps.
-    static let uploadBufferSize = 512 << 10
+    static let uploadBufferSize = 256 << 10
 
     /// The options every request sets. TLS verification is never turned off: libcurl's defaults
     /// (VERIFYPEER and VERIFYHOST on) stay, with `Server.CAFile` as the trusted CAs when set.

@@ -442,12 +442,17 @@ final class UploadAppender: @unchecked Sendable {
         let incoming = buffers.reduce(Int64(0)) { $0 + Int64($1.readableBytes) }
         guard start + written + incoming <= length else { throw Self.tooLong(length) }
         // Every byte gets two hashes (this body's checksum, the whole file's running SHA-256):
-        // the checksum is computed on a second thread while this one writes and keeps the
-        // running hash, so a SHA checksum costs no more time than a CRC.
+        // a SHA checksum is computed on a second thread while this one writes and keeps the
+        // running hash, so it costs no more time than a CRC.
         let work = AppendWork(body: bodyHasher, file: hash)
         let position = start + written
         let fd = self.fd, id = self.id
-        DispatchQueue.concurrentPerform(iterations: 2) { index in
+        // A CRC-32C keeps up with memory: a second thread would cost more than it saves.
+        let parts = bodyHasher.algorithm == .crc32c ? 1 : 2
+        if parts == 1 {
+            for buffer in buffers { buffer.withUnsafeReadableBytes { work.body.update($0) } }
+        }
+        DispatchQueue.concurrentPerform(iterations: parts) { index in
             if index == 1 {
                 for buffer in buffers { buffer.withUnsafeReadableBytes { work.body.update($0) } }
                 return

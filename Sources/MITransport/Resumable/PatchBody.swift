@@ -43,6 +43,8 @@ final class PatchBody {
 /// The CRC-32C of a range of a file, computed on a thread of its own (with its own descriptor)
 /// while the chunk before it is sent: a PATCH's `Upload-Checksum` must go before its body.
 final class ChecksumAhead: @unchecked Sendable {
+    /// Read in steps this size: the CRC keeps up with the disk, and memory stays small.
+    static let bufferSize = 256 << 10
     let offset: Int64
     let length: Int64
     private let condition = NSCondition()
@@ -73,7 +75,7 @@ final class ChecksumAhead: @unchecked Sendable {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return .failure(.io(operation: "read", path: path, reason: String(cString: strerror(errno)))) }
         defer { close(fd) }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: FileDigest.chunkSize, alignment: 16)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.bufferSize, alignment: 16)
         defer { buffer.deallocate() }
         var hasher = UploadChecksum.Hasher(.crc32c)
         var done: Int64 = 0
