@@ -6,7 +6,8 @@
 # the page cache is written back first (sync), so no run pays for the one before. Wall
 # time and peak RSS of each client (/usr/bin/time), mi-server's peak RSS (VmHWM) over all runs.
 # mi sends the media resumably (it is over Server.ResumableThresholdBytes, 8 MiB by default):
-# tus PATCHes of 8 MiB with their checksums, then the commit.
+# PATCHes streamed from the file, each with its CRC-32C, sized to about 2 s (1 to 32 MiB), then
+# the commit. THRESHOLD=N sets Server.ResumableThresholdBytes (a huge N: the one-request path).
 #
 # Then the resume benchmark: a RESUME_MIB upload killed (SIGKILL) once the server holds half of
 # it, run again; the bytes the second run sent, as a share of the file (`mi upload --json`).
