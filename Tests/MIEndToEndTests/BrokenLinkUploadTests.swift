@@ -122,6 +122,25 @@ final class BrokenLinkUploadTests: XCTestCase {
         XCTAssertTrue(try String(contentsOf: server.log, encoding: .utf8).contains("answered before the body"))
     }
 
+    func testLostAnswerAfterAResumableUploadSendsNothingAgain() throws {
+        let (sandbox, server, proxy) = try throughProxy(dropFinalResponses: 4)
+        let name = try ServerTests.completedForm(sandbox, name: "video", mediaBytes: 3 << 20)
+        let lost = try sandbox.run(["upload", "ana/\(name)", "--json"], as: "fiona")
+        XCTAssertEqual(lost.status, 75, lost.output)
+        XCTAssertEqual(proxy.events("dropped").count, 4)
+        XCTAssertEqual(submissions(sandbox).count, 1, "the server took the video into the submission")
+
+        let retry = try sandbox.run(["upload", "ana/\(name)", "--json"], as: "fiona")
+        XCTAssertEqual(retry.status, 0, retry.output)
+        let form = try firstForm(retry)
+        XCTAssertEqual(form["created"] as? Bool, false)
+        XCTAssertEqual(form["bytesSent"] as? Int, 0, "neither the video nor the form went again")
+        let patches = proxy.events("request").filter { ($0["line"] as? String)?.hasPrefix("PATCH ") ?? false }
+        XCTAssertEqual(patches.count, 1, "one PATCH, in the first run: \(patches)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: sandbox.formFolder(name, in: "CompletedMIs").path))
+        withExtendedLifetime(server) {}
+    }
+
     func testChangedFormAfterALostAnswerIs409BeforeTheBody() throws {
         let (sandbox, server, proxy) = try throughProxy(dropFinalResponses: 4)
         let name = try ServerTests.completedForm(sandbox, name: "changed", mediaBytes: 0)

@@ -65,6 +65,7 @@ public final class HashingFileReader {
     /// Reads and hashes the next `count` bytes without handing them out: the part of a resumed
     /// upload the server already holds is read from disk, not sent again.
     public func skip(_ count: Int64) throws(StoreError) {
+        guard count > 0 else { return }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: FileDigest.chunkSize, alignment: 16)
         defer { buffer.deallocate() }
         var left = count

@@ -36,6 +36,16 @@ extension ServerClient {
         // may already be on the server.
         if earlier == nil { try save() }
 
+        // An earlier run was cut off, perhaps after the server stored the form: asked first, so
+        // large media files are not sent again; the PUT below is then answered before its body.
+        let threshold = server.resumableThresholdBytes
+        let resumable = try parts.contains { part in
+            guard !part.isForm else { return false }
+            return try Self.size(of: part) > threshold
+        }
+        var held = false
+        if earlier != nil, resumable { held = try receipt(id: id) != nil }
+
         var sent: [String: SentPart] = [:]
         var manifest: [UploadManifest.Entry] = []
         var bodyParts: [UploadPart] = []
@@ -45,7 +55,7 @@ extension ServerClient {
         var done: Int64 = 0
         for part in parts {
             let size = try Self.size(of: part)
-            if !part.isForm, size > server.resumableThresholdBytes {
+            if !part.isForm, size > threshold, !held {
                 let outcome = try sendResumably(part, formID: id, journal: &journal,
                                                 save: { try journals?.save($0, for: formID) },
                                                 progress: progress, before: done, total: total)
