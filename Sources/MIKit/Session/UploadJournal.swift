@@ -47,6 +47,13 @@ public struct UploadJournal: Codable, Sendable, Equatable {
         guard let entry = parts[name], FileIdentity(url) == entry.identity else { return nil }
         return entry
     }
+
+    /// `part` as sent, when its whole SHA-256 is recorded and its file is unchanged since.
+    public func sentPart(_ part: UploadPart) -> SentPart? {
+        guard let entry = entry(part.name, file: part.file), let sha256 = entry.sha256 else { return nil }
+        return SentPart(part: part, identity: entry.identity,
+                        digest: PartDigest(name: part.name, size: entry.identity.size, sha256: sha256))
+    }
 }
 
 /// The journals, `$XDG_STATE_HOME/mi/uploads/<form id>.json`, owner-only, written atomically.

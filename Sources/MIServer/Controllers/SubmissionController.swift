@@ -208,21 +208,15 @@ struct SubmissionController {
     private func receive(_ body: RequestBody, boundary: String, into folder: URL) async throws -> [ReceivedPart] {
         let receiver = MultipartReceiver(boundary: boundary, folder: folder)
         var total: Int64 = 0
-        var batch: [ByteBuffer] = []
-        var batchBytes = 0
+        var batch = BodyBatch(minimumBytes: Self.batchBytes)
         for try await buffer in body {
             total += Int64(buffer.readableBytes)
             if total > maxUploadBytes { throw tooLarge(nil) }
-            batch.append(buffer)
-            batchBytes += buffer.readableBytes
-            if batchBytes >= Self.batchBytes {
-                let full = batch
-                batch = []
-                batchBytes = 0
+            if let full = batch.add(buffer) {
                 try await Blocking.run { try receiver.consume(full) }
             }
         }
-        let rest = batch
+        let rest = batch.take()
         return try await Blocking.run {
             try receiver.consume(rest)
             return try receiver.finish()

@@ -39,10 +39,8 @@ extension ServerClient {
         // An earlier run was cut off, perhaps after the server stored the form: asked first, so
         // large media files are not sent again; the PUT below is then answered before its body.
         let threshold = server.resumableThresholdBytes
-        let resumable = try parts.contains { part in
-            guard !part.isForm else { return false }
-            return try Self.size(of: part) > threshold
-        }
+        let sizes = try parts.map(Self.size)
+        let resumable = zip(parts, sizes).contains { !$0.isForm && $1 > threshold }
         var held = false
         if earlier != nil, resumable { held = try receipt(id: id) != nil }
 
@@ -51,10 +49,9 @@ extension ServerClient {
         var bodyParts: [UploadPart] = []
         var bytesSent: Int64 = 0
         var bytesResumed: Int64 = 0
-        let total = try parts.reduce(Int64(0)) { $0 + (try Self.size(of: $1)) }
+        let total = sizes.reduce(0, +)
         var done: Int64 = 0
-        for part in parts {
-            let size = try Self.size(of: part)
+        for (part, size) in zip(parts, sizes) {
             if !part.isForm, size > threshold, !held {
                 let outcome = try sendResumably(part, formID: id, journal: &journal,
                                                 save: { try journals?.save($0, for: formID) },
@@ -65,8 +62,8 @@ extension ServerClient {
                 manifest.append(UploadManifest.Entry(name: part.name, size: outcome.sent.digest.size,
                                                      sha256: outcome.sent.digest.sha256,
                                                      upload: outcome.upload.split(separator: "/").last.map(String.init)))
-            } else if let entry = journal.entry(part.name, file: part.file), let sha256 = entry.sha256 {
-                manifest.append(UploadManifest.Entry(name: part.name, size: size, sha256: sha256))
+            } else if let known = journal.sentPart(part) {
+                manifest.append(UploadManifest.Entry(name: part.name, size: size, sha256: known.digest.sha256))
                 bodyParts.append(part)
             } else if earlier != nil {
                 // An earlier run was cut off, perhaps after the server stored the form: one
@@ -94,11 +91,8 @@ extension ServerClient {
         bytesSent += submitted.bytesSent
         var proved: [SentPart] = []
         for part in parts {
-            if let known = sent[part.name] ?? upload.learned[part.name] {
+            if let known = sent[part.name] ?? upload.learned[part.name] ?? journal.sentPart(part) {
                 proved.append(known)
-            } else if let entry = journal.entry(part.name, file: part.file), let sha256 = entry.sha256 {
-                proved.append(SentPart(part: part, identity: entry.identity,
-                                       digest: PartDigest(name: part.name, size: entry.identity.size, sha256: sha256)))
             } else {
                 proved.append(try SentPart.hashing(part))
             }
