@@ -112,7 +112,14 @@ final class RouteTable: Sendable {
     func wantsPage(_ request: Request) -> Bool {
         guard (request.headers[.accept] ?? "").contains("text/html") else { return false }
         let segments = request.uri.path.split(separator: "/", omittingEmptySubsequences: true)
-        return !routes.withLockedValue { routes in routes.contains { !$0.office && Self.matches($0.path, segments) } }
+        return routes.withLockedValue { routes in
+            let api = routes.filter { !$0.office }
+            if api.contains(where: { Self.matches($0.path, segments) }) { return false }
+            if routes.contains(where: { $0.office && Self.matches($0.path, segments) }) { return true }
+            // An unknown path under the API's folders (`/api/…`) keeps the API's error body.
+            let apiFolders = Set(api.compactMap { $0.path.split(separator: "/").first })
+            return segments.first.map { !apiFolders.contains($0) } ?? true
+        }
     }
 
     /// The methods registered for the paths `path` matches, sorted; empty for an unknown path.
