@@ -61,13 +61,15 @@ public final class SQLiteSubmissionRepository: SubmissionRepository {
                 CREATE INDEX submission_unsummarized ON submission(summarized) WHERE summarized = 0;
                 """)
             // Every sort alone, and after each equality filter (template, technician), so a
-            // page is a walk down one index from the cursor.
+            // page is a walk down one index from the cursor. The upload time rides along in the
+            // other sorts' indexes: a date range is checked in the index, not in the table.
             let sorts = ["receivedAt", "submittedSort", "templateTitle", "user", "formName"]
             for column in sorts {
-                try db.execute(sql: "CREATE INDEX submission_by_\(column) ON submission(\(column), seq)")
-                try db.execute(sql: "CREATE INDEX submission_template_\(column) ON submission(templateID, \(column), seq)")
+                let key = column == "receivedAt" ? "receivedAt, seq" : "\(column), seq, receivedAt"
+                try db.execute(sql: "CREATE INDEX submission_by_\(column) ON submission(\(key))")
+                try db.execute(sql: "CREATE INDEX submission_template_\(column) ON submission(templateID, \(key))")
                 if column != "user" {
-                    try db.execute(sql: "CREATE INDEX submission_user_\(column) ON submission(user, \(column), seq)")
+                    try db.execute(sql: "CREATE INDEX submission_user_\(column) ON submission(user, \(key))")
                 }
             }
         }
@@ -118,7 +120,10 @@ public final class SQLiteSubmissionRepository: SubmissionRepository {
 
     public func count(_ query: SubmissionQuery) async throws -> Int {
         try await pool.read { db in
-            let (conditions, arguments) = Self.filters(query, cursor: false)
+            // Counting has no order to keep: the date range may pick the index.
+            var unsorted = query
+            unsorted.sort = .uploaded
+            let (conditions, arguments) = Self.filters(unsorted, cursor: false)
             return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM submission" + Self.whereClause(conditions),
                                     arguments: arguments) ?? 0
         }
@@ -242,16 +247,20 @@ public final class SQLiteSubmissionRepository: SubmissionRepository {
             conditions.append("user = ?")
             arguments += [user]
         }
+        // A unary `+` keeps SQLite from driving the query by that term (a date range, the
+        // rows a search found) and sorting what it found: the page is then a walk down the
+        // sort's index that stops after `limit` rows, however many rows match.
+        let received = query.sort == .uploaded ? "receivedAt" : "+receivedAt"
         if let from = query.receivedFrom {
-            conditions.append("receivedAt >= ?")
+            conditions.append("\(received) >= ?")
             arguments += [seconds(from)]
         }
         if let before = query.receivedBefore {
-            conditions.append("receivedAt < ?")
+            conditions.append("\(received) < ?")
             arguments += [seconds(before)]
         }
         if !query.words.isEmpty {
-            conditions.append("seq IN (SELECT rowid FROM submission_text WHERE submission_text MATCH ?)")
+            conditions.append("+seq IN (SELECT rowid FROM submission_text WHERE submission_text MATCH ?)")
             arguments += [SubmissionSearchText.match(query.words)]
         }
         if cursor, let position = query.cursor {
