@@ -86,7 +86,8 @@ func makeServices(configuration: Configuration, directory: any DirectoryService,
     await uploads.removeExpired()
     return ServerServices(
         configuration: configuration, directory: directory, layout: layout,
-        tokens: SessionTokens(keyBytes: key, lifetime: TimeInterval(configuration.server.tokenMinutes) * 60),
+        tokens: SessionTokens(keyBytes: key, lifetime: TimeInterval(configuration.server.tokenMinutes) * 60,
+                              adminGroupConfigured: configuration.ldap.adminGroup != nil),
         templates: templates, repository: repository, uploads: uploads, now: now)
 }
 
