@@ -111,6 +111,8 @@ func buildRouter(_ services: ServerServices) -> ServerRouter {
                                             resumable: services.uploads, now: services.now).endpoints)
     recorder.addRoutes(ResumableUploadController(path: paths.uploads, uploads: services.uploads, sessions: sessions,
                                                  maxUploadBytes: services.configuration.server.maxUploadBytes).endpoints)
+    recorder.addRoutes(TemplatePublishingController(publisher: TemplatePublisher(catalog: services.templates),
+                                                    middlewares: [sessions]).endpoints)
     table.set(recorder.routes)
     return ServerRouter(router: router, routes: recorder.routes)
 }
