@@ -24,11 +24,6 @@ final class TemplatePublishingTests: XCTestCase {
                                         body: ByteBuffer(bytes: body.data)) { $0 }
     }
 
-    private static func list(_ client: any TestClientProtocol, token: String) async throws -> [[String: Any]] {
-        let response = try await client.get("/api/v1/templates", token: token)
-        return try XCTUnwrap(response.json as? [[String: Any]])
-    }
-
     // MARK: - Versions in the folder
 
     func testNewestVersionIsServedAndOlderOnesAreKept() async throws {
@@ -37,7 +32,7 @@ final class TemplatePublishingTests: XCTestCase {
         try Files.write(newer, to: fixture.templates.appendingPathComponent("a-newer.json"))
         try await fixture.test { client in
             let token = try await client.login("ana")
-            let templates = try await Self.list(client, token: token)
+            let templates = try await TemplateTests.list(client, token: token)
             XCTAssertEqual(templates.count, 1)
             XCTAssertEqual(templates.first?["version"] as? Int, 5)
             let served = try await client.get("/api/v1/templates/pump-inspection", token: token)
@@ -75,7 +70,7 @@ final class TemplatePublishingTests: XCTestCase {
             XCTAssertEqual(published["id"] as? String, "pump-inspection")
             XCTAssertEqual(published["version"] as? Int, 4)
             XCTAssertEqual(published["fileName"] as? String, "pump-inspection.v4.json")
-            let templates = try await Self.list(client, token: fiona)
+            let templates = try await TemplateTests.list(client, token: fiona)
             XCTAssertEqual(templates.first?["version"] as? Int, 4)
             XCTAssertEqual(templates.first?["title"] as? String, "Pump, reworked")
             let again = try await Self.post(client, "/templates/publish", json: Self.draft, token: fiona)

@@ -6,7 +6,8 @@ import TestSupport
 import XCTest
 
 final class TemplateTests: XCTestCase {
-    private static func list(_ client: any TestClientProtocol, token: String) async throws -> [[String: Any]] {
+    /// `GET /api/v1/templates`, asserted 200.
+    static func list(_ client: any TestClientProtocol, token: String) async throws -> [[String: Any]] {
         let response = try await client.get("/api/v1/templates", token: token)
         XCTAssertEqual(response.status, .ok)
         return try XCTUnwrap(response.json as? [[String: Any]])
