@@ -94,7 +94,8 @@ func makeServices(configuration: Configuration, directory: any DirectoryService,
     await uploads.removeExpired()
     return ServerServices(
         configuration: configuration, directory: directory, layout: layout,
-        tokens: SessionTokens(keyBytes: key, lifetime: TimeInterval(configuration.server.tokenMinutes) * 60),
+        tokens: SessionTokens(keyBytes: key, lifetime: TimeInterval(configuration.server.tokenMinutes) * 60,
+                              adminGroupConfigured: configuration.ldap.adminGroup != nil),
         templates: templates, repository: repository, uploads: uploads, views: try OfficeViews(),
         signInLimiter: SignInLimiter(), now: now)
 }

@@ -17,6 +17,10 @@ func officeRoutes(_ services: ServerServices, sessionController: SessionControll
     let pages = RouteCollection(context: ServerContext.self)
         .add(middleware: OfficeSessionMiddleware(tokens: services.tokens, now: services.now))
         .add(middleware: CSRFMiddleware(tokens: services.tokens))
-    SubmissionPage(views: services.views, repository: services.repository, layout: services.layout).register(on: pages)
-    return [signIn, assets, pages]
+    SubmissionPageController(views: services.views, repository: services.repository, layout: services.layout).register(on: pages)
+
+    let publishing = TemplatePublishingController(publisher: TemplatePublisher(catalog: services.templates), middlewares: [
+        OfficeSessionMiddleware(tokens: services.tokens, now: services.now), CSRFMiddleware(tokens: services.tokens),
+    ]).endpoints
+    return [signIn, assets, pages, publishing]
 }
