@@ -60,16 +60,9 @@ struct SubmissionController {
         return query
     }
 
-    /// The stored receipt of `id` when `session` may read it: 404 for an unknown id, 403 for
-    /// another technician's form.
+    /// The stored receipt of `id` when `session` may read it (`SubmissionAccess`).
     func readableReceipt(_ text: String, session: SessionClaims) async throws -> Receipt {
-        guard let id = UUID(uuidString: text)?.uuidString.lowercased(), let receipt = try await repository.receipt(id: id) else {
-            throw HTTPError(.notFound, message: "no submission \(SafeName.printable(text)) on the server — pick one from the submissions list")
-        }
-        guard session.role == .foreman || receipt.user == session.sub else {
-            throw HTTPError(.forbidden, message: "submission \(receipt.id) is another technician's form — technicians see only their own")
-        }
-        return receipt
+        try await SubmissionAccess.receipt(text, for: session, in: repository)
     }
 
     /// A media file of a submission, whole or the one byte range asked for.
