@@ -67,19 +67,19 @@ class Office:
     # -- the step log -------------------------------------------------------------------------
 
     def step(self, name, action, *arguments):
-        """Runs one step; returns its result, or None when it failed (already reported)."""
+        """Runs one step; True when it passed, False when it failed (already reported)."""
         try:
             result = action(*arguments)
             self.passed += 1
-            print(f"ok   {name}", flush=True)
-            return result
+            print(f"ok   {name}" + (f" ({result})" if isinstance(result, (str, int)) and result != "" else ""), flush=True)
+            return True
         except StepFailed as failure:
             self.fail(name, str(failure))
         except (WebDriverException, urllib.error.URLError, OSError, subprocess.SubprocessError) as error:
             self.fail(name, f"{type(error).__name__}: {str(error).strip().splitlines()[0] if str(error).strip() else ''}")
         except Exception as error:  # a bug in this script: say where
             self.fail(name, f"{type(error).__name__}: {error}\n{traceback.format_exc()}")
-        return None
+        return False
 
     def fail(self, name, seen):
         self.failures.append(name)
@@ -318,7 +318,7 @@ def submission_header(office, facts):
     ids = [q.get_attribute("data-question-id") for q in questions]
     check(ids == facts["questionIds"], f"section.question ids {ids}, expected {facts['questionIds']}")
     comments = " ".join(c.text for c in office.all("section.question .comment"))
-    check(facts["word"] in comments, f"the technician's comment with {facts['word']!r} is not in any .comment: {comments!r}")
+    check(facts["word"].lower() in comments.lower(), f"the technician's comment with {facts['word']!r} is not in any .comment: {comments!r}")
     foreman = office.find("#foreman-comments").text
     check(facts["foremanComment"] in foreman, f"#foreman-comments lacks {facts['foremanComment']!r}: {foreman!r}")
     audit = office.find("#audit").text
@@ -404,7 +404,8 @@ def pdf_download(office, facts, folder):
         file.write(body)
     text = subprocess.run(["pdftotext", "-layout", path, "-"], capture_output=True, text=True, timeout=60)
     check(text.returncode == 0, f"pdftotext failed: {text.stderr.strip()}")
-    for expected in (facts["form"], facts["templateTitle"]):
+    # The title may wrap in the PDF: its first two words are enough beside the form's name.
+    for expected in (facts["form"], " ".join(facts["templateTitle"].split()[:2])):
         check(expected in text.stdout, f"the PDF's text lacks {expected!r}: {text.stdout[:400]!r}")
     without = office.http(link, cookie=False)[0]
     check(without in (303, 401, 403), f"the PDF without a session: {without}")
@@ -459,7 +460,7 @@ def technician_sees_own(office, facts):
 
 def technician_refused(office, path, label):
     status, _, body = office.http(path)
-    check(status == 403, f"GET {path} as a technician: {status}, expected 403 ({body[:200]!r})")
+    check(status == 403, f"GET {path} as a technician: {status}, expected 403 ({body[:120]!r})")
     office.open(path, label)
     check(not office.all("#submission-header") and not office.all("#editor"),
           f"{path} shows the page to a technician")
@@ -482,9 +483,8 @@ def capture(office, user, password, out):
 
 
 def run_all(office, facts, artifacts):
-    if office.step("a wrong password shows .error and sets no cookie", wrong_password, office, "fiona") is None:
-        pass
-    if office.step("fiona (foreman) signs in", signed_in, office, "fiona", facts["fionaPassword"], "fiona") is None:
+    office.step("a wrong password shows .error and sets no cookie", wrong_password, office, "fiona")
+    if not office.step("fiona (foreman) signs in", signed_in, office, "fiona", facts["fionaPassword"], "fiona"):
         return
     office.step("the dashboard opens", lambda: (office.open("/", "dashboard"),
                                                   office.find("a#nav-submissions")))
@@ -498,7 +498,7 @@ def run_all(office, facts, artifacts):
     office.step("filter template=extinguisher-check", filtered_by_template, office, "extinguisher-check",
                 facts["extinguisherCount"])
     office.step("filter by dates", filtered_by_dates, office, facts["total"])
-    if office.step("a.open opens ana's pump inspection", open_from_list, office, facts["anaId"], facts["form"]) is None:
+    if not office.step("a.open opens ana's pump inspection", open_from_list, office, facts["anaId"], facts["form"]):
         office.step("the submission opens by address", lambda: (
             office.open(f"/submissions/{facts['anaId']}", "submission"), office.find("#submission-header")))
     office.step("header, questions, comments, foreman comments, audit", submission_header, office, facts)
@@ -511,7 +511,7 @@ def run_all(office, facts, artifacts):
     office.step("form.json and the media download (Range on the video)", other_downloads, office, facts)
     office.step("a POST without the CSRF token is 403", post_without_csrf, office)
     office.step("button#sign-out signs out", signed_out, office)
-    if office.step("ana (technician) signs in", signed_in, office, "ana", facts["anaPassword"], "ana") is None:
+    if not office.step("ana (technician) signs in", signed_in, office, "ana", facts["anaPassword"], "ana"):
         return
     office.step("ana opens her own submission and lists only hers", technician_sees_own, office, facts)
     office.step("ana may not open bob's submission (403)", technician_refused, office,
