@@ -11,7 +11,7 @@ final class OfficeBrowserTests: XCTestCase {
     /// The steps the script runs when every page is there (run_all in the script).
     static let steps = 25
 
-    /// Where the screenshots go: the package's own .build folder, emptied first.
+    /// Where the screenshots go: the package's own .build folder (review-…, editor-…).
     static var screenshots: URL { Sandbox.repositoryRoot.appendingPathComponent(".build/office-screenshots") }
 
     func testForemanAndTechnicianInChromium() throws {
@@ -23,20 +23,7 @@ final class OfficeBrowserTests: XCTestCase {
         let server = try RunningServer(sandbox)
         let facts = try prepareSubmissions(sandbox)
 
-        try? FileManager.default.removeItem(at: Self.screenshots)
-        try FileManager.default.createDirectory(at: Self.screenshots, withIntermediateDirectories: true)
-        let script = try XCTUnwrap(Bundle.module.url(forResource: "mi_office_browser", withExtension: "py"),
-                                   "mi_office_browser.py is not among the test resources")
-        let profile = sandbox.root.appendingPathComponent("chromium-profile")
-        let factsJSON = String(decoding: try JSONSerialization.data(withJSONObject: facts, options: [.sortedKeys]), as: UTF8.self)
-        let run = try Sandbox.execute(URL(fileURLWithPath: "/usr/bin/timeout"),
-                                      ["--kill-after=10", "400", "python3", script.path,
-                                       "--base", "http://127.0.0.1:\(sandbox.server.port)",
-                                       "--profile", profile.path, "--screenshots", Self.screenshots.path,
-                                       "--facts", factsJSON],
-                                      // The python3 on PATH, as scripts/setup.sh checks its modules; chromium's home is the sandbox.
-                                      environment: ProcessInfo.processInfo.environment.merging(["HOME": sandbox.root.path]) { $1 },
-                                      in: sandbox.root)
+        let run = try browse(sandbox, mode: [], facts: facts, screenshots: "review-")
         let log = (try? String(contentsOf: server.log, encoding: .utf8)) ?? ""
         XCTAssertEqual(run.status, 0, "the browser steps:\n\(run.output)\nmi-server's log (last 3000):\n\(log.suffix(3000))")
         XCTAssertTrue(run.stdout.contains("all \(Self.steps) steps passed"), "not every step ran and passed (above)")
@@ -44,7 +31,7 @@ final class OfficeBrowserTests: XCTestCase {
 
         // The artifacts: a PNG per page visited, each the size of the window.
         let pictures = try FileManager.default.contentsOfDirectory(atPath: Self.screenshots.path)
-            .filter { $0.hasSuffix(".png") }.sorted()
+            .filter { $0.hasPrefix("review-") && $0.hasSuffix(".png") }.sorted()
         XCTAssertGreaterThanOrEqual(pictures.count, 20, "screenshots: \(pictures)")
         XCTAssertTrue(pictures.contains { $0.hasSuffix("-submission.png") }, "no screenshot of the submission page: \(pictures)")
         for picture in pictures {
@@ -53,6 +40,64 @@ final class OfficeBrowserTests: XCTestCase {
             XCTAssertEqual(size.height, 900, picture)
         }
         withExtendedLifetime(server) {}
+    }
+
+    /// fiona builds a template in the editor — 7 options with `Max-answers` 2, a 3×3 table with 2
+    /// no-value cells — and publishes it; `mi templates --refresh` downloads it and `mi answer`
+    /// enforces both rules.
+    func testEditorPublishesATemplateThatMiEnforces() throws {
+        let sandbox = try Sandbox()
+        try ServerTests.prepare(sandbox)
+        let server = try RunningServer(sandbox)
+        let options = ["Stem", "Bonnet", "Body", "Seat", "Packing", "Flange", "Actuator"]
+        let facts: [String: Any] = [
+            "templateId": "valve-check", "templateTitle": "Gate valve — quarterly check",
+            "choiceId": "leak-points", "options": options, "tableId": "flanges",
+            "rows": ["North", "East", "South"], "columns": ["Bolt 1", "Bolt 2", "Bolt 3"],
+            "noCells": [[0, 1], [2, 2]], "fionaPassword": TestDirectory.password(for: "fiona"),
+        ]
+        let run = try browse(sandbox, mode: ["--editor"], facts: facts, screenshots: "editor-")
+        let log = (try? String(contentsOf: server.log, encoding: .utf8)) ?? ""
+        XCTAssertEqual(run.status, 0, "the editor's steps:\n\(run.output)\nmi-server's log (last 3000):\n\(log.suffix(3000))")
+        XCTAssertTrue(run.stdout.contains("all 6 steps passed"), "not every step ran and passed (above)")
+        guard run.status == 0 else { return }  // nothing was published: the rest would only repeat it
+
+        let refresh = try sandbox.run(["templates", "--refresh", "--json"], as: "ana")
+        XCTAssertEqual(refresh.status, 0, refresh.output)
+        XCTAssertTrue(refresh.stdout.contains("valve-check"), "the published template is downloaded: \(refresh.output)")
+        _ = try sandbox.newForm("valve-check", as: "ana", name: "valve-1")
+        let tooMany = try sandbox.run(["answer", "valve-1", "leak-points", "Stem, Bonnet, Body"], as: "ana")
+        XCTAssertEqual(tooMany.status, 65, "three choices where Max-answers is 2: \(tooMany.output)")
+        let seventh = try sandbox.run(["answer", "valve-1", "leak-points", "Stem, Actuator"], as: "ana")
+        XCTAssertEqual(seventh.status, 0, "two choices, one the seventh option: \(seventh.output)")
+        let intoNoValue = try sandbox.run(["answer", "valve-1", "flanges", #"[["40","41","42"],["43","44","45"],["46","47","48"]]"#], as: "ana")
+        XCTAssertEqual(intoNoValue.status, 65, "a value in a no-value cell: \(intoNoValue.output)")
+        let table = try sandbox.run(["answer", "valve-1", "flanges", #"[["40",null,"42"],["43","44","45"],["46","47",null]]"#], as: "ana")
+        XCTAssertEqual(table.status, 0, "null in exactly the two no-value cells: \(table.output)")
+        let pressure = try sandbox.run(["answer", "valve-1", "pressure", "12.5"], as: "ana")
+        XCTAssertEqual(pressure.status, 65, "the numeric question was made integer-only: \(pressure.output)")
+        withExtendedLifetime(server) {}
+    }
+
+    /// Runs the browser script in `mode` over `facts`, its screenshots named `screenshots`… (those
+    /// of an earlier run removed first), in a fresh chromium profile.
+    func browse(_ sandbox: Sandbox, mode: [String], facts: [String: Any], screenshots prefix: String) throws -> RunResult {
+        try FileManager.default.createDirectory(at: Self.screenshots, withIntermediateDirectories: true)
+        for old in try FileManager.default.contentsOfDirectory(atPath: Self.screenshots.path) where old.hasPrefix(prefix) {
+            try FileManager.default.removeItem(at: Self.screenshots.appendingPathComponent(old))
+        }
+        let script = try XCTUnwrap(Bundle.module.url(forResource: "mi_office_browser", withExtension: "py"),
+                                   "mi_office_browser.py is not among the test resources")
+        let profile = sandbox.root.appendingPathComponent("chromium-profile")
+        let factsJSON = String(decoding: try JSONSerialization.data(withJSONObject: facts, options: [.sortedKeys]), as: UTF8.self)
+        return try Sandbox.execute(URL(fileURLWithPath: "/usr/bin/timeout"),
+                                   ["--kill-after=10", "400", "python3", script.path,
+                                    "--base", "http://127.0.0.1:\(sandbox.server.port)",
+                                    "--profile", profile.path, "--screenshots", Self.screenshots.path,
+                                    "--facts", factsJSON] + mode,
+                                   // The python3 on PATH, as scripts/setup.sh checks its modules; chromium's home is the sandbox.
+                                   environment: ProcessInfo.processInfo.environment.merging(["HOME": sandbox.root.path]) { $1 },
+                                   in: sandbox.root)
     }
 
     /// ana's pump inspection with a comment holding the word, the photo, the video, the audio and

@@ -44,8 +44,9 @@ def check(condition, message):
 class Office:
     """A chromium session on the office, with the screenshots and the step log."""
 
-    def __init__(self, base, profile, screenshots):
+    def __init__(self, base, profile, screenshots, prefix):
         self.base = base.rstrip("/")
+        self.prefix = prefix
         self.screenshots = screenshots
         self.shots = 0
         self.failures = []
@@ -95,7 +96,7 @@ class Office:
 
     def screenshot(self, label):
         self.shots += 1
-        path = os.path.join(self.screenshots, f"{self.shots:02d}-{label}.png")
+        path = os.path.join(self.screenshots, f"{self.prefix}{self.shots:02d}-{label}.png")
         try:
             self.driver.save_screenshot(path)
         except WebDriverException as error:
@@ -529,18 +530,191 @@ def run_all(office, facts, artifacts):
                 "technician-editor")
 
 
+# ---- the template editor ----------------------------------------------------------------------
+
+
+def choose(select_element, wanted):
+    """Selects the option whose value is `wanted`, else the one whose label reads like it."""
+    menu = Select(select_element)
+    values = [o.get_attribute("value") for o in menu.options]
+    if wanted in values:
+        menu.select_by_value(wanted)
+        return
+    words = re.sub(r"([a-z])([A-Z])", r"\1 \2", wanted).lower()
+    labels = [o.text for o in menu.options]
+    for option in menu.options:
+        if words in option.text.lower() or words.replace(" ", "") in option.text.lower().replace(" ", ""):
+            menu.select_by_visible_text(option.text)
+            return
+    raise StepFailed(f"no option {wanted!r} in the menu: values {values}, labels {labels}")
+
+
+def type_into(element, text):
+    element.clear()
+    element.send_keys(text)
+
+
+def problems(office):
+    return [li.text for li in office.all("ul#problems li") if li.text.strip()]
+
+
+def wait_for(office, condition, seconds, message):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise StepFailed(message())
+
+
+def editor_opens(office):
+    office.open("/templates", "templates")
+    office.find("table#templates")
+    office.find("form#upload")
+    office.open("/templates/new", "editor-empty")
+    office.find("#editor")
+    office.find("input#template-id")
+
+
+def add_question(office, kind):
+    before = len(office.all("div.q-editor"))
+    choose(office.find("select#new-question-type"), kind)
+    office.find("button#add-question").click()
+    wait_for(office, lambda: len(office.all("div.q-editor")) > before, 5,
+             lambda: f"button#add-question made no new div.q-editor ({before} before)")
+    return office.all("div.q-editor")[-1]
+
+
+def inside(question, selector):
+    found = question.find_elements(By.CSS_SELECTOR, selector)
+    check(found, f"the div.q-editor has no {selector!r}; it shows: {question.text[:200]!r}")
+    return found
+
+
+def empty_template_has_problems(office):
+    type_into(office.find("input#template-id"), "")
+    add_question(office, "trueFalse")
+    found = wait_for(office, lambda: problems(office), 5,
+                     lambda: "ul#problems stays empty for a template with no id and a question with no text")
+    office.screenshot("editor-problems")
+    inside(office.all("div.q-editor")[-1], "button.q-remove")[0].click()
+    wait_for(office, lambda: not office.all("div.q-editor"), 5, lambda: "button.q-remove did not remove the question")
+    return f"{len(found)} problems, e.g. {found[0]!r}"
+
+
+def fill_options(question, labels):
+    """Types the labels into input.q-option fields; button.q-add-option either adds a field or
+    takes the typed label into the list (and empties the field): both are handled."""
+    adds_fields = None
+    for index, label in enumerate(labels):
+        fields = question.find_elements(By.CSS_SELECTOR, "input.q-option")
+        empty = [f for f in fields if not f.get_attribute("value")]
+        if not empty:
+            inside(question, "button.q-add-option")[0].click()
+            time.sleep(0.1)
+            after = question.find_elements(By.CSS_SELECTOR, "input.q-option")
+            adds_fields = len(after) > len(fields)
+            empty = [f for f in after if not f.get_attribute("value")]
+            check(empty, f"button.q-add-option left no empty input.q-option (option {index + 1})")
+        empty[0].send_keys(label)
+    if adds_fields is False:
+        inside(question, "button.q-add-option")[0].click()
+
+
+def build_template(office, facts):
+    type_into(office.find("input#template-id"), facts["templateId"])
+    type_into(office.find("input#template-title"), facts["templateTitle"])
+
+    choice = add_question(office, "multipleChoice")
+    type_into(inside(choice, "input.q-id")[0], facts["choiceId"])
+    type_into(inside(choice, "input.q-text")[0], "Where does the valve leak?")
+    type_into(inside(choice, "textarea.q-help")[0], "Choose at most two places.")
+    fill_options(choice, facts["options"])
+    type_into(inside(choice, "input.q-max-answers")[0], "2")
+
+    table = add_question(office, "table")
+    type_into(inside(table, "input.q-id")[0], facts["tableId"])
+    type_into(inside(table, "input.q-text")[0], "Flange bolts torque (N·m)")
+    type_into(inside(table, "input.q-rows")[0], ", ".join(facts["rows"]))
+    type_into(inside(table, "input.q-columns")[0], ", ".join(facts["columns"]))
+    cells = wait_for(office, lambda: len(table.find_elements(By.CSS_SELECTOR, "table.q-grid td.cell")) == 9
+                     and table.find_elements(By.CSS_SELECTOR, "table.q-grid td.cell"), 5,
+                     lambda: f"table.q-grid has {len(table.find_elements(By.CSS_SELECTOR, 'table.q-grid td.cell'))} td.cell, expected 9")
+    columns = len(facts["columns"])
+    for row, column in facts["noCells"]:
+        cells[row * columns + column].click()
+    marked = table.find_elements(By.CSS_SELECTOR, "table.q-grid td.cell.no-value")
+    check(len(marked) == 2, f"{len(marked)} td.cell.no-value after two clicks, expected 2")
+    color = office.driver.execute_script("return getComputedStyle(arguments[0]).borderTopColor", marked[0])
+    check(color == "rgb(204, 0, 0)", f"a no-value cell in the editor's grid has border colour {color}")
+
+    numeric = add_question(office, "numeric")
+    type_into(inside(numeric, "input.q-id")[0], "pressure")
+    type_into(inside(numeric, "input.q-text")[0], "Line pressure (bar)")
+    integer = inside(numeric, "input.q-integer")[0]
+    if not integer.is_selected():
+        integer.click()
+    type_into(inside(numeric, "input.q-min")[0], "0")
+    type_into(inside(numeric, "input.q-max")[0], "40")
+    # The numeric question goes above the table: reorder with button.q-up.
+    inside(numeric, "button.q-up")[0].click()
+    time.sleep(0.2)
+    order = [q.find_element(By.CSS_SELECTOR, "input.q-id").get_attribute("value") for q in office.all("div.q-editor")]
+    check(order == [facts["choiceId"], "pressure", facts["tableId"]], f"the questions' order after q-up is {order}")
+    office.screenshot("editor-built")
+
+
+def preview_and_no_problems(office, facts):
+    wait_for(office, lambda: not problems(office), 5, lambda: f"ul#problems lists {problems(office)}")
+    preview = wait_for(office, lambda: all(o in office.find("pre#preview").text for o in facts["options"])
+                       and office.find("pre#preview").text, 5,
+                       lambda: f"pre#preview lacks the options: {office.find('pre#preview').text[:400]!r}")
+    check("Where does the valve leak?" in preview, f"pre#preview lacks the question: {preview[:300]!r}")
+
+
+def publish(office, facts):
+    office.find("button#publish").click()
+    result = wait_for(office, lambda: office.find("#publish-result").text.strip(), 10,
+                      lambda: "#publish-result stays empty after button#publish")
+    office.screenshot("editor-published")
+    check(facts["templateId"] in result or "version" in result.lower() or "published" in result.lower(),
+          f"#publish-result says {result!r}")
+    check(not problems(office), f"ul#problems after publishing: {problems(office)}")
+    office.open("/templates", "templates-after-publish")
+    listed = office.find("table#templates").text
+    check(facts["templateId"] in listed or facts["templateTitle"] in listed,
+          f"table#templates lacks {facts['templateId']}: {listed[:300]!r}")
+    return result
+
+
+def run_editor(office, facts):
+    if not office.step("fiona (foreman) signs in", signed_in, office, "fiona", facts["fionaPassword"], "fiona"):
+        return
+    if not office.step("/templates and the editor open", editor_opens, office):
+        return
+    office.step("an empty template gets problems, q-remove removes", empty_template_has_problems, office)
+    if not office.step("7 options, Max-answers 2, a 3×3 table with 2 no-value cells, a numeric moved up",
+                       build_template, office, facts):
+        return
+    office.step("no problems and the preview shows the options", preview_and_no_problems, office, facts)
+    office.step("button#publish publishes", publish, office, facts)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", required=True, help="the office's address, e.g. http://127.0.0.1:8080")
     parser.add_argument("--profile", required=True, help="a fresh chromium profile folder")
     parser.add_argument("--screenshots", required=True, help="where every page's PNG goes")
     parser.add_argument("--facts", help="JSON: what the test prepared (ids, names, the word, counts)")
+    parser.add_argument("--editor", action="store_true", help="build and publish the template the facts describe")
     parser.add_argument("--capture", metavar="PNG", help="only sign in and save the first submission's page")
     parser.add_argument("--user", default="fiona")
     parser.add_argument("--password", default="fiona-password")
     arguments = parser.parse_args()
     try:
-        office = Office(arguments.base, arguments.profile, arguments.screenshots)
+        prefix = "capture-" if arguments.capture else "editor-" if arguments.editor else "review-"
+        office = Office(arguments.base, arguments.profile, arguments.screenshots, prefix)
     except WebDriverException as error:
         print(f"FAIL start chromium through /usr/bin/chromedriver: {error}", flush=True)
         return 2
@@ -548,8 +722,10 @@ def main():
         if arguments.capture:
             office.step(f"capture {arguments.capture}", capture, office, arguments.user, arguments.password,
                         arguments.capture)
+        elif arguments.editor:
+            run_editor(office, json.loads(arguments.facts))
         else:
-            run_all(office, json.loads(arguments.facts), arguments.profile)
+            run_all(office, json.loads(arguments.facts), arguments.screenshots)
             office.no_alert()
     finally:
         office.driver.quit()
