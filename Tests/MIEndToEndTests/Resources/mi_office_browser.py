@@ -41,6 +41,11 @@ def check(condition, message):
         raise StepFailed(message)
 
 
+def type_into(element, text):
+    element.clear()
+    element.send_keys(text)
+
+
 class Office:
     """A chromium session on the office, with the screenshots and the step log."""
 
@@ -163,12 +168,8 @@ class Office:
     def sign_in(self, user, password, label):
         self.open("/login", f"login-{label}")
         check(self.all("form#login"), f"no form#login at /login; the page shows: {self.text()[:300]!r}")
-        field = self.find("input#user")
-        field.clear()
-        field.send_keys(user)
-        secret = self.find("input#password")
-        secret.clear()
-        secret.send_keys(password)
+        type_into(self.find("input#user"), user)
+        type_into(self.find("input#password"), password)
         self.find("button#sign-in").click()
         self.wait_loaded()
         time.sleep(0.2)
@@ -254,9 +255,7 @@ def apply_filters(office, label, user=None, q=None, template=None, dates=None):
             check(field.get_attribute("type") == "date", f"{selector} is not type=date")
             office.driver.execute_script("arguments[0].value = arguments[1]", field, value or "")
     if q is not None:
-        field = office.find("input#q")
-        field.clear()
-        field.send_keys(q)
+        type_into(office.find("input#q"), q)
     office.find("button#apply").click()
     office.wait_loaded()
     time.sleep(0.2)
@@ -547,11 +546,6 @@ def choose(select_element, wanted):
             menu.select_by_visible_text(option.text)
             return
     raise StepFailed(f"no option {wanted!r} in the menu: values {values}, labels {labels}")
-
-
-def type_into(element, text):
-    element.clear()
-    element.send_keys(text)
 
 
 def problems(office):
