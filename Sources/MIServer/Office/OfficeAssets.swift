@@ -10,6 +10,7 @@ enum OfficeAssets {
         "layout": PackageResources.layout_mustache,
         "login": PackageResources.login_mustache,
         "error": PackageResources.error_mustache,
+        "submission": PackageResources.submission_mustache,
     ]
 
     /// Files served at `/static/{name}`.

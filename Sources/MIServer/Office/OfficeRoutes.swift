@@ -17,5 +17,6 @@ func officeRoutes(_ services: ServerServices, sessionController: SessionControll
     let pages = RouteCollection(context: ServerContext.self)
         .add(middleware: OfficeSessionMiddleware(tokens: services.tokens, now: services.now))
         .add(middleware: CSRFMiddleware(tokens: services.tokens))
+    SubmissionPage(views: services.views, repository: services.repository, layout: services.layout).register(on: pages)
     return [signIn, assets, pages]
 }
