@@ -433,22 +433,22 @@ def other_downloads(office, facts):
     check(headers.get("Content-Range", "").startswith("bytes 0-99/"), f"Content-Range {headers.get('Content-Range')!r}")
 
 
-def post_without_csrf(office):
+def post_without_csrf(office, page):
     check(office.cookie() is not None, "not signed in")
     for path, body, kind in (("/logout", b"", "application/x-www-form-urlencoded"),
                              ("/templates/publish", b"{}", "application/json")):
         status, _, answer = office.http(path, method="POST", data=body, headers={"Content-Type": kind})
         check(status == 403, f"POST {path} with the session but no CSRF token: {status} {answer[:200]!r}")
     # The refused sign-out signed nobody out.
-    status = office.http("/submissions")[0]
-    check(status == 200, f"GET /submissions after the refused POSTs: {status}")
+    status = office.http(page)[0]
+    check(status == 200, f"GET {page} after the refused POSTs: {status}")
 
 
-def signed_out(office):
+def signed_out(office, page):
     office.sign_out()
     check(office.cookie() is None, f"the {COOKIE} cookie is still there after button#sign-out")
-    office.open("/submissions", "after-sign-out")
-    check("/login" in office.driver.current_url, f"/submissions after signing out shows {office.driver.current_url}")
+    office.open(page, "after-sign-out")
+    check("/login" in office.driver.current_url, f"{page} after signing out shows {office.driver.current_url}")
     check("next=" in office.driver.current_url, f"the way to /login does not keep next=: {office.driver.current_url}")
 
 
@@ -513,8 +513,9 @@ def run_all(office, facts, artifacts):
     office.step("the hostile answer is text", hostile_text, office, facts["hostile"])
     office.step("the PDF downloads and pdftotext reads the form's name", pdf_download, office, facts, artifacts)
     office.step("form.json and the media download (Range on the video)", other_downloads, office, facts)
-    office.step("a POST without the CSRF token is 403", post_without_csrf, office)
-    office.step("button#sign-out signs out", signed_out, office)
+    page = f"/submissions/{facts['anaId']}"
+    office.step("a POST without the CSRF token is 403", post_without_csrf, office, page)
+    office.step("button#sign-out signs out", signed_out, office, page)
     if office.cookie() is not None:
         print("     (still signed in as fiona: her cookie is dropped before ana signs in)", flush=True)
         office.driver.delete_all_cookies()
