@@ -38,7 +38,7 @@ extension MI {
                 let location = try workflow.resolve(self.form)
                 let form = try workflow.store.load(location)
                 let url = try destination(for: location.name)
-                try Printing.writePDF(of: location.folder, to: url, paper: paper?.lowercased() ?? "auto")
+                try ReportWriter.writePDF(of: location.folder, to: url, paper: paper?.lowercased() ?? "auto")
                 return (form, url)
             }
             if let printer { try Printing.send(url, to: printer) }
@@ -60,56 +60,22 @@ extension MI {
     }
 }
 
-/// The PDF through `mi-report` (installed next to `mi`), and CUPS through its command-line client.
+/// CUPS through its command-line client (the PDF itself comes from MIKit's `ReportWriter`).
 enum Printing {
-    static func writePDF(of formFolder: URL, to output: URL, paper: String) throws {
-        let here = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-                       ?? CommandLine.arguments[0]).deletingLastPathComponent()
-        let writer = here.appendingPathComponent("mi-report")
-        guard FileManager.default.isExecutableFile(atPath: writer.path) else {
-            throw PrintError.reportWriterMissing(folder: here.path)
-        }
-        let process = Process()
-        process.executableURL = writer
-        process.arguments = [formFolder.path, output.path, paper]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let reason = message.hasPrefix("mi-report: ") ? String(message.dropFirst("mi-report: ".count)) : message
-            throw PrintError.reportFailed(reason.isEmpty ? "the PDF could not be written (mi-report exited with \(process.terminationStatus))" : reason)
-        }
-    }
-
     static func send(_ pdf: URL, to printer: String) throws {
         let candidates = ["/usr/bin/lp", "/usr/local/bin/lp", "/bin/lp"]
         guard let lp = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw PrintError.noCUPS(pdf: pdf.path)
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: lp)
-        process.arguments = ["-d", printer, "--", pdf.path]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw PrintError.printerRefused(printer: printer, reason: message.isEmpty ? "lp exited with \(process.terminationStatus)" : message, pdf: pdf.path)
+        let run = try ChildProcess.run(URL(fileURLWithPath: lp), arguments: ["-d", printer, "--", pdf.path])
+        guard run.status == 0 else {
+            throw PrintError.printerRefused(printer: printer, reason: run.errors.isEmpty ? "lp exited with \(run.status)" : run.errors, pdf: pdf.path)
         }
     }
 }
 
 /// Why a PDF was not written or not printed.
 enum PrintError: ClassifiedError {
-    case reportWriterMissing(folder: String)
-    case reportFailed(String)
     case noCUPS(pdf: String)
     case printerRefused(printer: String, reason: String, pdf: String)
     /// `<form name>.pdf` is already in the current folder and `--force` was not given.
@@ -117,8 +83,8 @@ enum PrintError: ClassifiedError {
 
     var failureClass: FailureClass {
         switch self {
-        case .reportWriterMissing, .noCUPS: return .configuration
-        case .reportFailed, .printerRefused: return .refused
+        case .noCUPS: return .configuration
+        case .printerRefused: return .refused
         // Like a form name already taken: the request names something that exists (65).
         case .pdfExists: return .badData
         }
@@ -126,8 +92,6 @@ enum PrintError: ClassifiedError {
 
     var code: String {
         switch self {
-        case .reportWriterMissing: return "mi-report-missing"
-        case .reportFailed: return "pdf-failed"
         case .noCUPS: return "no-cups"
         case .printerRefused: return "printer-refused"
         case .pdfExists: return "pdf-exists"
@@ -136,9 +100,6 @@ enum PrintError: ClassifiedError {
 
     var errorDescription: String? {
         switch self {
-        case .reportWriterMissing(let folder):
-            return "cannot print: mi-report is missing next to mi (\(folder)) — install both executables together"
-        case .reportFailed(let reason): return reason
         case .noCUPS(let pdf): return "cannot print: `lp` (CUPS) is not installed — install cups-client; the PDF is at \(pdf)"
         case .printerRefused(let printer, let reason, let pdf):
             return "printer \(printer) refused the job (\(reason)) — `lpstat -p` lists the printers; the PDF is at \(pdf)"
