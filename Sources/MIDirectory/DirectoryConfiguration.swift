@@ -20,10 +20,12 @@ public struct DirectoryConfiguration: Sendable {
 
     /// Creates a configuration from each setting (tests and tools that have no Config.plist).
     public init(url: String, startTLS: Bool, caFile: String?, baseDN: String, userFilter: String, bindDN: String?,
-                bindPassword: String?, foremanGroup: String, groupMemberAttribute: String, timeoutSeconds: Int) {
+                bindPassword: String?, foremanGroup: String, adminGroup: String? = nil,
+                groupMemberAttribute: String, timeoutSeconds: Int) {
         self.init(settings: Configuration.LDAP(url: url, startTLS: startTLS, caFile: caFile, baseDN: baseDN,
                                                userFilter: userFilter, bindDN: bindDN, bindPasswordFile: nil,
-                                               foremanGroup: foremanGroup, groupMemberAttribute: groupMemberAttribute,
+                                               foremanGroup: foremanGroup, adminGroup: adminGroup,
+                                               groupMemberAttribute: groupMemberAttribute,
                                                timeoutSeconds: timeoutSeconds),
                   bindPassword: bindPassword)
     }

@@ -28,6 +28,8 @@ public enum DirectoryError: ClassifiedError, Equatable {
     case ambiguousUser(user: String, entries: Int)
     /// `LDAP.ForemanGroup` does not exist or the service account cannot read it.
     case foremanGroupNotFound(dn: String, status: LDAPStatus?)
+    /// `LDAP.AdminGroup` is configured but does not exist or the service account cannot read it.
+    case adminGroupNotFound(dn: String, status: LDAPStatus?)
     /// A setting is missing or malformed; the text names the Config.plist key.
     case invalidConfiguration(String)
     /// Any other refusal by the directory.
@@ -42,7 +44,7 @@ public enum DirectoryError: ClassifiedError, Equatable {
         case .unreachable:
             return .unreachable
         case .startTLSFailed, .tlsHandshakeFailed, .serviceAccountRefused, .anonymousBindRefused, .ambiguousUser,
-             .foremanGroupNotFound, .invalidConfiguration:
+             .foremanGroupNotFound, .adminGroupNotFound, .invalidConfiguration:
             return .configuration
         case .operationFailed:
             return .refused
@@ -62,6 +64,7 @@ public enum DirectoryError: ClassifiedError, Equatable {
         case .anonymousBindRefused: return "directory-anonymous-bind-refused"
         case .ambiguousUser: return "directory-ambiguous-user"
         case .foremanGroupNotFound: return "directory-foreman-group-not-found"
+        case .adminGroupNotFound: return "directory-admin-group-not-found"
         case .invalidConfiguration: return "directory-configuration"
         case .operationFailed: return "directory-refused"
         }
@@ -94,6 +97,8 @@ public enum DirectoryError: ClassifiedError, Equatable {
             "user name \(Self.quoted(user)) matches \(entries) directory entries"
         case .foremanGroupNotFound(let dn, let status):
             "the foremen's group \(dn) was not found" + (status.map { " (\($0.detail))" } ?? "")
+        case .adminGroupNotFound(let dn, let status):
+            "the template publishers' group \(dn) was not found" + (status.map { " (\($0.detail))" } ?? "")
         case .invalidConfiguration(let problem):
             problem
         case .operationFailed(let operation, let status):
@@ -124,6 +129,8 @@ public enum DirectoryError: ClassifiedError, Equatable {
             "ask the administrator to make LDAP.UserFilter match one entry per user"
         case .foremanGroupNotFound:
             "ask the administrator to check LDAP.ForemanGroup and that the service account may read it"
+        case .adminGroupNotFound:
+            "ask the administrator to check LDAP.AdminGroup (or remove it to let foremen publish) and that the service account may read it"
         case .invalidConfiguration:
             "ask the administrator to fix the LDAP settings in Config.plist"
         case .operationFailed:

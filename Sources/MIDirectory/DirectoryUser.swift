@@ -10,12 +10,20 @@ public struct DirectoryUser: Sendable, Equatable, Codable {
     public var displayName: String
     /// Foreman when the user is in `LDAP.ForemanGroup`, else technician.
     public var role: Actor.Role
+    /// Whether the user is in `LDAP.AdminGroup`; nil when none is configured.
+    public var adminGroupMember: Bool?
 
     /// Creates a user; `LDAPDirectory` makes these from directory entries.
-    public init(userName: String, dn: String, displayName: String, role: Actor.Role) {
+    public init(userName: String, dn: String, displayName: String, role: Actor.Role, adminGroupMember: Bool? = nil) {
         self.userName = userName
         self.dn = dn
         self.displayName = displayName
         self.role = role
+        self.adminGroupMember = adminGroupMember
+    }
+
+    /// Whether the user may publish templates (`PublishRight`).
+    public var mayPublish: Bool {
+        PublishRight.allows(role: role, adminGroupConfigured: adminGroupMember != nil, adminGroupMember: adminGroupMember)
     }
 }

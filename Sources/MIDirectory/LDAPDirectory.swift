@@ -27,7 +27,7 @@ public struct LDAPDirectory: DirectoryService {
             throw DirectoryError.wrongUserNameOrPassword
         }
         try verify(password: password, of: entry)
-        return try makeUser(entry, typedName: user, group: foremanGroup(on: service))
+        return try makeUser(entry, typedName: user, groups: groups(on: service))
     }
 
     /// Finds `user` with the service account, with their role; nil when no entry matches.
@@ -36,7 +36,7 @@ public struct LDAPDirectory: DirectoryService {
         try configuration.validate()
         let service = try serviceConnection()
         guard let entry = try findUser(user, on: service) else { return nil }
-        return try makeUser(entry, typedName: user, group: foremanGroup(on: service))
+        return try makeUser(entry, typedName: user, groups: groups(on: service))
     }
 
     /// Every user `LDAP.UserFilter` matches with `%s` = `*`, with roles, sorted by user name.
@@ -45,9 +45,9 @@ public struct LDAPDirectory: DirectoryService {
         try configuration.validate()
         let service = try serviceConnection()
         let entries = try searchUsers(filter: LDAPFilter.allUsers(template: configuration.userFilter), on: service)
-        let group = try foremanGroup(on: service)
+        let groups = try groups(on: service)
         return entries
-            .compactMap { entry in entry.first("uid").map { makeUser(entry, userName: $0, group: group) } }
+            .compactMap { entry in entry.first("uid").map { makeUser(entry, userName: $0, groups: groups) } }
             .sorted { $0.userName < $1.userName }
     }
 
@@ -124,40 +124,58 @@ public struct LDAPDirectory: DirectoryService {
         })
     }
 
-    /// Reads `LDAP.ForemanGroup` with a base-scope search; it may lie outside `LDAP.BaseDN`.
-    private func foremanGroup(on connection: LDAPConnection) throws(DirectoryError) -> ForemanGroup {
-        let dn = configuration.foremanGroup
+    /// The groups that give roles and rights: `LDAP.ForemanGroup`, and `LDAP.AdminGroup` when configured.
+    private struct Groups {
+        var foremen: GroupMembers
+        var admins: GroupMembers?
+    }
+
+    private func groups(on connection: LDAPConnection) throws(DirectoryError) -> Groups {
+        let foremen = try group(configuration.foremanGroup, named: "the foremen's group", on: connection) {
+            .foremanGroupNotFound(dn: $0, status: $1)
+        }
+        guard let adminDN = configuration.adminGroup else { return Groups(foremen: foremen, admins: nil) }
+        let admins = try group(adminDN, named: "the template publishers' group", on: connection) {
+            .adminGroupNotFound(dn: $0, status: $1)
+        }
+        return Groups(foremen: foremen, admins: admins)
+    }
+
+    /// Reads a group with a base-scope search; it may lie outside `LDAP.BaseDN`.
+    private func group(_ dn: String, named name: String, on connection: LDAPConnection,
+                       notFound: (String, LDAPStatus?) -> DirectoryError) throws(DirectoryError) -> GroupMembers {
         let attribute = configuration.groupMemberAttribute
         let entries = try attempt({ () throws(LDAPStatus) in
             try connection.search(base: dn, scope: .base, filter: "(objectClass=*)", attributes: [attribute])
         }, refused: { status in
             [LDAP_NO_SUCH_OBJECT, LDAP_INVALID_DN_SYNTAX].contains(status.code)
-                ? .foremanGroupNotFound(dn: dn, status: status)
-                : .operationFailed(operation: "read the foremen's group \(dn)", status: status)
+                ? notFound(dn, status)
+                : .operationFailed(operation: "read \(name) \(dn)", status: status)
         })
         guard let entry = entries.first else {
-            throw .foremanGroupNotFound(dn: dn, status: nil)
+            throw notFound(dn, nil)
         }
-        return ForemanGroup(attribute: attribute, values: entry.values(attribute))
+        return GroupMembers(attribute: attribute, values: entry.values(attribute))
     }
 
     // MARK: - Results
 
     /// The user name is the directory's spelling: the `uid` value matching what was typed
     /// (uid compares case-insensitively), else the first `uid`, else what was typed.
-    private func makeUser(_ entry: LDAPEntry, typedName: String, group: ForemanGroup) -> DirectoryUser {
+    private func makeUser(_ entry: LDAPEntry, typedName: String, groups: Groups) -> DirectoryUser {
         let uids = entry.values("uid")
         let typed = uids.first { $0.caseInsensitiveCompare(typedName) == .orderedSame }
         let userName = typed ?? uids.first ?? typedName
-        return makeUser(entry, userName: userName, group: group)
+        return makeUser(entry, userName: userName, groups: groups)
     }
 
-    private func makeUser(_ entry: LDAPEntry, userName: String, group: ForemanGroup) -> DirectoryUser {
+    private func makeUser(_ entry: LDAPEntry, userName: String, groups: Groups) -> DirectoryUser {
         DirectoryUser(
             userName: userName,
             dn: entry.dn,
             displayName: entry.first("displayName") ?? entry.first("cn") ?? userName,
-            role: group.role(userName: userName, dn: entry.dn))
+            role: groups.foremen.contains(userName: userName, dn: entry.dn) ? .foreman : .technician,
+            adminGroupMember: groups.admins?.contains(userName: userName, dn: entry.dn))
     }
 
     // MARK: - Errors

@@ -116,6 +116,7 @@ final class DirectoryErrorClassTests: XCTestCase {
             .startTLSFailed(url: "ldap://x", status: status), .tlsHandshakeFailed(url: "ldaps://x", status: status),
             .serviceAccountRefused(bindDN: "cn=svc", status: status), .anonymousBindRefused(status: status),
             .ambiguousUser(user: "ana", entries: 2), .foremanGroupNotFound(dn: "cn=g", status: nil),
+            .adminGroupNotFound(dn: "cn=a", status: nil),
             .invalidConfiguration("LDAP.URL is wrong"), .operationFailed(operation: "search", status: status),
         ]
     }()
@@ -139,7 +140,7 @@ final class DirectoryErrorClassTests: XCTestCase {
             .startTLSFailed(url: "ldap://x", status: status), .tlsHandshakeFailed(url: "ldaps://x", status: status),
             .serviceAccountRefused(bindDN: "cn=svc", status: status), .anonymousBindRefused(status: status),
             .ambiguousUser(user: "ana", entries: 2), .foremanGroupNotFound(dn: "cn=g", status: nil),
-            .invalidConfiguration("LDAP.URL is wrong"),
+            .adminGroupNotFound(dn: "cn=a", status: nil), .invalidConfiguration("LDAP.URL is wrong"),
         ]
         for error in errors { XCTAssertEqual(error.failureClass, .configuration, "\(error)") }
     }

@@ -148,6 +148,48 @@ final class LDAPDirectoryTests: XCTestCase {
         XCTAssertTrue(error?.errorDescription?.contains(missing) ?? false)
     }
 
+    // MARK: - Template publishers
+
+    func testWithoutAdminGroupForemenMayPublish() throws {
+        let fiona = try directory().authenticate(user: "fiona", password: "fiona-password")
+        XCTAssertNil(fiona.adminGroupMember)
+        XCTAssertTrue(fiona.mayPublish)
+        XCTAssertFalse(try directory().authenticate(user: "bob", password: "bob-password").mayPublish)
+    }
+
+    func testAdminGroupMembersMayPublish() throws {
+        let server = try server()
+        let directory = try directory { $0.adminGroup = server.foremanGroup }
+        let fiona = try directory.authenticate(user: "fiona", password: "fiona-password")
+        XCTAssertEqual(fiona.adminGroupMember, true)
+        XCTAssertTrue(fiona.mayPublish)
+        let bob = try XCTUnwrap(directory.lookup(user: "bob"))
+        XCTAssertEqual(bob.adminGroupMember, false)
+        XCTAssertFalse(bob.mayPublish)
+    }
+
+    /// The posixGroup has no `member` values: fiona stays a foreman but may not publish.
+    func testForemanOutsideTheAdminGroupMayNotPublish() throws {
+        let server = try server()
+        let fiona = try directory { $0.adminGroup = server.posixForemanGroup }
+            .authenticate(user: "fiona", password: "fiona-password")
+        XCTAssertEqual(fiona.role, .foreman)
+        XCTAssertEqual(fiona.adminGroupMember, false)
+        XCTAssertFalse(fiona.mayPublish)
+    }
+
+    func testMissingAdminGroupNamesTheConfiguredDN() throws {
+        let missing = "cn=publishers,ou=groups,dc=corp,dc=test"
+        let error = assertDirectoryError(
+            try directory { $0.adminGroup = missing }.authenticate(user: "ana", password: "ana-password"))
+        guard case .adminGroupNotFound(let dn, _) = error else {
+            return XCTFail("expected .adminGroupNotFound, got \(String(describing: error))")
+        }
+        XCTAssertEqual(dn, missing)
+        XCTAssertEqual(error?.code, "directory-admin-group-not-found")
+        XCTAssertTrue(error?.errorDescription?.contains("LDAP.AdminGroup") ?? false)
+    }
+
     // MARK: - Lookup and listing
 
     func testLookupFindsUserWithRoleWithoutPassword() throws {

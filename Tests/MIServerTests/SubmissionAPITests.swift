@@ -122,7 +122,7 @@ final class SubmissionAPITests: XCTestCase {
             let bob = Self.bobFormID.uuidString.lowercased()
             let refused = try await get("/api/v1/submissions/\(bob)/media/Qid0(1).jpg", token: technician, range: nil)
             XCTAssertEqual(refused.status, .forbidden)
-            XCTAssertTrue(refused.errorMessage?.contains("another technician") ?? false, refused.text)
+            XCTAssertTrue(refused.errorMessage?.contains("only their own") ?? false, refused.text)
         }
     }
 

@@ -6,7 +6,8 @@ import TestSupport
 import XCTest
 
 final class TemplateTests: XCTestCase {
-    private static func list(_ client: any TestClientProtocol, token: String) async throws -> [[String: Any]] {
+    /// `GET /api/v1/templates`, asserted 200.
+    static func list(_ client: any TestClientProtocol, token: String) async throws -> [[String: Any]] {
         let response = try await client.get("/api/v1/templates", token: token)
         XCTAssertEqual(response.status, .ok)
         return try XCTUnwrap(response.json as? [[String: Any]])
@@ -69,7 +70,7 @@ final class TemplateTests: XCTestCase {
         XCTAssertTrue(errors.contains { $0.contains("broken.json") && $0.contains("slider") }, "\(errors)")
         XCTAssertTrue(errors.contains { $0.contains("garbage.json") && $0.contains("not valid JSON") }, "\(errors)")
         // duplicate-id.json sorts first, so pump-inspection.json is the one refused.
-        XCTAssertTrue(errors.contains { $0.contains("pump-inspection.json") && $0.contains("already used by duplicate-id.json") }, "\(errors)")
+        XCTAssertTrue(errors.contains { $0.contains("pump-inspection.json") && $0.contains("version 3 of \"pump-inspection\" is also in duplicate-id.json") }, "\(errors)")
     }
 
     func testTemplatesAddedChangedAndRemovedWhileRunningArePickedUp() async throws {

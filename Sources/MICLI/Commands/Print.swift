@@ -38,7 +38,7 @@ extension MI {
                 let location = try workflow.resolve(self.form)
                 let form = try workflow.store.load(location)
                 let url = try destination(for: location.name)
-                try ReportWriter.writePDF(of: location.folder, to: url, paper: paper?.lowercased() ?? "auto")
+                try Printing.writePDF(of: location.folder, to: url, paper: paper?.lowercased() ?? "auto")
                 return (form, url)
             }
             if let printer { try Printing.send(url, to: printer) }
@@ -60,16 +60,29 @@ extension MI {
     }
 }
 
-/// CUPS through its command-line client (the PDF itself comes from MIKit's `ReportWriter`).
+/// The PDF through `mi-report` (installed next to `mi`), and CUPS through its command-line client.
 enum Printing {
+    static func writePDF(of formFolder: URL, to output: URL, paper: String) throws {
+        try ReportWriter.writePDF(of: formFolder, to: output, paper: paper)
+    }
+
     static func send(_ pdf: URL, to printer: String) throws {
         let candidates = ["/usr/bin/lp", "/usr/local/bin/lp", "/bin/lp"]
         guard let lp = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw PrintError.noCUPS(pdf: pdf.path)
         }
-        let run = try ChildProcess.run(URL(fileURLWithPath: lp), arguments: ["-d", printer, "--", pdf.path])
-        guard run.status == 0 else {
-            throw PrintError.printerRefused(printer: printer, reason: run.errors.isEmpty ? "lp exited with \(run.status)" : run.errors, pdf: pdf.path)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: lp)
+        process.arguments = ["-d", printer, "--", pdf.path]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw PrintError.printerRefused(printer: printer, reason: message.isEmpty ? "lp exited with \(process.terminationStatus)" : message, pdf: pdf.path)
         }
     }
 }

@@ -107,13 +107,11 @@ struct FillSession {
         let rules = Workflow.rules(for: index, in: form.template)
         let current = form.answer(for: question.id)
         prompter.say("")
-        prompter.say("Question \(index + 1) of \(form.template.questions.count) [\(question.id)] — \(question.typeDescription)")
-        prompter.say(DisplayText.escaped(question.text, keepingNewlines: true))
-        var labels: [String] = []
-        if case .multipleChoice(let options, _) = question.kind {
-            labels = options
-            for (number, option) in options.enumerated() { prompter.say("  \(number + 1). \(DisplayText.escaped(option))") }
+        for line in QuestionPrompt.lines(for: question, index: index, count: form.template.questions.count) {
+            prompter.say(line)
         }
+        var labels: [String] = []
+        if case .multipleChoice(let options, _) = question.kind { labels = options }
         if let value = current.value { prompter.say("Current answer: \(ReviewText.display(value, question: question))") }
         if let comment = current.comment { prompter.say("Comment: \(DisplayText.escaped(comment, keepingNewlines: true))") }
         if !current.media.isEmpty { prompter.say("Media: \(DisplayText.escaped(current.media.joined(separator: ", ")))") }
@@ -121,7 +119,7 @@ struct FillSession {
 
         var pendingComment: String?
         while true {
-            guard let line = prompter.ask(hint(question) + "> ", completing: labels) else {
+            guard let line = prompter.ask(QuestionPrompt.answerPrompt(for: question), completing: labels) else {
                 return try saveThenExit(question, pendingComment)
             }
             let value: AnswerValue?
@@ -161,16 +159,6 @@ struct FillSession {
         }
     }
 
-    func hint(_ question: Question) -> String {
-        switch question.kind {
-        case .multipleChoice(_, let maxAnswers):
-            return maxAnswers == 1 ? "Option number " : "Option numbers, comma-separated "
-        case .trueFalse: return "true/false "
-        case .numeric: return "Number "
-        default: return ""
-        }
-    }
-
     func showHelp(_ question: Question) {
         prompter.say(question.help.map { "Help: \(DisplayText.escaped($0, keepingNewlines: true))" } ?? "No help for this question.")
         prompter.say(FillInput.legend)
@@ -182,11 +170,9 @@ struct FillSession {
     /// the answer's draft, so :b, :x, Ctrl-C or a lost terminal keep it; the next fill shows
     /// the draft and asks only the cells still empty. The finished table becomes the value.
     mutating func askTable(_ question: Question, rules: AnswerRules) throws -> Step {
-        guard case .table(let rows, let columns, let noCells) = question.kind else { return .next }
+        guard case .table(let rows, let columns, _) = question.kind else { return .next }
         let current = form.answer(for: question.id)
-        let valueCells = rows.indices.flatMap { r in
-            columns.indices.filter { !noCells.contains(Cell(row: r, column: $0)) }.map { (row: r, column: $0) }
-        }
+        let valueCells = QuestionPrompt.valueCells(of: question)
         var cells = current.draft ?? rows.map { _ in columns.map { _ -> String? in nil } }
         if current.draft == nil, case .table(let existing) = current.value { cells = existing }
         if current.draft != nil {
@@ -215,10 +201,10 @@ struct FillSession {
         }
 
         for place in valueCells where editing || cells[place.row][place.column] == nil {
-            let (r, c) = place
+            let (r, c) = (place.row, place.column)
             cellLoop: while true {
                 let old = cells[r][c]
-                guard let line = prompter.ask("  \(rows[r]) · \(columns[c])" + (old.map { " [\($0)]" } ?? "") + ": ") else {
+                guard let line = prompter.ask(QuestionPrompt.cellPrompt(row: rows[r], column: columns[c], current: old)) else {
                     sayDraftKept(question, cells: valueCells.count)
                     return .exit
                 }

@@ -110,12 +110,15 @@ public struct Configuration: Sendable {
         public var bindDN: String?
         public var bindPasswordFile: String?
         public var foremanGroup: String
+        /// DN of the group whose members may publish templates; nil when foremen may.
+        public var adminGroup: String?
         public var groupMemberAttribute: String
         public var timeoutSeconds: Int
 
         /// The settings as Config.plist's `LDAP` dictionary gives them (paths already resolved).
         public init(url: String, startTLS: Bool, caFile: String?, baseDN: String, userFilter: String, bindDN: String?,
-                    bindPasswordFile: String?, foremanGroup: String, groupMemberAttribute: String, timeoutSeconds: Int) {
+                    bindPasswordFile: String?, foremanGroup: String, adminGroup: String? = nil,
+                    groupMemberAttribute: String, timeoutSeconds: Int) {
             self.url = url
             self.startTLS = startTLS
             self.caFile = caFile
@@ -124,6 +127,7 @@ public struct Configuration: Sendable {
             self.bindDN = bindDN
             self.bindPasswordFile = bindPasswordFile
             self.foremanGroup = foremanGroup
+            self.adminGroup = adminGroup
             self.groupMemberAttribute = groupMemberAttribute
             self.timeoutSeconds = timeoutSeconds
         }

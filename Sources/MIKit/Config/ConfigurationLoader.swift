@@ -192,6 +192,7 @@ public enum ConfigurationLoader {
             reader.error("BindPasswordFile", "missing: BindDN is set, so the service account's password file is needed")
         }
         let foremanGroup = reader.string("ForemanGroup")
+        let adminGroup = reader.string("AdminGroup", required: false)
         let groupMemberAttribute = reader.string("GroupMemberAttribute")
         if let groupMemberAttribute, let problem = LDAPRules.groupMemberAttribute(groupMemberAttribute) {
             reader.error("GroupMemberAttribute", problem)
@@ -203,7 +204,7 @@ public enum ConfigurationLoader {
         guard let url, let baseDN, let userFilter, let foremanGroup, let groupMemberAttribute else { return nil }
         return Configuration.LDAP(url: url, startTLS: startTLS, caFile: caFile, baseDN: baseDN, userFilter: userFilter,
                                   bindDN: bindDN, bindPasswordFile: bindPasswordFile, foremanGroup: foremanGroup,
-                                  groupMemberAttribute: groupMemberAttribute, timeoutSeconds: timeout)
+                                  adminGroup: adminGroup, groupMemberAttribute: groupMemberAttribute, timeoutSeconds: timeout)
     }
 
     private static func readTemplateKeys(_ reader: PlistReader) -> TemplateKeys {

@@ -107,8 +107,31 @@ public enum DurableFile {
     /// fsync of the folder.
     /// `permissions` apply from the moment the file exists (0o600 for secrets).
     public static func write(_ data: Data, to url: URL, permissions: mode_t = 0o644) throws {
-        let folder = url.deletingLastPathComponent()
-        let temporary = folder.appendingPathComponent(temporaryName())
+        let temporary = try writeTemporary(data, beside: url, permissions: permissions)
+        guard rename(temporary.path, url.path) == 0 else {
+            let failure = error("replace", url)
+            unlink(temporary.path)
+            throw failure
+        }
+        try syncFolder(url.deletingLastPathComponent())
+    }
+
+    /// Writes `data` as a new file `url`, never replacing one: a temporary file in the same
+    /// folder, fsync, rename without replacing, fsync of the folder. Throws `StoreError.exists`
+    /// when `url` is taken (another writer won), leaving it as it was.
+    public static func create(_ data: Data, at url: URL, permissions: mode_t = 0o644) throws {
+        let temporary = try writeTemporary(data, beside: url, permissions: permissions)
+        do {
+            try moveNoReplace(temporary, to: url)
+        } catch {
+            unlink(temporary.path)
+            throw error
+        }
+    }
+
+    /// `data` in a synced temporary file in `url`'s folder.
+    private static func writeTemporary(_ data: Data, beside url: URL, permissions: mode_t) throws -> URL {
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(temporaryName())
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
         guard fd >= 0 else { throw error("create", temporary) }
         fchmod(fd, permissions)
@@ -123,12 +146,11 @@ public enum DurableFile {
             guard fsync(fd) == 0 else { throw error("sync", temporary) }
             closed = true
             guard close(fd) == 0 else { throw error("close", temporary) }
-            guard rename(temporary.path, url.path) == 0 else { throw error("replace", url) }
         } catch {
             unlink(temporary.path)
             throw error
         }
-        try syncFolder(folder)
+        return temporary
     }
 
     /// Copies `source` into `destinationFolder` under a temporary name without loading it whole,

@@ -60,21 +60,10 @@ struct SubmissionController {
         return query
     }
 
-    /// The stored receipt of `id` when `session` may read it: 404 for an unknown id, 403 for
-    /// another technician's form.
-    func readableReceipt(_ text: String, session: SessionClaims) async throws -> Receipt {
-        guard let id = UUID(uuidString: text)?.uuidString.lowercased(), let receipt = try await repository.receipt(id: id) else {
-            throw HTTPError(.notFound, message: "no submission \(SafeName.printable(text)) on the server — pick one from the submissions list")
-        }
-        guard session.role == .foreman || receipt.user == session.sub else {
-            throw HTTPError(.forbidden, message: "submission \(receipt.id) is another technician's form — technicians see only their own")
-        }
-        return receipt
-    }
-
     /// A media file of a submission, whole or the one byte range asked for.
     @Sendable func media(_ request: Request, context: ServerContext) async throws -> Response {
-        let receipt = try await readableReceipt(try context.parameters.require("id"), session: try context.requireSession())
+        let receipt = try await SubmissionAccess.receipt(try context.parameters.require("id"), for: try context.requireSession(),
+                                                         in: repository)
         let name = try context.parameters.require("name")
         guard name != UploadPart.formName, SafeName.problem(name) == nil, let part = receipt.part(named: name) else {
             throw HTTPError(.notFound, message: "submission \(receipt.id) has no media file \"\(SafeName.printable(name))\" — see its receipt for the names")

@@ -12,15 +12,22 @@ public struct SessionClaims: Codable, Sendable, Equatable {
     public var name: String
     /// Expiry, in seconds since 1970.
     public var exp: Int64
+    /// Whether the user may publish templates (`PublishRight`, decided at sign-in). Tokens
+    /// signed before it was carried lack it; `SessionTokens.verify` fills it in.
+    public var pub: Bool?
 
-    public init(sub: String, role: Actor.Role, name: String, exp: Int64) {
+    public init(sub: String, role: Actor.Role, name: String, exp: Int64, pub: Bool? = nil) {
         self.sub = sub
         self.role = role
         self.name = name
         self.exp = exp
+        self.pub = pub
     }
 
     public var expiresAt: Date { Date(timeIntervalSince1970: TimeInterval(exp)) }
+
+    /// Whether the session may publish templates (in the office's editor and upload).
+    public var mayPublish: Bool { pub ?? false }
 }
 
 /// Signed, self-contained session tokens: `base64url(JSON claims) "." base64url(HMAC-SHA256)`,
@@ -31,12 +38,15 @@ struct SessionTokens: Sendable {
     let keyBytes: [UInt8]
     /// How long a token lasts (`Server.TokenMinutes`).
     let lifetime: TimeInterval
+    /// Whether `LDAP.AdminGroup` is configured: a token without the publish right then has none.
+    var adminGroupConfigured = false
 
     private var key: SymmetricKey { SymmetricKey(data: keyBytes) }
 
     func issue(for user: DirectoryUser, now: Date) throws -> (token: String, claims: SessionClaims) {
         let expiry = Int64((now.timeIntervalSince1970 + lifetime).rounded(.down))
-        let claims = SessionClaims(sub: user.userName, role: user.role, name: user.displayName, exp: expiry)
+        let claims = SessionClaims(sub: user.userName, role: user.role, name: user.displayName, exp: expiry,
+                                   pub: user.mayPublish)
         return (try sign(claims), claims)
     }
 
@@ -56,9 +66,25 @@ struct SessionTokens: Sendable {
               let mac = Base64URL.decode(pieces[1]), mac.count == SHA256.byteCount,
               HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: Data(pieces[0].utf8), using: key),
               let payload = Base64URL.decode(pieces[0]),
-              let claims = try? JSONDecoder().decode(SessionClaims.self, from: payload)
+              var claims = try? JSONDecoder().decode(SessionClaims.self, from: payload)
         else { return nil }
         guard TimeInterval(claims.exp) > now.timeIntervalSince1970 else { return nil }
+        if claims.pub == nil {
+            claims.pub = PublishRight.allows(role: claims.role, adminGroupConfigured: adminGroupConfigured,
+                                             adminGroupMember: nil)
+        }
         return claims
+    }
+
+    /// The office's CSRF token for a browser secret (its session cookie, or before sign-in its
+    /// sign-in cookie): an HMAC, so nothing is stored, and a page of one browser is no use to another.
+    func csrfToken(binding: String) -> String {
+        Base64URL.encode(Data(HMAC<SHA256>.authenticationCode(for: Data(("csrf\u{0}" + binding).utf8), using: key)))
+    }
+
+    /// Whether `token` is the CSRF token for `binding`, compared in constant time.
+    func isValidCSRFToken(_ token: String, binding: String) -> Bool {
+        guard token.utf8.count <= 128, let mac = Base64URL.decode(token), mac.count == SHA256.byteCount else { return false }
+        return HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: Data(("csrf\u{0}" + binding).utf8), using: key)
     }
 }

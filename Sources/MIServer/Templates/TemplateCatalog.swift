@@ -8,6 +8,11 @@ import Glibc
 
 /// The templates `Server.TemplatesDirectory` holds, validated with the configured key names.
 ///
+/// Several files may hold versions of one template (the office publishes `<id>.v<n>.json`
+/// beside the older ones): the newest version is the one served, the others are kept and
+/// listed. Two files with the same id and version are an error naming both; the first by
+/// name is served.
+///
 /// The folder is re-read whenever its listing (names, sizes, modification times, inodes)
 /// changed since the last look, which is checked on every request: an administrator drops a
 /// file in and the next request serves it. A file that does not validate is logged with the
@@ -57,14 +62,35 @@ final class TemplateCatalog: Sendable {
         self.logger = logger
     }
 
-    /// The valid templates, sorted by id; re-reads the folder first if it changed.
+    /// The newest version of each valid template, sorted by id; re-reads the folder first if
+    /// it changed.
     func templates() -> [Entry] {
+        Self.newest(of: allVersions())
+    }
+
+    /// The newest version of template `id`.
+    func template(id: String) -> Entry? { versions(id: id).first }
+
+    /// Every version of template `id`, newest first.
+    func versions(id: String) -> [Entry] {
+        allVersions().filter { $0.id == id }.sorted { $0.version > $1.version }
+    }
+
+    /// Version `version` of template `id`.
+    func template(id: String, version: Int) -> Entry? {
+        allVersions().first { $0.id == id && $0.version == version }
+    }
+
+    /// Every valid file, sorted by id then version; re-reads the folder first if it changed.
+    func allVersions() -> [Entry] {
         state.withLockedValue { state in
             let stamps = listing()
             if stamps != state.stamps {
                 let entries = load(stamps, problems: &state.problems)
                 if entries != state.entries || state.stamps == nil {
-                    logger.info("serving \(entries.count) template(s) from \(folder.path): \(entries.map { "\($0.id) v\($0.version)" }.joined(separator: ", "))")
+                    let served = Self.newest(of: entries)
+                    let older = entries.count > served.count ? " (and \(entries.count - served.count) older version(s))" : ""
+                    logger.info("serving \(served.count) template(s) from \(folder.path): \(served.map { "\($0.id) v\($0.version)" }.joined(separator: ", "))\(older)")
                 }
                 state.entries = entries
                 let newest = stamps.values.map(\.seconds).max() ?? 0
@@ -75,7 +101,14 @@ final class TemplateCatalog: Sendable {
         }
     }
 
-    func template(id: String) -> Entry? { templates().first { $0.id == id } }
+    /// The entry of each id with the highest version, sorted by id.
+    private static func newest(of entries: [Entry]) -> [Entry] {
+        var byID: [String: Entry] = [:]
+        for entry in entries where entry.version > byID[entry.id]?.version ?? Int.min {
+            byID[entry.id] = entry
+        }
+        return byID.values.sorted { $0.id < $1.id }
+    }
 
     /// `*.json` files (not hidden, not temporary) with their stamps.
     private func listing() -> [String: FileStamp] {
@@ -100,7 +133,7 @@ final class TemplateCatalog: Sendable {
             }
             return []
         }
-        var byID: [String: Entry] = [:]
+        var byVersion: [String: Entry] = [:]
         for name in stamps.keys.sorted() {
             let url = folder.appendingPathComponent(name)
             do {
@@ -109,10 +142,11 @@ final class TemplateCatalog: Sendable {
                 }
                 let data = try Data(contentsOf: url)
                 let template = try coding.decode(data, source: name)
-                if let other = byID[template.id] {
-                    throw TemplateError(template: name, problems: [.init(field: "id", message: "\"\(template.id)\" is already used by \(other.fileName) — give each template its own id")])
+                let key = "\(template.id)\u{0}\(template.version)"
+                if let other = byVersion[key] {
+                    throw TemplateError(template: name, problems: [.init(field: coding.keys[.version], message: "version \(template.version) of \"\(template.id)\" is also in \(other.fileName) — give each version its own number, or each template its own id")])
                 }
-                byID[template.id] = Entry(id: template.id, title: template.title, version: template.version,
+                byVersion[key] = Entry(id: template.id, title: template.title, version: template.version,
                                           sha256: FileDigest.sha256(of: data), data: data, fileName: name)
                 problems[name] = nil
             } catch {
@@ -123,7 +157,7 @@ final class TemplateCatalog: Sendable {
                 }
             }
         }
-        return byID.values.sorted { $0.id < $1.id }
+        return byVersion.values.sorted { ($0.id, $0.version) < ($1.id, $1.version) }
     }
 
     private static func describe(_ error: any Error) -> String {

@@ -1,8 +1,9 @@
 import Foundation
 import MIKit
 
-/// The members of `LDAP.ForemanGroup`, read once per operation with the service account.
-struct ForemanGroup {
+/// The members of a directory group (`LDAP.ForemanGroup`, `LDAP.AdminGroup`), read once per
+/// operation with the service account.
+struct GroupMembers {
     private enum Members {
         /// `member` of a groupOfNames: normalized DNs.
         case dns(Set<String>)
@@ -23,11 +24,10 @@ struct ForemanGroup {
 
     /// `userName` is the directory's spelling (uid); memberUid compares it exactly, as the
     /// schema's caseExactIA5Match and NSS do.
-    func role(userName: String, dn: String) -> Actor.Role {
-        let isMember = switch members {
+    func contains(userName: String, dn: String) -> Bool {
+        switch members {
         case .dns(let dns): dns.contains(DistinguishedName.normalized(dn))
         case .userNames(let names): names.contains(userName)
         }
-        return isMember ? .foreman : .technician
     }
 }

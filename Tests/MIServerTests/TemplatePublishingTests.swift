@@ -1,0 +1,238 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import MIKit
+@testable import MIServer
+import TestSupport
+import XCTest
+
+/// Versions in `Server.TemplatesDirectory`, and the office's check, publish, upload and download.
+final class TemplatePublishingTests: XCTestCase {
+    private static let draft = #"{"id": "pump-inspection", "title": "Pump, reworked", "questions": [{"id": "ok", "type": "trueFalse", "text": "Ok?"}]}"#
+
+    private static func post(_ client: any TestClientProtocol, _ path: String, json: String, token: String) async throws -> TestResponse {
+        try await client.execute(uri: path, method: .post,
+                                 headers: [.authorization: "Bearer \(token)", .contentType: "application/json"],
+                                 body: ByteBuffer(string: json)) { $0 }
+    }
+
+    private static func upload(_ client: any TestClientProtocol, _ data: Data, filename: String, token: String) async throws -> TestResponse {
+        var body = MultipartBody()
+        body.parts.append(.init(name: "template", filename: filename, contentType: "application/json", data: data))
+        return try await client.execute(uri: "/templates/upload", method: .post,
+                                        headers: [.authorization: "Bearer \(token)", .contentType: body.contentType],
+                                        body: ByteBuffer(bytes: body.data)) { $0 }
+    }
+
+    // MARK: - Versions in the folder
+
+    func testNewestVersionIsServedAndOlderOnesAreKept() async throws {
+        let fixture = try ServerFixture()
+        let newer = TemplateFixture.json(questions: [#"{"id": "q", "type": "trueFalse", "text": "Ok?"}"#], id: "pump-inspection", version: "5")
+        try Files.write(newer, to: fixture.templates.appendingPathComponent("a-newer.json"))
+        try await fixture.test { client in
+            let token = try await client.login("ana")
+            let templates = try await TemplateTests.list(client, token: token)
+            XCTAssertEqual(templates.count, 1)
+            XCTAssertEqual(templates.first?["version"] as? Int, 5)
+            let served = try await client.get("/api/v1/templates/pump-inspection", token: token)
+            XCTAssertEqual(Data(buffer: served.body), newer)
+            let older = try await client.get("/templates/pump-inspection/versions/3", token: token)
+            XCTAssertEqual(older.status, .ok)
+            XCTAssertEqual(Data(buffer: older.body), Data(TemplateFixture.sampleJSON.utf8))
+            XCTAssertEqual(older.headers[.contentDisposition], "attachment; filename=\"pump-inspection.json\"")
+            try await assertStatus(.notFound, await client.get("/templates/pump-inspection/versions/4", token: token))
+            try await assertStatus(.notFound, await client.get("/templates/pump-inspection/versions/x", token: token))
+        }
+        let catalog = TemplateCatalog(folder: fixture.templates, keys: .default, logger: fixture.logs.logger())
+        XCTAssertEqual(catalog.versions(id: "pump-inspection").map(\.version), [5, 3])
+        XCTAssertEqual(catalog.allVersions().map(\.fileName), ["pump-inspection.json", "a-newer.json"])
+    }
+
+    func testTheSameVersionTwiceIsAnErrorNamingBothFiles() async throws {
+        let fixture = try ServerFixture()
+        try Files.write(TemplateFixture.sampleJSON, to: fixture.templates.appendingPathComponent("copy.json"))
+        let catalog = TemplateCatalog(folder: fixture.templates, keys: .default, logger: fixture.logs.logger())
+        XCTAssertEqual(catalog.allVersions().map(\.fileName), ["copy.json"])
+        let errors = fixture.logs.messages.filter { $0.hasPrefix("error") }
+        XCTAssertTrue(errors.contains { $0.contains("pump-inspection.json") && $0.contains("version 3") && $0.contains("copy.json") }, "\(errors)")
+    }
+
+    // MARK: - Publishing a draft
+
+    func testPublishedDraftBecomesTheNextVersionBesideTheOlderOne() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.test { client in
+            let fiona = try await client.login("fiona")
+            let response = try await Self.post(client, "/templates/publish", json: Self.draft, token: fiona)
+            XCTAssertEqual(response.status, .created, response.text)
+            let published = try XCTUnwrap(response.json as? [String: Any])
+            XCTAssertEqual(published["id"] as? String, "pump-inspection")
+            XCTAssertEqual(published["version"] as? Int, 4)
+            XCTAssertEqual(published["fileName"] as? String, "pump-inspection.v4.json")
+            let templates = try await TemplateTests.list(client, token: fiona)
+            XCTAssertEqual(templates.first?["version"] as? Int, 4)
+            XCTAssertEqual(templates.first?["title"] as? String, "Pump, reworked")
+            let again = try await Self.post(client, "/templates/publish", json: Self.draft, token: fiona)
+            XCTAssertEqual((again.json as? [String: Any])?["version"] as? Int, 5)
+        }
+        let written = try Data(contentsOf: fixture.templates.appendingPathComponent("pump-inspection.v4.json"))
+        XCTAssertEqual(try TemplateCoding().decode(written, source: "v4").version, 4)
+        XCTAssertEqual(try Data(contentsOf: fixture.templates.appendingPathComponent("pump-inspection.json")),
+                       Data(TemplateFixture.sampleJSON.utf8))
+        XCTAssertFalse(Files.names(in: fixture.templates).contains { $0.hasPrefix(".") })
+    }
+
+    /// The loser of a race finds its version's file already there: 409, the winner's file intact.
+    func testAVersionTakenByAnotherPublishIs409() async throws {
+        let fixture = try ServerFixture()
+        let winner = fixture.templates.appendingPathComponent("pump-inspection.v4.json")
+        try Files.write("{ still being checked", to: winner)
+        try await fixture.test { client in
+            let fiona = try await client.login("fiona")
+            let response = try await Self.post(client, "/templates/publish", json: Self.draft, token: fiona)
+            XCTAssertEqual(response.status, .conflict, response.text)
+            XCTAssertTrue(response.errorMessage?.contains("version 4 of template pump-inspection") ?? false, response.text)
+        }
+        XCTAssertEqual(try String(contentsOf: winner, encoding: .utf8), "{ still being checked")
+    }
+
+    func testConcurrentPublishesEachGetTheirOwnVersionOrA409() async throws {
+        let fixture = try ServerFixture()
+        let publisher = TemplatePublisher(catalog: TemplateCatalog(folder: fixture.templates, keys: .default,
+                                                                   logger: fixture.logs.logger()))
+        let draft = try JSONValue.parse(Data(Self.draft.utf8))
+        let outcomes = await withTaskGroup(of: Result<Int, TemplatePublishError>.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    do { return .success(try publisher.publish(draft: draft).version) } catch let error as TemplatePublishError {
+                        return .failure(error)
+                    } catch { return .failure(.versionTaken(template: "unexpected \(error)", version: 0)) }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        let versions = outcomes.compactMap { try? $0.get() }
+        XCTAssertEqual(Set(versions).count, versions.count, "a version published twice: \(outcomes)")
+        for case .failure(let error) in outcomes { XCTAssertEqual(error.code, "template-version-taken") }
+        let files = Files.names(in: fixture.templates).filter { $0.hasPrefix("pump-inspection.v") }
+        XCTAssertEqual(files.count, versions.count)
+    }
+
+    func testInvalidDraftIs422WithProblemsAndWritesNothing() async throws {
+        let fixture = try ServerFixture()
+        let before = Files.names(in: fixture.templates)
+        try await fixture.test { client in
+            let fiona = try await client.login("fiona")
+            let bad = #"{"id": "t", "title": "T", "questions": [{"id": "pick", "type": "multipleChoice", "text": "?", "options": ["a"], "Max-answers": 3}]}"#
+            let response = try await Self.post(client, "/templates/publish", json: bad, token: fiona)
+            XCTAssertEqual(response.status, .unprocessableContent, response.text)
+            let problems = try XCTUnwrap((response.json as? [String: Any])?["problems"] as? [[String: String]])
+            XCTAssertEqual(problems.first?["template"], "t")
+            XCTAssertEqual(problems.first?["question"], "pick")
+            XCTAssertEqual(problems.first?["field"], "Max-answers")
+            try await assertStatus(.badRequest, await Self.post(client, "/templates/publish", json: "{", token: fiona))
+        }
+        XCTAssertEqual(Files.names(in: fixture.templates), before)
+    }
+
+    func testTechniciansMayNotCheckOrPublish() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.test { client in
+            let ana = try await client.login("ana")
+            for path in ["/templates/check", "/templates/publish"] {
+                let response = try await Self.post(client, path, json: Self.draft, token: ana)
+                XCTAssertEqual(response.status, .forbidden, path)
+                XCTAssertTrue(response.errorMessage?.contains("may not publish templates") ?? false, response.text)
+            }
+            try await assertStatus(.forbidden, await Self.upload(client, Data(TemplateFixture.sampleJSON.utf8), filename: "t.json", token: ana))
+            try await assertStatus(.unauthorized, await client.execute(uri: "/templates/check", method: .post, body: ByteBuffer(string: Self.draft)) { $0 })
+        }
+    }
+
+    // MARK: - Checking
+
+    func testCheckReturnsProblemsAndPreview() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.test { client in
+            let fiona = try await client.login("fiona")
+            let good = try await Self.post(client, "/templates/check", json: Self.draft, token: fiona)
+            XCTAssertEqual(good.status, .ok)
+            let report = try JSONDecoder().decode(TemplateDraftReport.self, from: Data(buffer: good.body))
+            XCTAssertEqual(report.problems, [])
+            XCTAssertEqual(report.preview, "Pump, reworked (1 question)\n\nQuestion 1 of 1 [ok] — true/false\nOk?\ntrue/false > ")
+            let bad = try await Self.post(client, "/templates/check", json: #"{"id": "t", "title": "", "questions": []}"#, token: fiona)
+            let problems = try JSONDecoder().decode(TemplateDraftReport.self, from: Data(buffer: bad.body)).problems
+            XCTAssertTrue(problems.contains { $0.template == "t" && $0.field == "questions" }, "\(problems)")
+        }
+        XCTAssertEqual(Files.names(in: fixture.templates), ["pump-inspection.json"])
+    }
+
+    // MARK: - Uploading a file
+
+    func testUploadedNewerFileIsPublishedAsItsExactBytes() async throws {
+        let fixture = try ServerFixture()
+        let file = TemplateFixture.json(questions: [#"{"id": "q", "type": "shortAnswer", "text": "Notes"}"#], id: "pump-inspection", version: "7")
+        try await fixture.test { client in
+            let fiona = try await client.login("fiona")
+            let response = try await Self.upload(client, file, filename: "C:\\Users\\f\\pump.json", token: fiona)
+            XCTAssertEqual(response.status, .created, response.text)
+            XCTAssertEqual((response.json as? [String: Any])?["version"] as? Int, 7)
+            let served = try await client.get("/api/v1/templates/pump-inspection", token: fiona)
+            XCTAssertEqual(Data(buffer: served.body), file)
+            let download = try await client.get("/templates/pump-inspection/versions/7", token: fiona)
+            XCTAssertEqual(Data(buffer: download.body), file)
+        }
+    }
+
+    func testUploadNotNewerIs409NamingTheFile() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.test { client in
+            let fiona = try await client.login("fiona")
+            let response = try await Self.upload(client, Data(TemplateFixture.sampleJSON.utf8), filename: "pump.json", token: fiona)
+            XCTAssertEqual(response.status, .conflict, response.text)
+            XCTAssertTrue(response.errorMessage?.contains("pump.json") ?? false, response.text)
+            XCTAssertTrue(response.errorMessage?.contains("version 3") ?? false, response.text)
+        }
+        XCTAssertEqual(Files.names(in: fixture.templates), ["pump-inspection.json"])
+    }
+
+    func testInvalidUploadNamesTemplateQuestionAndField() async throws {
+        let fixture = try ServerFixture()
+        let file = TemplateFixture.json(questions: [#"{"id": "n", "type": "numeric", "text": "?", "min": 5, "max": 1}"#], id: "bad")
+        try await fixture.test { client in
+            let fiona = try await client.login("fiona")
+            let response = try await Self.upload(client, file, filename: "bad.json", token: fiona)
+            XCTAssertEqual(response.status, .unprocessableContent, response.text)
+            let problems = try JSONDecoder().decode(TemplateDraftReport.self, from: Data(buffer: response.body)).problems
+            XCTAssertEqual(problems.first?.template, "bad")
+            XCTAssertEqual(problems.first?.question, "n")
+            XCTAssertNotNil(problems.first?.field)
+            let empty = try await client.execute(uri: "/templates/upload", method: .post,
+                                                 headers: [.authorization: "Bearer \(fiona)", .contentType: "multipart/form-data; boundary=b"],
+                                                 body: ByteBuffer(string: "--b--\r\n")) { $0 }
+            XCTAssertEqual(empty.status, .badRequest, empty.text)
+        }
+        XCTAssertEqual(Files.names(in: fixture.templates), ["pump-inspection.json"])
+    }
+
+    // MARK: - Forms in progress
+
+    /// A form started from version 3 keeps version 3 after version 4 is published and
+    /// fetched; a form started afterwards gets version 4.
+    func testAFormInProgressKeepsItsVersionAfterAPublish() async throws {
+        let fixture = try ServerFixture()
+        let store = try StoreFixture()
+        let (location, started) = try store.workflow().startForm(templateID: "pump-inspection")
+        XCTAssertEqual(started.template.version, 3)
+        try await fixture.test { client in
+            let fiona = try await client.login("fiona")
+            try await assertStatus(.created, await Self.post(client, "/templates/publish", json: Self.draft, token: fiona))
+            let served = try await client.get("/api/v1/templates/pump-inspection", token: fiona)
+            _ = try TemplateCache(store: store.store, keys: .default).install(Data(buffer: served.body), source: "server")
+        }
+        XCTAssertEqual(try store.store.load(location).template.version, 3)
+        XCTAssertEqual(try store.store.load(location).template.questions.count, try TemplateFixture.sampleTemplate().questions.count)
+        XCTAssertEqual(try store.workflow().startForm(templateID: "pump-inspection", name: "later").1.template.version, 4)
+    }
+}
