@@ -52,7 +52,7 @@ struct SubmissionController {
     static func query(_ request: Request, session: SessionClaims) throws -> SubmissionQuery {
         var query: SubmissionQuery
         do {
-            query = try SubmissionQuery(parameters: request.uri.queryParameters.map { (String($0.key), String($0.value)) })
+            query = try SubmissionQuery(parameters: FormQuery.parameters(request.uri.query))
         } catch {
             throw HTTPError(.badRequest, message: error.errorDescription ?? error.code)
         }
