@@ -9,14 +9,11 @@ import XCTest
 
 /// `/submissions` (filters, search, sorting, pages) and the dashboard `/`, as a browser gets them.
 final class SubmissionListPageTests: XCTestCase {
-    static let bobFormID = UUID(uuidString: "0B0B0B0B-9A7B-4C3D-8E5F-1A2B3C4D5E6F") ?? UUID()
+    static let bobFormID = SubmissionAPITests.bobFormID
 
     /// ana's sample form, then bob's (its note "válvula rota"), both uploaded by fiona.
     static func uploadTwo(_ client: any TestClientProtocol) async throws {
-        let foreman = try await client.login("fiona")
-        try await assertStatus(.created, await client.upload(try ServerFixture.upload(), token: foreman))
-        let bob = try ServerFixture.formData(id: bobFormID, user: "bob", note: "válvula rota", media: [])
-        try await assertStatus(.created, await client.upload(try ServerFixture.upload(formData: bob, media: [:]), token: foreman))
+        try await SubmissionAPITests.uploadTwo(client, foreman: try await client.login("fiona"))
     }
 
     static func get(_ client: any TestClientProtocol, _ uri: String, _ session: OfficeBrowserSession) async throws -> TestResponse {
