@@ -136,6 +136,8 @@ final class SubmissionListPageTests: XCTestCase {
             XCTAssertTrue(html.contains("<a class=\"open\" href=\"/submissions/\(Self.bobFormID.uuidString.lowercased())\">pump-1</a>"))
             XCTAssertTrue(html.contains("pump-inspection · version 3"), "templates changed recently")
             XCTAssertFalse(html.contains("style="), "no inline style: the CSP forbids it")
+            XCTAssertTrue(html.contains(">Centrifugal pump — monthly in…</text>"), "a long title is shortened beside the bars")
+            XCTAssertTrue(html.contains("text-anchor=\"start\">02-02</text>") && html.contains("text-anchor=\"end\">03-03</text>"), html)
             // The tallest bar fills the chart; bars are drawn with presentation attributes only.
             XCTAssertTrue(html.contains("y=\"0.0\" width=\"18.0\" height=\"120.0\""), html)
         }

@@ -147,8 +147,11 @@ struct SubmissionListController {
             let date = Date(timeIntervalSince1970: Double(firstDay + index) * 86_400)
             return [
                 "x": Double(index) * barPitch, "y": chartHeight - height, "width": barWidth, "height": height,
-                "count": count, "day": OfficeFormat.day(date), "labelX": Double(index) * barPitch + barWidth / 2,
+                "count": count, "day": OfficeFormat.day(date),
                 "label": index % 5 == 0 || index == dashboardDays - 1 ? String(OfficeFormat.day(date).suffix(5)) : "",
+                // The first and last labels stay inside the chart.
+                "anchor": index == 0 ? "start" : (index == dashboardDays - 1 ? "end" : "middle"),
+                "labelX": index == 0 ? 0 : (index == dashboardDays - 1 ? Double(index) * barPitch + barWidth : Double(index) * barPitch + barWidth / 2),
             ]
         }
         return ["bars": bars, "width": Double(dashboardDays) * barPitch, "height": chartHeight + 18,
@@ -162,8 +165,11 @@ struct SubmissionListController {
         let rows: [[String: Any]] = templates.enumerated().map { index, template in
             let y = Double(index) * rowHeight
             let width = max((Double(template.count) / Double(highest) * barRoom).rounded(), 1)
+            let title = template.templateTitle.isEmpty ? template.templateID : template.templateTitle
             return [
-                "title": template.templateTitle.isEmpty ? template.templateID : template.templateTitle,
+                "title": title,
+                // The label has room for about 30 characters before the bars; the tooltip has it all.
+                "label": title.count > 30 ? String(title.prefix(29)) + "…" : title,
                 "id": template.templateID, "count": template.count, "y": y, "textY": y + 16,
                 "barX": barStart, "width": width, "countX": barStart + width + 6, "barHeight": rowHeight - 6,
             ]
