@@ -5,6 +5,9 @@
 # word, and a sort by technician, each a `curl` with a foreman's token, against `sqlite3`
 # counting the rows of the same database and `curl` asking the same server for /health (the
 # baselines: a process start and one query; a request that does nothing).
+# Then the office's pages over the same data, with the same token as the office cookie: the
+# submissions page (the page, the count and the technicians of the filter form) and the
+# dashboard (30 days of counts per day and per template, the newest submissions).
 # Median wall time (hyperfine, RUNS runs each, alternating).
 #
 # Seeding: mi-server is started once on an empty data folder, so its migrations create the
@@ -53,7 +56,8 @@ SQL
 start_server
 token=$(curl -sS --fail -H 'Content-Type: application/json' -d '{"user":"fiona","password":"fiona-password"}' \
   "http://127.0.0.1:$MI_DEMO_PORT/api/v1/session" | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
-api="http://127.0.0.1:$MI_DEMO_PORT/api/v1/submissions"
+office="http://127.0.0.1:$MI_DEMO_PORT"
+api="$office/api/v1/submissions"
 get() { curl -sS --fail -o /dev/null -H "Authorization: Bearer $token" "$api$1"; }
 
 # The cursor of the page starting 50,000 rows down, found by walking 500 at a time.
@@ -75,7 +79,10 @@ hyperfine -N --warmup 3 --runs "$runs" --export-json "$work/results.json" \
   -n "one day (from = to)" "curl -sS --fail -o /dev/null -H 'Authorization: Bearer $token' '$api?from=$day&to=$day'" \
   -n "search: valvula (common)" "curl -sS --fail -o /dev/null -H 'Authorization: Bearer $token' '$api?q=valvula'" \
   -n "search: corrosion (rare)" "curl -sS --fail -o /dev/null -H 'Authorization: Bearer $token' '$api?q=corrosion'" \
-  -n "sort by technician" "curl -sS --fail -o /dev/null -H 'Authorization: Bearer $token' '$api?sort=technician'"
+  -n "sort by technician" "curl -sS --fail -o /dev/null -H 'Authorization: Bearer $token' '$api?sort=technician'" \
+  -n "office: /submissions page" "curl -sS --fail -o /dev/null -H 'Cookie: mi_office=$token' '$office/submissions'" \
+  -n "office: /submissions?q=valvula page" "curl -sS --fail -o /dev/null -H 'Cookie: mi_office=$token' '$office/submissions?q=valvula'" \
+  -n "office: dashboard" "curl -sS --fail -o /dev/null -H 'Cookie: mi_office=$token' '$office/'"
 python3 - "$work/results.json" <<'PY'
 import json, sys
 print("| | median ms | min | max |\n|---|---|---|---|")

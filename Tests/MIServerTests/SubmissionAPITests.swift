@@ -92,6 +92,8 @@ final class SubmissionAPITests: XCTestCase {
             XCTAssertEqual(Data(buffer: whole.body), photo)
             XCTAssertEqual(whole.headers[.contentType], "image/jpeg")
             XCTAssertEqual(whole.headers[.acceptRanges], "bytes")
+            let encoded = try await get("/api/v1/submissions/\(id)/media/Qid0%281%29.jpg", token: foreman, range: "bytes=0-9")
+            XCTAssertEqual(encoded.status, .partialContent, "a browser's percent-encoded name: \(encoded.text)")
             let video = try await get("/api/v1/submissions/\(id.uppercased())/media/Qid6(1).mp4", token: foreman, range: nil)
             XCTAssertEqual(video.headers[.contentType], "video/mp4")
             XCTAssertEqual(Data(buffer: video.body), ServerFixture.media["Qid6(1).mp4"])
@@ -122,7 +124,7 @@ final class SubmissionAPITests: XCTestCase {
             let bob = Self.bobFormID.uuidString.lowercased()
             let refused = try await get("/api/v1/submissions/\(bob)/media/Qid0(1).jpg", token: technician, range: nil)
             XCTAssertEqual(refused.status, .forbidden)
-            XCTAssertTrue(refused.errorMessage?.contains("another technician") ?? false, refused.text)
+            XCTAssertTrue(refused.errorMessage?.contains("only their own") ?? false, refused.text)
         }
     }
 

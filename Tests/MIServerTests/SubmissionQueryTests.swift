@@ -215,6 +215,13 @@ final class SubmissionQueryTests: XCTestCase {
         XCTAssertEqual(try SubmissionQuery(parameters: [("sort", "template")]).order, .ascending)
     }
 
+    func testFormQueriesDecodePlusAsSpace() {
+        let pairs = FormQuery.parameters("q=v%C3%A1lvula+rota&x=1%2B1&empty=&bare&bad=%ZZ")
+        XCTAssertEqual(pairs.map(\.name), ["q", "x", "empty", "bare"])
+        XCTAssertEqual(pairs.map(\.value), ["válvula rota", "1+1", "", ""])
+        XCTAssertTrue(FormQuery.parameters(nil).isEmpty)
+    }
+
     func testByteRanges() {
         let size: Int64 = 1000
         XCTAssertEqual(ByteRange(header: nil, size: size), .whole)

@@ -52,7 +52,7 @@ struct SubmissionController {
     static func query(_ request: Request, session: SessionClaims) throws -> SubmissionQuery {
         var query: SubmissionQuery
         do {
-            query = try SubmissionQuery(parameters: request.uri.queryParameters.map { (String($0.key), String($0.value)) })
+            query = try SubmissionQuery(parameters: FormQuery.parameters(request.uri.query))
         } catch {
             throw HTTPError(.badRequest, message: error.errorDescription ?? error.code)
         }
@@ -60,14 +60,10 @@ struct SubmissionController {
         return query
     }
 
-    /// The stored receipt of `id` when `session` may read it (`SubmissionAccess`).
-    func readableReceipt(_ text: String, session: SessionClaims) async throws -> Receipt {
-        try await SubmissionAccess.receipt(text, for: session, in: repository)
-    }
-
     /// A media file of a submission, whole or the one byte range asked for.
     @Sendable func media(_ request: Request, context: ServerContext) async throws -> Response {
-        let receipt = try await readableReceipt(try context.parameters.require("id"), session: try context.requireSession())
+        let receipt = try await SubmissionAccess.receipt(try context.parameters.require("id"), for: try context.requireSession(),
+                                                         in: repository)
         // The router hands the segment over as sent: `Qid1%281%29.jpg` is `Qid1(1).jpg`.
         let raw = try context.parameters.require("name")
         let name = raw.removingPercentEncoding ?? raw

@@ -11,6 +11,8 @@ enum OfficeAssets {
         "login": PackageResources.login_mustache,
         "error": PackageResources.error_mustache,
         "submission": PackageResources.submission_mustache,
+        "submissions": PackageResources.submissions_mustache,
+        "dashboard": PackageResources.dashboard_mustache,
     ]
 
     /// Files served at `/static/{name}`.

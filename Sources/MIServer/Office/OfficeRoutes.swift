@@ -18,6 +18,8 @@ func officeRoutes(_ services: ServerServices, sessionController: SessionControll
         .add(middleware: OfficeSessionMiddleware(tokens: services.tokens, now: services.now))
         .add(middleware: CSRFMiddleware(tokens: services.tokens))
     SubmissionPageController(views: services.views, repository: services.repository, layout: services.layout).register(on: pages)
+    SubmissionListController(views: services.views, repository: services.repository, templates: services.templates,
+                             now: services.now).register(on: pages)
 
     let publishing = TemplatePublishingController(publisher: TemplatePublisher(catalog: services.templates), middlewares: [
         OfficeSessionMiddleware(tokens: services.tokens, now: services.now), CSRFMiddleware(tokens: services.tokens),

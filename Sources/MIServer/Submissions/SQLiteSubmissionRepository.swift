@@ -154,6 +154,20 @@ public final class SQLiteSubmissionRepository: SubmissionRepository {
         }
     }
 
+    public func users() async throws -> [String] {
+        // One index seek per technician rather than a walk over every submission.
+        try await pool.read { db in
+            try String.fetchAll(db, sql: """
+                WITH RECURSIVE technician(name) AS (
+                    SELECT MIN(user) FROM submission
+                    UNION ALL
+                    SELECT (SELECT MIN(user) FROM submission WHERE user > technician.name) FROM technician WHERE name IS NOT NULL
+                )
+                SELECT name FROM technician WHERE name IS NOT NULL
+                """)
+        }
+    }
+
     public func unsummarizedIDs() async throws -> [String] {
         try await pool.read { db in
             try String.fetchAll(db, sql: "SELECT id FROM submission WHERE summarized = 0 ORDER BY seq")

@@ -21,6 +21,8 @@ public protocol SubmissionRepository: Sendable {
     func count(_ query: SubmissionQuery) async throws -> Int
     /// Submissions stored since `start` (only `user`'s when given), per template and per UTC day.
     func counts(since start: Date, user: String?) async throws -> SubmissionCounts
+    /// The technicians (user names) with at least one submission, sorted.
+    func users() async throws -> [String]
     /// The ids of every committed submission.
     func submissionIDs() async throws -> Set<String>
     /// Submissions recorded before summaries were kept (or whose form could not be read since).

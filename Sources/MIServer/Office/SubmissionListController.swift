@@ -1,0 +1,208 @@
+import Foundation
+import Hummingbird
+import MIKit
+
+/// `/` (the dashboard: submissions per template and per day over the last 30 days as SVG bars,
+/// the newest submissions, the templates changed recently) and `/submissions` (the filter form
+/// and one page of the table, through the same `SubmissionQuery` as `GET /api/v1/submissions`).
+/// A technician sees only their own forms on both.
+struct SubmissionListController {
+    let views: OfficeViews
+    let repository: any SubmissionRepository
+    let templates: TemplateCatalog
+    let now: @Sendable () -> Date
+
+    /// Days the dashboard's charts cover, today included.
+    static let dashboardDays = 30
+    static let newestCount = 10
+    static let recentTemplates = 5
+
+    func register(on pages: RouteCollection<ServerContext>) {
+        pages.get("/", use: dashboard)
+        pages.get("submissions", use: list)
+    }
+
+    // MARK: - /submissions
+
+    @Sendable func list(_ request: Request, context: ServerContext) async throws -> Response {
+        let session = try context.requireSession()
+        let query = try SubmissionController.query(request, session: session)
+        async let page = repository.submissions(query)
+        async let count = repository.count(query)
+        async let users = repository.users()
+        let (shown, total, technicians) = try await (page, count, users)
+        let parameters = Self.parameters(of: request)
+        var values: [String: Any] = [
+            "rows": shown.submissions.map(Self.row),
+            "count": total == 1 ? "1 submission" : "\(total) submissions",
+            "empty": shown.submissions.isEmpty,
+            "headers": Self.sortHeaders(query, parameters: parameters),
+            "templates": Self.options(templates.templates().map { ($0.id, "\($0.title) (\($0.id))") }, selected: query.template),
+            "users": Self.options((session.role == .foreman ? technicians : [session.sub]).map { ($0, $0) }, selected: query.user),
+            "allUsers": session.role == .foreman,
+            "from": parameters["from"] ?? "", "to": parameters["to"] ?? "", "q": parameters["q"] ?? "",
+            "hidden": ["sort", "order", "limit"].compactMap { name in parameters[name].map { ["name": name, "value": $0] } },
+        ]
+        if let next = shown.nextCursor {
+            values["next"] = Self.link(parameters, setting: ["cursor": next])
+        }
+        if query.cursor != nil { values["first"] = Self.link(parameters, setting: ["cursor": nil]) }
+        return views.page("submissions", title: "Submissions", context: context, section: .submissions, values: values)
+    }
+
+    /// The request's parameters as given, the last of a repeated one, empty ones left out.
+    static func parameters(of request: Request) -> [String: String] {
+        var values: [String: String] = [:]
+        for (name, value) in FormQuery.parameters(request.uri.query) where !value.isEmpty { values[name] = value }
+        return values
+    }
+
+    /// `/submissions` with `parameters`, changed by `changes` (nil removes one).
+    static func link(_ parameters: [String: String], setting changes: [String: String?]) -> String {
+        var merged = parameters
+        for (name, value) in changes { merged[name] = value }
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        let query = merged.sorted { $0.key < $1.key }.map { name, value in
+            "\(name)=\(value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")"
+        }
+        return query.isEmpty ? "/submissions" : "/submissions?" + query.joined(separator: "&")
+    }
+
+    /// The table's sortable headers: a header sorts by its column, the current one flips its order.
+    static func sortHeaders(_ query: SubmissionQuery, parameters: [String: String]) -> [[String: Any]] {
+        let columns: [(SubmissionQuery.Sort, String)] = [
+            (.template, "Template"), (.formName, "Form"), (.technician, "Technician"), (.submitted, "Submitted"),
+            (.uploaded, "Uploaded"),
+        ]
+        return columns.map { sort, label in
+            let current = query.sort == sort
+            let order: SubmissionQuery.Order = current ? (query.order == .ascending ? .descending : .ascending) : sort.defaultOrder
+            return [
+                "label": label, "sort": sort.rawValue, "current": current,
+                "arrow": current ? (query.order == .ascending ? "▲" : "▼") : "",
+                "href": link(parameters, setting: ["sort": sort.rawValue, "order": order.rawValue, "cursor": nil]),
+            ]
+        }
+    }
+
+    static func options(_ choices: [(value: String, label: String)], selected: String?) -> [[String: Any]] {
+        var list = choices
+        // A filter on something no longer listed stays visible and selected.
+        if let selected, !choices.contains(where: { $0.value == selected }) { list.insert((selected, selected), at: 0) }
+        return list.map { ["value": $0.value, "label": $0.label, "selected": $0.value == selected] }
+    }
+
+    static func row(_ summary: SubmissionSummary) -> [String: Any] {
+        [
+            "id": summary.id, "formName": summary.formName, "technician": summary.technicianLabel,
+            "template": summary.templateTitle.isEmpty ? "—" : summary.templateTitle,
+            "templateVersion": summary.templateVersion,
+            "submitted": summary.submittedAt.map(OfficeFormat.dateTime) ?? "—",
+            "uploaded": OfficeFormat.dateTime(summary.receivedAt),
+            "answered": summary.answered, "questions": summary.questions, "media": summary.media,
+        ]
+    }
+
+    // MARK: - The dashboard
+
+    @Sendable func dashboard(_ request: Request, context: ServerContext) async throws -> Response {
+        let session = try context.requireSession()
+        let user = session.role == .foreman ? nil : session.sub
+        let today = Self.startOfDay(now())
+        let first = today.addingTimeInterval(-Double(Self.dashboardDays - 1) * 86_400)
+        async let counts = repository.counts(since: first, user: user)
+        async let newest = repository.submissions(SubmissionQuery(user: user, limit: Self.newestCount))
+        let catalog = templates
+        async let changed = Blocking.run { Self.recentlyChanged(catalog) }
+        let (figures, latest, recent) = try await (counts, newest, changed)
+        let values: [String: Any] = [
+            "days": Self.dayChart(figures.days, from: first),
+            "templates": Self.templateChart(figures.templates),
+            "total": figures.days.reduce(0) { $0 + $1.count },
+            "period": "\(OfficeFormat.day(first)) – \(OfficeFormat.day(today))",
+            "newest": latest.submissions.map(Self.row),
+            "noSubmissions": latest.submissions.isEmpty,
+            "changed": recent.map(\.values),
+            "noTemplates": recent.isEmpty,
+        ]
+        return views.page("dashboard", title: "Dashboard", context: context, section: .dashboard, values: values)
+    }
+
+    static func startOfDay(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: (date.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400)
+    }
+
+    /// Geometry of the per-day chart (SVG user units).
+    static let chartHeight = 120.0, barPitch = 22.0, barWidth = 18.0
+
+    /// One bar per day from `first` (empty days included), scaled to the busiest day.
+    static func dayChart(_ days: [SubmissionCounts.Day], from first: Date) -> [String: Any] {
+        let byDay = Dictionary(days.map { (Int($0.day.timeIntervalSince1970 / 86_400), $0.count) }, uniquingKeysWith: +)
+        let firstDay = Int(first.timeIntervalSince1970 / 86_400)
+        let counts = (0..<dashboardDays).map { byDay[firstDay + $0] ?? 0 }
+        let highest = max(counts.max() ?? 0, 1)
+        let bars: [[String: Any]] = counts.enumerated().map { index, count in
+            let height = (Double(count) / Double(highest) * chartHeight).rounded()
+            let date = Date(timeIntervalSince1970: Double(firstDay + index) * 86_400)
+            return [
+                "x": Double(index) * barPitch, "y": chartHeight - height, "width": barWidth, "height": height,
+                "count": count, "day": OfficeFormat.day(date),
+                "label": index % 5 == 0 || index == dashboardDays - 1 ? String(OfficeFormat.day(date).suffix(5)) : "",
+                // The first and last labels stay inside the chart.
+                "anchor": index == 0 ? "start" : (index == dashboardDays - 1 ? "end" : "middle"),
+                "labelX": index == 0 ? 0 : (index == dashboardDays - 1 ? Double(index) * barPitch + barWidth : Double(index) * barPitch + barWidth / 2),
+            ]
+        }
+        return ["bars": bars, "width": Double(dashboardDays) * barPitch, "height": chartHeight + 18,
+                "labelY": chartHeight + 14, "highest": highest]
+    }
+
+    /// One horizontal bar per template, most submissions first.
+    static func templateChart(_ templates: [SubmissionCounts.Template]) -> [String: Any] {
+        let highest = max(templates.map(\.count).max() ?? 0, 1)
+        let rowHeight = 24.0, barStart = 220.0, barRoom = 320.0
+        let rows: [[String: Any]] = templates.enumerated().map { index, template in
+            let y = Double(index) * rowHeight
+            let width = max((Double(template.count) / Double(highest) * barRoom).rounded(), 1)
+            let title = template.templateTitle.isEmpty ? template.templateID : template.templateTitle
+            return [
+                "title": title,
+                // The label has room for about 30 characters before the bars; the tooltip has it all.
+                "label": title.count > 30 ? String(title.prefix(29)) + "…" : title,
+                "id": template.templateID, "count": template.count, "y": y, "textY": y + 16,
+                "barX": barStart, "width": width, "countX": barStart + width + 6, "barHeight": rowHeight - 6,
+            ]
+        }
+        return ["rows": rows, "height": max(Double(templates.count) * rowHeight, rowHeight), "width": barStart + barRoom + 60,
+                "empty": templates.isEmpty]
+    }
+
+    /// The template files changed last, newest first (the catalog's files' modification times).
+    static func recentlyChanged(_ catalog: TemplateCatalog) -> [ChangedTemplate] {
+        let dated: [ChangedTemplate] = catalog.allVersions().compactMap { entry in
+            let path = catalog.folder.appendingPathComponent(entry.fileName).path
+            guard let date = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date else { return nil }
+            return ChangedTemplate(id: entry.id, title: entry.title, version: entry.version, changed: date)
+        }
+        return Array(dated.sorted { $0.changed > $1.changed }.prefix(recentTemplates))
+    }
+
+    struct ChangedTemplate: Sendable {
+        var id: String
+        var title: String
+        var version: Int
+        var changed: Date
+
+        var values: [String: Any] {
+            ["id": id, "title": title, "version": version, "changed": OfficeFormat.dateTime(changed)]
+        }
+    }
+}
+
+extension OfficeFormat {
+    /// `2026-11-23`: a UTC day, as the date inputs and the chart write it.
+    static func day(_ date: Date) -> String {
+        String(dateTime(date).prefix(10))
+    }
+}

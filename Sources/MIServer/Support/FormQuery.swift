@@ -1,0 +1,16 @@
+import Foundation
+
+/// A URL's query as HTML forms write it (`application/x-www-form-urlencoded`): `+` is a space and
+/// `%2B` a plus, which Hummingbird's `queryParameters` does not tell apart.
+enum FormQuery {
+    /// Name and value of each `name=value` pair, in order; a pair that does not decode is dropped.
+    static func parameters(_ query: String?) -> [(name: String, value: String)] {
+        guard let query, !query.isEmpty else { return [] }
+        return query.split(separator: "&").compactMap { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decode(_ text: Substring) -> String? { text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding }
+            guard let name = decode(parts[0]), let value = decode(parts.count > 1 ? parts[1] : "") else { return nil }
+            return (name, value)
+        }
+    }
+}
