@@ -9,7 +9,7 @@ final class OfficeBrowserTests: XCTestCase {
     static let hostile = ["<img src=x onerror=alert(1)>", "<script>window.__miHostile=1</script>"]
     static let foremanComment = "Seal leak confirmed: order a new mechanical seal"
     /// The steps the script runs when every page is there (run_all in the script).
-    static let steps = 25
+    static let steps = 27
 
     /// Where the screenshots go: the package's own .build folder (review-…, editor-…).
     static var screenshots: URL { Sandbox.repositoryRoot.appendingPathComponent(".build/office-screenshots") }

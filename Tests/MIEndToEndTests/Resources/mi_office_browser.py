@@ -301,6 +301,40 @@ def filtered_by_dates(office, total):
     check(len(rows(office)) == total, f"from={yesterday}&to={tomorrow}: {len(rows(office))} rows, expected {total}")
 
 
+def technicians(office):
+    return [r.find_element(By.CSS_SELECTOR, "td.technician").text for r in rows(office)]
+
+
+def sorted_by_technician(office, total):
+    office.open("/submissions", "submissions-to-sort")
+    headers = [a for a in office.all("a.sort") if a.text.strip().lower().startswith("technician")]
+    check(headers, f"no a.sort header 'Technician': {[a.text for a in office.all('a.sort')]}")
+    headers[0].click()
+    office.wait_loaded()
+    office.screenshot("submissions-sorted")
+    first = technicians(office)
+    check(len(first) == total, f"sorted by technician: {len(first)} rows, expected {total}")
+    check(first in (sorted(first), sorted(first, reverse=True)), f"not in technician order: {first}")
+    headers = [a for a in office.all("a.sort") if a.text.strip().lower().startswith("technician")]
+    headers[0].click()
+    office.wait_loaded()
+    office.screenshot("submissions-sorted-again")
+    check(technicians(office) == list(reversed(first)), f"the second click did not reverse {first}: {technicians(office)}")
+
+
+def paged(office, total):
+    office.open("/submissions?limit=2", "submissions-page-1")
+    first = [r.text for r in rows(office)]
+    check(len(first) == 2, f"limit=2: {len(first)} rows")
+    office.find("a#next-page").click()
+    office.wait_loaded()
+    office.screenshot("submissions-page-2")
+    second = [r.text for r in rows(office)]
+    check(len(second) == total - 2, f"the next page has {len(second)} rows, expected {total - 2}")
+    check(not set(first) & set(second), f"a row is on both pages: {first} / {second}")
+    check(not office.all("a#next-page"), "a#next-page on the last page")
+
+
 def open_from_list(office, submission_id, form):
     office.open("/submissions", "submissions-to-open")
     links = [a for a in office.all("table#submissions tr.submission a.open")
@@ -509,6 +543,8 @@ def run_all(office, facts, artifacts):
     office.step("filter template=extinguisher-check", filtered_by_template, office, "extinguisher-check",
                 facts["extinguisherCount"])
     office.step("filter by dates", filtered_by_dates, office, facts["total"])
+    office.step("a.sort sorts by technician, twice reverses", sorted_by_technician, office, facts["total"])
+    office.step("limit=2 and a#next-page", paged, office, facts["total"])
     if not office.step("a.open opens ana's pump inspection", open_from_list, office, facts["anaId"], facts["form"]):
         office.step("the submission opens by address", lambda: (
             office.open(f"/submissions/{facts['anaId']}", "submission"), office.find("#submission-header")))
