@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         // Linux system calls that Swift's Glibc module does not expose (renameat2).
@@ -48,7 +49,8 @@ let package = Package(
             "MIKit", "CCurl",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
-        // mi-server's application: routes, controllers, tokens, the SQLite repository.
+        // mi-server's application: routes, controllers, tokens, the SQLite repository, and the
+        // office web app (mustache views, CSS and JS embedded in the binary: one file to deploy).
         .target(name: "MIServer", dependencies: [
             "MIKit", "MIDirectory",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -56,7 +58,8 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        ]),
+            .product(name: "Mustache", package: "swift-mustache"),
+        ], resources: [.embedInCode("Office/Assets")]),
         .executableTarget(name: "mi-server", dependencies: ["MIServer"]),
         // The PDF writer `mi print` runs: cairo and pango are loaded only when printing.
         .executableTarget(name: "mi-report", dependencies: ["MIKit", "MIReport"]),

@@ -63,26 +63,7 @@ extension MI {
 /// The PDF through `mi-report` (installed next to `mi`), and CUPS through its command-line client.
 enum Printing {
     static func writePDF(of formFolder: URL, to output: URL, paper: String) throws {
-        let here = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-                       ?? CommandLine.arguments[0]).deletingLastPathComponent()
-        let writer = here.appendingPathComponent("mi-report")
-        guard FileManager.default.isExecutableFile(atPath: writer.path) else {
-            throw PrintError.reportWriterMissing(folder: here.path)
-        }
-        let process = Process()
-        process.executableURL = writer
-        process.arguments = [formFolder.path, output.path, paper]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let reason = message.hasPrefix("mi-report: ") ? String(message.dropFirst("mi-report: ".count)) : message
-            throw PrintError.reportFailed(reason.isEmpty ? "the PDF could not be written (mi-report exited with \(process.terminationStatus))" : reason)
-        }
+        try ReportWriter.writePDF(of: formFolder, to: output, paper: paper)
     }
 
     static func send(_ pdf: URL, to printer: String) throws {
@@ -108,8 +89,6 @@ enum Printing {
 
 /// Why a PDF was not written or not printed.
 enum PrintError: ClassifiedError {
-    case reportWriterMissing(folder: String)
-    case reportFailed(String)
     case noCUPS(pdf: String)
     case printerRefused(printer: String, reason: String, pdf: String)
     /// `<form name>.pdf` is already in the current folder and `--force` was not given.
@@ -117,8 +96,8 @@ enum PrintError: ClassifiedError {
 
     var failureClass: FailureClass {
         switch self {
-        case .reportWriterMissing, .noCUPS: return .configuration
-        case .reportFailed, .printerRefused: return .refused
+        case .noCUPS: return .configuration
+        case .printerRefused: return .refused
         // Like a form name already taken: the request names something that exists (65).
         case .pdfExists: return .badData
         }
@@ -126,8 +105,6 @@ enum PrintError: ClassifiedError {
 
     var code: String {
         switch self {
-        case .reportWriterMissing: return "mi-report-missing"
-        case .reportFailed: return "pdf-failed"
         case .noCUPS: return "no-cups"
         case .printerRefused: return "printer-refused"
         case .pdfExists: return "pdf-exists"
@@ -136,9 +113,6 @@ enum PrintError: ClassifiedError {
 
     var errorDescription: String? {
         switch self {
-        case .reportWriterMissing(let folder):
-            return "cannot print: mi-report is missing next to mi (\(folder)) — install both executables together"
-        case .reportFailed(let reason): return reason
         case .noCUPS(let pdf): return "cannot print: `lp` (CUPS) is not installed — install cups-client; the PDF is at \(pdf)"
         case .printerRefused(let printer, let reason, let pdf):
             return "printer \(printer) refused the job (\(reason)) — `lpstat -p` lists the printers; the PDF is at \(pdf)"

@@ -8,9 +8,12 @@ import MIKit
 public struct RegisteredRoute: Hashable, Sendable, CustomStringConvertible {
     public var method: String
     public var path: String
-    public init(method: String, path: String) {
+    /// A page or asset of the office web app (not in openapi.yaml; errors as HTML pages).
+    public var office: Bool
+    public init(method: String, path: String, office: Bool = false) {
         self.method = method
         self.path = path
+        self.office = office
     }
     public var description: String { "\(method) \(path)" }
 }
@@ -31,6 +34,10 @@ struct ServerServices: Sendable {
     let repository: any SubmissionRepository
     /// Resumable (tus) uploads, taken into submissions by the submission endpoint.
     let uploads: ResumableUploads
+    /// The office's views (parsed once at start-up).
+    let views: OfficeViews
+    /// Failed sign-ins, shared by the API's session endpoint and the office's `/login`.
+    let signInLimiter: SignInLimiter
     let now: @Sendable () -> Date
 }
 
@@ -88,21 +95,24 @@ func makeServices(configuration: Configuration, directory: any DirectoryService,
         configuration: configuration, directory: directory, layout: layout,
         tokens: SessionTokens(keyBytes: key, lifetime: TimeInterval(configuration.server.tokenMinutes) * 60,
                               adminGroupConfigured: configuration.ldap.adminGroup != nil),
-        templates: templates, repository: repository, uploads: uploads, now: now)
+        templates: templates, repository: repository, uploads: uploads, views: try OfficeViews(),
+        signInLimiter: SignInLimiter(), now: now)
 }
 
 /// The routes, from `Server.Paths`: `/health`; the session; the templates, the submissions and
-/// the resumable uploads behind the bearer token.
+/// the resumable uploads behind the bearer token; and the office web app.
 func buildRouter(_ services: ServerServices) -> ServerRouter {
     let router = Router(context: ServerContext.self)
     let table = RouteTable()
-    router.add(middleware: ErrorMiddleware(routes: table))
+    router.add(middleware: SecurityHeadersMiddleware())
+    router.add(middleware: ErrorMiddleware(routes: table, views: services.views))
     let recorder = RouteRecorder(router: router)
     let paths = services.configuration.server.paths
     let sessions = SessionMiddleware(tokens: services.tokens, now: services.now)
+    let sessionController = SessionController(path: paths.session, directory: services.directory, tokens: services.tokens,
+                                              limiter: services.signInLimiter, now: services.now)
     recorder.addRoutes(HealthController().endpoints)
-    recorder.addRoutes(SessionController(path: paths.session, directory: services.directory,
-                                         tokens: services.tokens, now: services.now).endpoints)
+    recorder.addRoutes(sessionController.endpoints)
     recorder.addRoutes(TemplateController(listPath: paths.templateList, templatePath: paths.template,
                                           catalog: services.templates, sessions: sessions).endpoints)
     recorder.addRoutes(SubmissionController(path: paths.submit, layout: services.layout,
@@ -111,8 +121,10 @@ func buildRouter(_ services: ServerServices) -> ServerRouter {
                                             resumable: services.uploads, now: services.now).endpoints)
     recorder.addRoutes(ResumableUploadController(path: paths.uploads, uploads: services.uploads, sessions: sessions,
                                                  maxUploadBytes: services.configuration.server.maxUploadBytes).endpoints)
-    recorder.addRoutes(TemplatePublishingController(publisher: TemplatePublisher(catalog: services.templates),
-                                                    middlewares: [sessions]).endpoints)
+    recorder.office = true
+    for collection in officeRoutes(services, sessionController: sessionController) {
+        recorder.addRoutes(collection)
+    }
     table.set(recorder.routes)
     return ServerRouter(router: router, routes: recorder.routes)
 }
@@ -123,6 +135,8 @@ private final class RouteRecorder: RouterMethods {
     typealias Context = ServerContext
     let router: Router<ServerContext>
     private(set) var routes: [RegisteredRoute] = []
+    /// Whether the routes being added are the office's.
+    var office = false
 
     init(router: Router<ServerContext>) { self.router = router }
 
@@ -130,7 +144,7 @@ private final class RouteRecorder: RouterMethods {
     func on<Responder: HTTPResponder>(_ path: RouterPath, method: HTTPRequest.Method,
                                       responder: Responder) -> Self where Responder.Context == Context {
         router.on(path, method: method, responder: responder)
-        routes.append(RegisteredRoute(method: method.rawValue, path: path.description))
+        routes.append(RegisteredRoute(method: method.rawValue, path: path.description, office: office))
         return self
     }
 

@@ -12,9 +12,13 @@ import NIOHTTP1
 ///
 /// A known path asked with a method it does not have is 405 with `Allow` listing the methods
 /// registered for it (`RouteTable`), before any route or token check runs.
+///
+/// A browser asking for an office page (or a path that is no API route) gets the error as an
+/// HTML page of the office instead, with the same status and sentence.
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = ServerContext
     let routes: RouteTable
+    let views: OfficeViews
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
@@ -28,8 +32,8 @@ struct ErrorMiddleware: RouterMiddleware {
             return response
         } catch let error as HTTPError {
             log(request, status: error.status, since: start, context: context, message: error.body)
-            return try JSONResponse.error(error.status, message: error.body ?? Self.defaultMessage(error.status, request),
-                                          headers: error.headers)
+            return try answer(error.status, message: error.body ?? Self.defaultMessage(error.status, request, routes: routes),
+                              headers: error.headers, request, context: context)
         } catch let error as ClientFault {
             return try answer(error, request, since: start, context: context)
         } catch let error as HTTPParserError {
@@ -37,14 +41,15 @@ struct ErrorMiddleware: RouterMiddleware {
         } catch let error as any HTTPResponseError {
             // Hummingbird's own (a JSON body over the size limit): the same error body as ours.
             log(request, status: error.status, since: start, context: context)
-            return try JSONResponse.error(error.status, message: Self.defaultMessage(error.status, request))
+            return try answer(error.status, message: Self.defaultMessage(error.status, request, routes: routes), request, context: context)
         } catch {
             context.logger.error("request failed", metadata: [
                 "method": .string(request.method.rawValue), "path": .string(request.uri.path),
                 "error": .string(String(describing: error)),
             ])
             log(request, status: .internalServerError, since: start, context: context)
-            return try JSONResponse.error(.internalServerError, message: "the server could not complete the request — try again; if it keeps failing, tell the administrator (the server's log has the details)")
+            return try answer(.internalServerError, message: "the server could not complete the request — try again; if it keeps failing, tell the administrator (the server's log has the details)",
+                              request, context: context)
         }
     }
 
@@ -54,11 +59,20 @@ struct ErrorMiddleware: RouterMiddleware {
                         context: Context) throws -> Response {
         fault.log(context.logger, remote: context.remoteAddress)
         log(request, status: fault.status, since: start, context: context, message: fault.errorDescription)
-        return try JSONResponse.error(fault.status, message: fault.errorDescription ?? fault.code, headers: [.connection: "close"])
+        return try answer(fault.status, message: fault.errorDescription ?? fault.code, headers: [.connection: "close"], request, context: context)
     }
 
-    static func defaultMessage(_ status: HTTPResponse.Status, _ request: Request) -> String {
+    /// The error as the API's JSON body, or as an office page for a browser on an office path.
+    private func answer(_ status: HTTPResponse.Status, message: String, headers: HTTPFields = [:], _ request: Request,
+                        context: Context) throws -> Response {
+        if routes.wantsPage(request) { return views.errorPage(status, message: message, context: context, headers: headers) }
+        return try JSONResponse.error(status, message: message, headers: headers)
+    }
+
+    static func defaultMessage(_ status: HTTPResponse.Status, _ request: Request, routes: RouteTable) -> String {
         switch status {
+        case .notFound where routes.wantsPage(request):
+            return "there is no page at \(request.uri.path) — go back to the dashboard"
         case .notFound:
             return "no such endpoint: \(request.method.rawValue) \(request.uri.path) — check Server.Paths in Config.plist"
         case .methodNotAllowed:
@@ -91,6 +105,21 @@ final class RouteTable: Sendable {
 
     func set(_ routes: [RegisteredRoute]) {
         self.routes.withLockedValue { $0 = routes }
+    }
+
+    /// Whether an error for `request` should be an office page: a browser (it accepts HTML)
+    /// asking for an office route or for a path no API route has.
+    func wantsPage(_ request: Request) -> Bool {
+        guard (request.headers[.accept] ?? "").contains("text/html") else { return false }
+        let segments = request.uri.path.split(separator: "/", omittingEmptySubsequences: true)
+        return routes.withLockedValue { routes in
+            let api = routes.filter { !$0.office }
+            if api.contains(where: { Self.matches($0.path, segments) }) { return false }
+            if routes.contains(where: { $0.office && Self.matches($0.path, segments) }) { return true }
+            // An unknown path under the API's folders (`/api/…`) keeps the API's error body.
+            let apiFolders = Set(api.compactMap { $0.path.split(separator: "/").first })
+            return segments.first.map { !apiFolders.contains($0) } ?? true
+        }
     }
 
     /// The methods registered for the paths `path` matches, sorted; empty for an unknown path.

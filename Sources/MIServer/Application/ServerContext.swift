@@ -7,12 +7,16 @@ public struct ServerContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The logged-in user; nil on routes that need no token.
     public var session: SessionClaims?
+    /// The office's CSRF token for this browser (set by the office middlewares), for the forms
+    /// and scripts a page renders; nil on API requests.
+    public var csrfToken: String?
     /// The client's address, for the log when a request fails by the client's fault.
     public var remoteAddress: SocketAddress?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         session = nil
+        csrfToken = nil
         remoteAddress = source.channel.remoteAddress
     }
 

@@ -15,11 +15,14 @@ public enum ServerSetupError: ClassifiedError, Sendable, Equatable {
     case database(path: String, detail: String)
     /// A received file cannot be written (the upload fails with 500 and nothing is kept).
     case storage(operation: String, path: String, reason: String)
+    /// A view of the office web app embedded in this build does not parse (a defect of the build).
+    case officeView(name: String, detail: String)
 
     public var failureClass: FailureClass {
         switch self {
         case .listenAddress, .dataDirectory, .signingKey, .database: return .configuration
         case .alreadyRunning, .storage: return .refused
+        case .officeView: return .internalFailure
         }
     }
 
@@ -31,6 +34,7 @@ public enum ServerSetupError: ClassifiedError, Sendable, Equatable {
         case .signingKey: return "signing-key"
         case .database: return "database"
         case .storage: return "storage"
+        case .officeView: return "office-view"
         }
     }
 
@@ -48,6 +52,8 @@ public enum ServerSetupError: ClassifiedError, Sendable, Equatable {
             return "cannot open the database \(path): \(detail) — check Server.DataDirectory's permissions and free space"
         case .storage(let operation, let path, let reason):
             return "cannot \(operation) \(path): \(reason) — check Server.DataDirectory's free space and permissions"
+        case .officeView(let name, let detail):
+            return "the office view \(name) in this build does not parse: \(detail) — reinstall mi-server from a good build"
         }
     }
 }

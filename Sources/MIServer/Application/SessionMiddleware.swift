@@ -4,7 +4,9 @@ import Hummingbird
 import MIDirectory
 
 /// Requires `Authorization: Bearer <token>` with a valid, unexpired token signed by this
-/// server, and puts its claims in the context.
+/// server, and puts its claims in the context. A GET or HEAD may instead carry the office's
+/// session cookie (the same token), so an office page can show a photo or play a video from
+/// the API; the cookie never authorises a request that changes something.
 struct SessionMiddleware: RouterMiddleware {
     typealias Context = ServerContext
 
@@ -14,7 +16,15 @@ struct SessionMiddleware: RouterMiddleware {
     let now: @Sendable () -> Date
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let header = request.headers[.authorization] else { throw Self.unauthorized }
+        guard let header = request.headers[.authorization] else {
+            guard request.method == .get || request.method == .head,
+                  let cookie = request.cookies[OfficeCookies.session]?.value,
+                  let claims = tokens.verify(cookie, now: now())
+            else { throw Self.unauthorized }
+            var context = context
+            context.session = claims
+            return try await next(request, context)
+        }
         let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "bearer",
               let claims = tokens.verify(String(parts[1]).trimmingCharacters(in: .whitespaces), now: now())

@@ -17,6 +17,7 @@ struct SessionController {
     let path: String
     let directory: any DirectoryService
     let tokens: SessionTokens
+    let limiter: SignInLimiter
     let now: @Sendable () -> Date
 
     var endpoints: RouteCollection<ServerContext> {
@@ -33,19 +34,38 @@ struct SessionController {
         } catch {
             throw HTTPError(.badRequest, message: "the body must be JSON {\"user\": \"…\", \"password\": \"…\"} — use `mi login`")
         }
-        let directory = self.directory
-        let user: DirectoryUser
-        do {
-            user = try await Self.directoryThreads.runIfActive {
-                try directory.authenticate(user: credentials.user, password: credentials.password)
-            }
-        } catch let error as DirectoryError {
-            throw Self.httpError(error, context: context)
-        }
+        let user = try await authenticate(user: credentials.user, password: credentials.password, context: context)
         let (token, claims) = try tokens.issue(for: user, now: now())
         context.logger.info("session started", metadata: ["user": .string(user.userName), "role": .string(user.role.rawValue)])
         return try JSONResponse.make(.ok, ServerSession(token: token, user: user.userName, displayName: user.displayName,
                                                   role: user.role, expiresAt: claims.expiresAt))
+    }
+
+    /// Checks a password with the directory, for `mi login` and the office's sign-in alike.
+    /// A user name or address with too many recent failures is refused (429 with Retry-After)
+    /// without asking the directory; wrong credentials are 401 and counted.
+    func authenticate(user name: String, password: String, context: ServerContext) async throws -> DirectoryUser {
+        let address = context.remoteAddress?.ipAddress ?? "unknown"
+        if let wait = limiter.retryAfter(user: name, address: address, now: now()) {
+            context.logger.notice("sign-in refused: too many failures", metadata: ["user": .string(name), "address": .string(address)])
+            throw HTTPError(.tooManyRequests, headers: [.retryAfter: String(wait)],
+                            message: "too many failed sign-ins for this user or from this address — wait \(Self.minutes(wait)) and try again, or ask the administrator to check the password")
+        }
+        let directory = self.directory
+        do {
+            let user = try await Self.directoryThreads.runIfActive {
+                try directory.authenticate(user: name, password: password)
+            }
+            limiter.recordSuccess(user: name)
+            return user
+        } catch let error as DirectoryError {
+            if error.failureClass == .notPermitted { limiter.recordFailure(user: name, address: address, now: now()) }
+            throw Self.httpError(error, context: context)
+        }
+    }
+
+    private static func minutes(_ seconds: Int) -> String {
+        seconds <= 60 ? "a minute" : "\((seconds + 59) / 60) minutes"
     }
 
     /// Wrong credentials are 401; everything else the directory (or its configuration) does

@@ -75,4 +75,16 @@ struct SessionTokens: Sendable {
         }
         return claims
     }
+
+    /// The office's CSRF token for a browser secret (its session cookie, or before sign-in its
+    /// sign-in cookie): an HMAC, so nothing is stored, and a page of one browser is no use to another.
+    func csrfToken(binding: String) -> String {
+        Base64URL.encode(Data(HMAC<SHA256>.authenticationCode(for: Data(("csrf\u{0}" + binding).utf8), using: key)))
+    }
+
+    /// Whether `token` is the CSRF token for `binding`, compared in constant time.
+    func isValidCSRFToken(_ token: String, binding: String) -> Bool {
+        guard token.utf8.count <= 128, let mac = Base64URL.decode(token), mac.count == SHA256.byteCount else { return false }
+        return HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: Data(("csrf\u{0}" + binding).utf8), using: key)
+    }
 }

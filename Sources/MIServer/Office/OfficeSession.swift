@@ -1,0 +1,122 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The office's cookies. The session cookie holds the same signed token `mi login` gets (so
+/// it expires with `Server.TokenMinutes` and survives a restart); the sign-in cookie is a random
+/// value that binds the sign-in form's CSRF token to one browser before anyone is signed in.
+enum OfficeCookies {
+    static let session = "mi_office"
+    static let signIn = "mi_signin"
+
+    /// Secure when the browser reached the server over TLS (a proxy in front says so with
+    /// `X-Forwarded-Proto: https`); setting it can only restrict where the cookie goes.
+    static func isSecure(_ request: Request) -> Bool {
+        request.headers[HTTPField.Name("X-Forwarded-Proto")!]?.lowercased() == "https"
+    }
+
+    static func session(_ token: String, maxAge: Int, request: Request) -> Cookie {
+        Cookie(name: session, value: token, maxAge: maxAge, path: "/", secure: isSecure(request), httpOnly: true, sameSite: .strict)
+    }
+
+    static func signIn(_ value: String, request: Request) -> Cookie {
+        Cookie(name: signIn, value: value, maxAge: 3600, path: "/login", secure: isSecure(request), httpOnly: true, sameSite: .strict)
+    }
+
+    /// A cookie that tells the browser to forget `name`.
+    static func expired(_ name: String, path: String, request: Request) -> Cookie {
+        Cookie(name: name, value: "", maxAge: 0, path: path, secure: isSecure(request), httpOnly: true, sameSite: .strict)
+    }
+}
+
+/// Office pages: the signed-in user from the session cookie, into `context.session`, with the
+/// page's CSRF token. Without a valid cookie a page asked for is a redirect to `/login` (which
+/// comes back here after), anything else 401.
+struct OfficeSessionMiddleware: RouterMiddleware {
+    typealias Context = ServerContext
+    let tokens: SessionTokens
+    let now: @Sendable () -> Date
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let cookie = request.cookies[OfficeCookies.session]?.value,
+              let claims = tokens.verify(cookie, now: now())
+        else {
+            if request.method == .get || request.method == .head {
+                return OfficeViews.redirect(to: "/login?next=" + Self.percentEncoded(request.uri.description))
+            }
+            throw HTTPError(.unauthorized, message: "your office session has expired — sign in again")
+        }
+        var context = context
+        context.session = claims
+        context.csrfToken = tokens.csrfToken(binding: cookie)
+        return try await next(request, context)
+    }
+
+    static func percentEncoded(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~/")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? "/"
+    }
+}
+
+/// Every office request that changes something (POST, PUT, PATCH, DELETE) carries the CSRF
+/// token of its browser: in the `X-CSRF-Token` header (scripts), the `_csrf` field of a
+/// urlencoded form, or the `_csrf` query parameter (a multipart file upload). Otherwise 403,
+/// before the route runs. The token is bound to the session cookie, or before sign-in to the
+/// sign-in cookie, so a page of another site cannot produce it.
+struct CSRFMiddleware: RouterMiddleware {
+    typealias Context = ServerContext
+    static let header = HTTPField.Name("X-CSRF-Token")!
+    static let field = "_csrf"
+    /// A urlencoded office form is small; a larger one is refused before it is read.
+    static let maximumFormBytes = 64 * 1024
+
+    let tokens: SessionTokens
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        switch request.method {
+        case .get, .head, .options: return try await next(request, context)
+        default: break
+        }
+        let bindings = [OfficeCookies.session, OfficeCookies.signIn].compactMap { request.cookies[$0]?.value }.filter { !$0.isEmpty }
+        var request = request
+        var presented = request.headers[Self.header] ?? request.uri.queryParameters.get(Self.field)
+        if presented == nil, Self.isURLEncodedForm(request) {
+            let body = try await request.body.collect(upTo: Self.maximumFormBytes)
+            request.body = .init(buffer: body)
+            presented = OfficeForm(body)[Self.field]
+        }
+        guard let presented, bindings.contains(where: { tokens.isValidCSRFToken(presented, binding: $0) }) else {
+            throw HTTPError(.forbidden, message: "this request did not come from an office page of this server (missing or wrong CSRF token) — reload the page and try again")
+        }
+        return try await next(request, context)
+    }
+
+    static func isURLEncodedForm(_ request: Request) -> Bool {
+        (request.headers[.contentType] ?? "").lowercased().hasPrefix("application/x-www-form-urlencoded")
+    }
+}
+
+/// The fields of an `application/x-www-form-urlencoded` body; the first value of a name wins.
+struct OfficeForm: Sendable {
+    private(set) var fields: [String: String] = [:]
+
+    init(_ body: ByteBuffer) {
+        self.init(String(buffer: body))
+    }
+
+    init(_ text: String) {
+        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = Self.decode(parts[0]) else { continue }
+            let value = parts.count > 1 ? Self.decode(parts[1]) ?? "" : ""
+            if fields[name] == nil { fields[name] = value }
+        }
+    }
+
+    subscript(_ name: String) -> String? { fields[name] }
+
+    private static func decode(_ text: Substring) -> String? {
+        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+    }
+}

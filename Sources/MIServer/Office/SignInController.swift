@@ -1,0 +1,81 @@
+import Foundation
+import Hummingbird
+import MIDirectory
+import MIKit
+
+/// `/login` and `/logout`. The password is checked by the directory exactly as for `mi login`
+/// (`SessionController.authenticate`: the same MIDirectory code, the same failed-sign-in limits),
+/// and the office gets the same signed token, in an HttpOnly, SameSite=Strict cookie.
+struct SignInController {
+    let sessions: SessionController
+    let views: OfficeViews
+    let tokens: SessionTokens
+    let lifetimeSeconds: Int
+    let now: @Sendable () -> Date
+
+    func register(on routes: RouteCollection<ServerContext>) {
+        routes.get("login", use: form)
+        routes.post("login", use: signIn)
+        routes.post("logout", use: signOut)
+    }
+
+    /// The sign-in form; an already signed-in browser goes straight on.
+    @Sendable func form(_ request: Request, context: ServerContext) async throws -> Response {
+        let next = Self.safeNext(request.uri.queryParameters.get("next"))
+        if let cookie = request.cookies[OfficeCookies.session]?.value, tokens.verify(cookie, now: now()) != nil {
+            return OfficeViews.redirect(to: next)
+        }
+        return page(request, context: context, next: next, user: "", error: nil, status: .ok)
+    }
+
+    @Sendable func signIn(_ request: Request, context: ServerContext) async throws -> Response {
+        let form = OfficeForm(try await request.body.collect(upTo: CSRFMiddleware.maximumFormBytes))
+        let next = Self.safeNext(form["next"])
+        let user = (form["user"] ?? "").trimmingCharacters(in: .whitespaces)
+        let password = form["password"] ?? ""
+        guard !user.isEmpty, !password.isEmpty else {
+            return page(request, context: context, next: next, user: user, error: "enter your user name and your password", status: .badRequest)
+        }
+        let signedIn: DirectoryUser
+        do {
+            signedIn = try await sessions.authenticate(user: user, password: password, context: context)
+        } catch let error as HTTPError {
+            return page(request, context: context, next: next, user: user, error: error.body ?? "sign-in failed",
+                        status: error.status, headers: error.headers)
+        }
+        let (token, _) = try tokens.issue(for: signedIn, now: now())
+        context.logger.info("office session started", metadata: ["user": .string(signedIn.userName), "role": .string(signedIn.role.rawValue)])
+        var response = OfficeViews.redirect(to: next)
+        response.setCookie(OfficeCookies.session(token, maxAge: lifetimeSeconds, request: request))
+        response.setCookie(OfficeCookies.expired(OfficeCookies.signIn, path: "/login", request: request))
+        return response
+    }
+
+    @Sendable func signOut(_ request: Request, context: ServerContext) async throws -> Response {
+        var response = OfficeViews.redirect(to: "/login")
+        response.setCookie(OfficeCookies.expired(OfficeCookies.session, path: "/", request: request))
+        return response
+    }
+
+    /// The form, with a CSRF token bound to this browser's sign-in cookie (made when missing).
+    private func page(_ request: Request, context: ServerContext, next: String, user: String, error: String?,
+                      status: HTTPResponse.Status, headers: HTTPFields = [:]) -> Response {
+        let existing = request.cookies[OfficeCookies.signIn]?.value
+        let binding = existing.flatMap { $0.isEmpty ? nil : $0 } ?? Base64URL.encode(Data((0..<24).map { _ in UInt8.random(in: 0...255) }))
+        var context = context
+        context.session = nil
+        context.csrfToken = tokens.csrfToken(binding: binding)
+        var values: [String: Any] = ["next": next, "user": user]
+        if let error { values["error"] = error }
+        var response = views.page("login", title: "Sign in", context: context, values: values, status: status, headers: headers)
+        if binding != existing { response.setCookie(OfficeCookies.signIn(binding, request: request)) }
+        return response
+    }
+
+    /// Where to go after signing in: a path of this site only (never `//host` or a URL).
+    static func safeNext(_ next: String?) -> String {
+        guard let next, next.hasPrefix("/"), !next.hasPrefix("//"), !next.hasPrefix("/\\"),
+              !next.contains(where: { $0.isNewline || $0 == "\\" }) else { return "/" }
+        return next
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import Hummingbird
+import MIKit
+
+/// `/submissions/{id}`: one uploaded form as the office reads it — the header, every question
+/// with its answer and comment (tables as grids, the no-value cells red-bordered as the seed
+/// draws them), photos, players for video and audio, the foreman's comments, the audit trail —
+/// and its downloads: each media file, form.json and the PDF `mi print` makes.
+struct SubmissionPage {
+    let views: OfficeViews
+    let repository: any SubmissionRepository
+    let layout: DataLayout
+    /// The PDF is written by mi-report; one stuck on a hostile form is stopped after this.
+    static let reportTimeout: TimeInterval = 60
+
+    func register(on pages: RouteCollection<ServerContext>) {
+        pages.get("submissions/{id}", use: page)
+        pages.get("submissions/{id}/form.json", use: formJSON)
+        pages.get("submissions/{id}/report.pdf", use: report)
+    }
+
+    @Sendable func page(_ request: Request, context: ServerContext) async throws -> Response {
+        let session = try context.requireSession()
+        let receipt = try await SubmissionAccess.receipt(context.parameters.get("id") ?? "", for: session, in: repository)
+        let (form, _) = try await SubmissionAccess.form(of: receipt, layout: layout)
+        let values = Self.values(form, receipt: receipt)
+        return views.page("submission", title: "\(form.name) · \(form.template.title)", context: context,
+                          section: .submissions, values: values)
+    }
+
+    @Sendable func formJSON(_ request: Request, context: ServerContext) async throws -> Response {
+        let session = try context.requireSession()
+        let receipt = try await SubmissionAccess.receipt(context.parameters.get("id") ?? "", for: session, in: repository)
+        let (form, data) = try await SubmissionAccess.form(of: receipt, layout: layout)
+        return Response(status: .ok, headers: [
+            .contentType: "application/json; charset=utf-8",
+            .contentDisposition: Self.attachment("\(form.name)-form.json"),
+        ], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    @Sendable func report(_ request: Request, context: ServerContext) async throws -> Response {
+        let session = try context.requireSession()
+        let receipt = try await SubmissionAccess.receipt(context.parameters.get("id") ?? "", for: session, in: repository)
+        let (form, _) = try await SubmissionAccess.form(of: receipt, layout: layout)
+        let folder = layout.submission(receipt.id)
+        let output = layout.incoming.appendingPathComponent("report-\(UUID().uuidString.lowercased()).pdf")
+        let pdf: Data
+        do {
+            pdf = try await Blocking.run {
+                defer { try? FileManager.default.removeItem(at: output) }
+                try ReportWriter.writePDF(of: folder, to: output, paper: "auto", timeout: Self.reportTimeout)
+                return try Data(contentsOf: output)
+            }
+        } catch let error as ReportWriterError {
+            context.logger.error("no PDF for submission \(receipt.id): \(error.errorDescription ?? error.code)")
+            throw HTTPError(.serviceUnavailable, message: "the PDF could not be made (\(error.errorDescription ?? error.code)) — the server's log has the details")
+        }
+        return Response(status: .ok, headers: [
+            .contentType: "application/pdf",
+            .contentDisposition: Self.attachment("\(form.name).pdf"),
+        ], body: .init(byteBuffer: ByteBuffer(bytes: pdf)))
+    }
+
+    /// `attachment` with the name as ASCII (quotes and controls replaced) and in UTF-8 (RFC 6266).
+    static func attachment(_ name: String) -> String {
+        let ascii = String(name.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0 != "\"" && $0 != "\\" ? Character($0) : "_" })
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        let encoded = name.addingPercentEncoding(withAllowedCharacters: allowed) ?? ascii
+        return "attachment; filename=\"\(ascii)\"; filename*=UTF-8''\(encoded)"
+    }
+
+    // MARK: - The view's values
+
+    static func values(_ form: Form, receipt: Receipt) -> [String: Any] {
+        let id = receipt.id
+        let questions: [[String: Any]] = form.template.questions.enumerated().map { index, question in
+            Self.question(question, number: index + 1, answer: form.answer(for: question.id), submission: id)
+        }
+        return [
+            "id": id,
+            "formName": form.name,
+            "templateTitle": form.template.title,
+            "templateID": form.template.id,
+            "templateVersion": form.template.version,
+            "technician": form.technicianLabel,
+            "created": OfficeFormat.dateTime(form.createdAt),
+            "submitted": form.submittedAt.map(OfficeFormat.dateTime) ?? "not submitted",
+            "uploaded": OfficeFormat.dateTime(receipt.receivedAt),
+            "uploadedBy": receipt.uploadedBy,
+            "answered": form.template.questions.count - form.openQuestions.count,
+            "questionCount": form.template.questions.count,
+            "mediaCount": form.mediaCount,
+            "questions": questions,
+            "hasForemanComments": !form.foremanComments.isEmpty,
+            "foremanComments": form.foremanComments.map { ["at": OfficeFormat.dateTime($0.at), "by": $0.by, "text": $0.text] },
+            "audit": form.audit.map { ["at": OfficeFormat.dateTime($0.at), "sentence": $0.sentence] },
+            "media": receipt.parts.filter { $0.name != UploadPart.formName }.map { part in
+                ["name": part.name, "url": mediaURL(id, part.name), "size": ByteCount.string(part.size)]
+            },
+        ]
+    }
+
+    static func mediaURL(_ id: String, _ name: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return "/api/v1/submissions/\(id)/media/" + (name.addingPercentEncoding(withAllowedCharacters: allowed) ?? name)
+    }
+
+    static func question(_ question: Question, number: Int, answer: Answer, submission id: String) -> [String: Any] {
+        var values: [String: Any] = [
+            "id": question.id, "number": number, "text": question.text, "type": question.typeDescription,
+            "done": answer.isDone,
+        ]
+        if let help = question.help { values["help"] = help }
+        if let comment = answer.comment, !comment.isEmpty { values["comment"] = comment }
+        switch (question.kind, answer.value) {
+        case (.multipleChoice(let options, _), let value):
+            let chosen: [String]
+            if case .choices(let list)? = value { chosen = list } else { chosen = [] }
+            values["choices"] = options.map { ["label": $0, "chosen": chosen.contains($0)] }
+            values["hasChoices"] = true
+            values["answered"] = !chosen.isEmpty
+        case (.table(let rows, let columns, let noCells), let value):
+            var cells: [[String?]] = []
+            if case .table(let table)? = value { cells = table }
+            values["grid"] = [
+                "columns": columns,
+                "rows": rows.enumerated().map { row, label in
+                    [
+                        "label": label,
+                        "cells": columns.indices.map { column -> [String: Any] in
+                            let noValue = noCells.contains(Cell(row: row, column: column))
+                            let text = row < cells.count && column < cells[row].count ? cells[row][column] : nil
+                            return ["noValue": noValue, "text": noValue ? "" : (text ?? "")]
+                        },
+                    ] as [String: Any]
+                },
+            ] as [String: Any]
+            values["answered"] = value != nil
+        case (_, let value?):
+            values["value"] = value.display
+            values["answered"] = true
+        case (_, nil):
+            values["answered"] = false
+        }
+        values["hasMedia"] = !answer.media.isEmpty
+        values["media"] = answer.media.map { name -> [String: Any] in
+            let kind = MediaKind(extension: (name as NSString).pathExtension)
+            return ["name": name, "url": mediaURL(id, name), "photo": kind == .photo, "video": kind == .video,
+                    "audio": kind == .audio, "other": kind == nil]
+        }
+        return values
+    }
+}
+
+/// How the office writes dates: ISO-like, minutes, UTC, the same on every page.
+enum OfficeFormat {
+    static func dateTime(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        return String(format: "%04d-%02d-%02d %02d:%02d UTC", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0)
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+import Hummingbird
+import MIKit
+
+/// Who may read a stored submission: a foreman any, a technician only their own forms'.
+enum SubmissionAccess {
+    /// The receipt of submission `id` (any spelling of the UUID) for `session`: 404 when there
+    /// is no such submission, 403 when it is another technician's.
+    static func receipt(_ id: String, for session: SessionClaims, in repository: any SubmissionRepository) async throws -> Receipt {
+        guard let id = UUID(uuidString: id)?.uuidString.lowercased(), let receipt = try await repository.receipt(id: id) else {
+            throw HTTPError(.notFound, message: "there is no submission \(id) — it may not have been uploaded yet")
+        }
+        guard session.role == .foreman || receipt.user == session.sub else {
+            throw HTTPError(.forbidden, message: "this submission is \(receipt.user)'s — a technician sees only their own forms; ask your foreman")
+        }
+        return receipt
+    }
+
+    /// The stored form.json of a committed submission, decoded.
+    static func form(of receipt: Receipt, layout: DataLayout) async throws -> (form: Form, data: Data) {
+        let url = layout.submission(receipt.id).appendingPathComponent(Store.formFileName)
+        return try await Blocking.run {
+            let data = try Data(contentsOf: url)
+            return (try FormFile.decode(data), data)
+        }
+    }
+}

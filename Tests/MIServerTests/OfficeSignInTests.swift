@@ -1,0 +1,240 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+@testable import MIServer
+import XCTest
+
+/// The office's sign-in: the directory through the same code as `mi login`, the cookie's
+/// attributes, CSRF on every POST, the failed sign-in limits, and the headers on every answer.
+final class OfficeSignInTests: XCTestCase {
+    func testSignInSetsAStrictHttpOnlyCookieAndGoesWhereItWasAsked() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.test { client in
+            let form = try await client.signInForm()
+            XCTAssertTrue(form.html.contains("id=\"login\""), form.html)
+            let response = try await client.postSignIn(user: "fiona", password: FakeDirectory.password, form: form,
+                                                       next: "/submissions?user=ana")
+            XCTAssertEqual(response.status, .seeOther, response.text)
+            XCTAssertEqual(response.headers[.location], "/submissions?user=ana")
+            let cookie = try XCTUnwrap(response.setCookies.first { $0.hasPrefix("mi_office=") })
+            XCTAssertTrue(cookie.contains("HttpOnly"), cookie)
+            XCTAssertTrue(cookie.contains("SameSite=Strict"), cookie)
+            XCTAssertTrue(cookie.contains("Max-Age=3600"), "expires with Server.TokenMinutes: \(cookie)")
+            XCTAssertFalse(cookie.contains("Secure"), "plain HTTP: \(cookie)")
+            let token = String(cookie.dropFirst("mi_office=".count).prefix { $0 != ";" })
+            // The cookie is the API's token: the API takes it for reading.
+            let templates = try await client.execute(uri: "/api/v1/templates", method: .get,
+                                                     headers: [.cookie: "mi_office=\(token)"]) { $0 }
+            XCTAssertEqual(templates.status, .ok, templates.text)
+            // …but never for a request that changes something.
+            let upload = try await client.execute(uri: "/api/v1/submissions", method: .post,
+                                                  headers: [.cookie: "mi_office=\(token)", .contentType: "multipart/form-data; boundary=x"],
+                                                  body: ByteBuffer(string: "--x--\r\n")) { $0 }
+            XCTAssertEqual(upload.status, .unauthorized, upload.text)
+        }
+    }
+
+    func testTheCookieIsSecureBehindAnHTTPSProxy() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.test { client in
+            let form = try await client.signInForm()
+            let response = try await client.postSignIn(user: "fiona", password: FakeDirectory.password, form: form,
+                                                       headers: [HTTPField.Name("X-Forwarded-Proto")!: "https"])
+            let cookie = try XCTUnwrap(response.setCookies.first { $0.hasPrefix("mi_office=") })
+            XCTAssertTrue(cookie.contains("Secure"), cookie)
+        }
+    }
+
+    func testASignInWithoutTheFormsTokenIsRefused() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.test { client in
+            let form = try await client.signInForm()
+            for token in [nil, "", "forged", String(repeating: "A", count: 43)] {
+                let response = try await client.postSignIn(user: "fiona", password: FakeDirectory.password, form: form, token: .some(token))
+                XCTAssertEqual(response.status, .forbidden, "token \(token ?? "none"): \(response.text)")
+                XCTAssertFalse(response.setCookies.contains { $0.hasPrefix("mi_office=") })
+            }
+            // The token of another browser (another sign-in cookie) is no use either.
+            let other = try await client.signInForm()
+            let crossed = try await client.postSignIn(user: "fiona", password: FakeDirectory.password,
+                                                      form: SignInForm(cookie: form.cookie, token: other.token, html: ""))
+            XCTAssertEqual(crossed.status, .forbidden, crossed.text)
+            XCTAssertEqual(fixture.fakeDirectory.calls, 0, "the directory is not asked without a valid token")
+        }
+    }
+
+    func testAWrongPasswordShowsTheFormAgainWithTheReasonAsText() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.test { client in
+            let form = try await client.signInForm()
+            let response = try await client.postSignIn(user: "<b>fiona</b>", password: "wrong", form: form)
+            XCTAssertEqual(response.status, .unauthorized)
+            XCTAssertTrue(response.text.contains("class=\"error\""), response.text)
+            XCTAssertTrue(response.text.contains("&lt;b&gt;fiona&lt;/b&gt;"), "the user name typed is kept, escaped")
+            XCTAssertFalse(response.text.contains("<b>fiona</b>"))
+            XCTAssertFalse(response.setCookies.contains { $0.hasPrefix("mi_office=") })
+        }
+    }
+
+    func testFailedSignInsAreLimitedPerUserForTheOfficeAndTheAPIAlike() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.test { client in
+            let form = try await client.signInForm()
+            for _ in 0..<3 {
+                let response = try await client.postSignIn(user: "fiona", password: "guess", form: form)
+                XCTAssertEqual(response.status, .unauthorized)
+            }
+            for _ in 0..<2 {
+                let body = ByteBuffer(string: #"{"user": "fiona", "password": "guess"}"#)
+                let response = try await client.execute(uri: "/api/v1/session", method: .post, body: body) { $0 }
+                XCTAssertEqual(response.status, .unauthorized)
+            }
+            let calls = fixture.fakeDirectory.calls
+            // The sixth try, even with the right password, is refused without asking the directory.
+            let refused = try await client.postSignIn(user: "fiona", password: FakeDirectory.password, form: form)
+            XCTAssertEqual(refused.status, .tooManyRequests, refused.text)
+            XCTAssertNotNil(refused.headers[.retryAfter])
+            XCTAssertTrue(refused.text.contains("too many failed sign-ins"), refused.text)
+            let api = try await client.execute(uri: "/api/v1/session", method: .post,
+                                               body: ByteBuffer(string: #"{"user": "fiona", "password": "secret"}"#)) { $0 }
+            XCTAssertEqual(api.status, .tooManyRequests, api.text)
+            XCTAssertEqual(fixture.fakeDirectory.calls, calls)
+            // Another user is not locked out by fiona's failures.
+            let ana = try await client.postSignIn(user: "ana", password: FakeDirectory.password, form: form)
+            XCTAssertEqual(ana.status, .seeOther, ana.text)
+            // After the window the right password works again.
+            fixture.clock.advance(by: 15 * 60 + 1)
+            let later = try await client.postSignIn(user: "fiona", password: FakeDirectory.password, form: form)
+            XCTAssertEqual(later.status, .seeOther, later.text)
+        }
+    }
+
+    func testSignOutNeedsTheTokenAndForgetsTheCookie() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.test { client in
+            let session = try await client.officeSession("fiona", fixture: fixture)
+            let forged = try await client.execute(uri: "/logout", method: .post, headers: [.cookie: session.cookieHeader]) { $0 }
+            XCTAssertEqual(forged.status, .forbidden)
+            let response = try await client.execute(uri: "/logout", method: .post,
+                                                    headers: [.cookie: session.cookieHeader, .contentType: "application/x-www-form-urlencoded"],
+                                                    body: ByteBuffer(string: "_csrf=\(session.csrf)")) { $0 }
+            XCTAssertEqual(response.status, .seeOther, response.text)
+            XCTAssertEqual(response.headers[.location], "/login")
+            XCTAssertTrue(response.setCookies.contains { $0.hasPrefix("mi_office=;") && $0.contains("Max-Age=0") }, "\(response.setCookies)")
+        }
+    }
+
+    func testOnlyPathsOfThisSiteAreFollowedAfterSignIn() {
+        XCTAssertEqual(SignInController.safeNext("/submissions?q=a"), "/submissions?q=a")
+        for hostile in [nil, "", "https://evil.example", "//evil.example", "/\\evil.example", "javascript:alert(1)", "/a\nb"] {
+            XCTAssertEqual(SignInController.safeNext(hostile), "/", hostile ?? "nil")
+        }
+    }
+
+    func testEveryAnswerCarriesTheStrictHeadersAndBrowsersGetErrorPages() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.test { client in
+            for uri in ["/login", "/health", "/api/v1/templates", "/static/office.css", "/no-such-page"] {
+                let response = try await client.execute(uri: uri, method: .get, headers: [.accept: "text/html"]) { $0 }
+                let policy = try XCTUnwrap(response.headers[.contentSecurityPolicy], uri)
+                XCTAssertTrue(policy.contains("script-src 'self'") && policy.contains("default-src 'none'"), policy)
+                XCTAssertFalse(policy.contains("unsafe"), policy)
+                XCTAssertEqual(response.headers[HTTPField.Name("X-Content-Type-Options")!], "nosniff")
+            }
+            let page = try await client.execute(uri: "/no-such-page", method: .get, headers: [.accept: "text/html"]) { $0 }
+            XCTAssertEqual(page.status, .notFound)
+            XCTAssertEqual(page.headers[.contentType], "text/html; charset=utf-8")
+            let api = try await client.execute(uri: "/api/v1/nothing", method: .get, headers: [.accept: "text/html"]) { $0 }
+            XCTAssertEqual(api.status, .notFound)
+            XCTAssertNotNil(api.errorMessage, "an API path keeps the JSON error body even for a browser")
+            let css = try await client.execute(uri: "/static/office.css", method: .get) { $0 }
+            let etag = try XCTUnwrap(css.headers[.eTag])
+            let again = try await client.execute(uri: "/static/office.css", method: .get, headers: [.ifNoneMatch: etag]) { $0 }
+            XCTAssertEqual(again.status, .notModified)
+            try await assertStatus(.notFound, try await client.execute(uri: "/static/..%2Fsigning.key", method: .get) { $0 })
+        }
+    }
+
+    func testTheLimiterForgetsFailuresAfterTheWindowAndCountsAddressesApart() {
+        let limiter = SignInLimiter(limits: .init(perUser: 2, perAddress: 3, window: 100))
+        let start = Date(timeIntervalSince1970: 1_000_000)
+        limiter.recordFailure(user: "Ana", address: "10.0.0.1", now: start)
+        XCTAssertNil(limiter.retryAfter(user: "ana", address: "10.0.0.1", now: start))
+        limiter.recordFailure(user: "ana ", address: "10.0.0.1", now: start.addingTimeInterval(10))
+        XCTAssertEqual(limiter.retryAfter(user: "ana", address: "10.0.0.2", now: start.addingTimeInterval(20)), 80,
+                       "the user's count is the same under any spelling and from any address")
+        XCTAssertNil(limiter.retryAfter(user: "ana", address: "10.0.0.1", now: start.addingTimeInterval(100)))
+        limiter.recordFailure(user: "bob", address: "10.0.0.1", now: start.addingTimeInterval(101))
+        limiter.recordFailure(user: "dora", address: "10.0.0.1", now: start.addingTimeInterval(101))
+        XCTAssertEqual(limiter.retryAfter(user: "carla", address: "10.0.0.1", now: start.addingTimeInterval(101)), 9,
+                       "three failures from one address hold every name")
+        limiter.recordSuccess(user: "ana")
+        XCTAssertNil(limiter.retryAfter(user: "ana", address: "10.0.0.9", now: start.addingTimeInterval(101)))
+    }
+}
+
+/// The sign-in form as a browser holds it: its sign-in cookie and the page's CSRF token.
+struct SignInForm: Sendable {
+    var cookie: String
+    var token: String
+    var html: String
+}
+
+/// A signed-in office browser: its session cookie and the pages' CSRF token.
+struct OfficeBrowserSession: Sendable {
+    var token: String
+    var csrf: String
+    var cookieHeader: String { "mi_office=\(token)" }
+}
+
+extension TestResponse {
+    var setCookies: [String] { headers[values: .setCookie] }
+}
+
+extension TestClientProtocol {
+    func signInForm() async throws -> SignInForm {
+        let response = try await execute(uri: "/login", method: .get) { $0 }
+        XCTAssertEqual(response.status, .ok, response.text)
+        let cookie = try XCTUnwrap(response.setCookies.first { $0.hasPrefix("mi_signin=") })
+        return SignInForm(cookie: String(cookie.prefix { $0 != ";" }), token: try Self.csrf(in: response.text), html: response.text)
+    }
+
+    /// POSTs the sign-in form; `token` replaces the form's CSRF token (`.some(nil)`: none sent).
+    func postSignIn(user: String, password: String, form: SignInForm, token: String?? = nil, next: String = "/",
+                    headers extra: HTTPFields = [:]) async throws -> TestResponse {
+        var fields = ["user=\(Self.encode(user))", "password=\(Self.encode(password))", "next=\(Self.encode(next))"]
+        switch token {
+        case .none: fields.append("_csrf=\(form.token)")
+        case .some(.some(let value)): fields.append("_csrf=\(Self.encode(value))")
+        case .some(.none): break
+        }
+        var headers: HTTPFields = [.cookie: form.cookie, .contentType: "application/x-www-form-urlencoded", .accept: "text/html"]
+        headers.append(contentsOf: extra)
+        return try await execute(uri: "/login", method: .post, headers: headers,
+                                 body: ByteBuffer(string: fields.joined(separator: "&"))) { $0 }
+    }
+
+    /// Signs `user` in to the office; the pages' CSRF token is made with the server's signing key.
+    func officeSession(_ user: String, fixture: ServerFixture) async throws -> OfficeBrowserSession {
+        let form = try await signInForm()
+        let response = try await postSignIn(user: user, password: FakeDirectory.password, form: form)
+        let cookie = try XCTUnwrap(response.setCookies.first { $0.hasPrefix("mi_office=") }, response.text)
+        let token = String(cookie.dropFirst("mi_office=".count).prefix { $0 != ";" })
+        let key = try Data(contentsOf: fixture.layout.signingKey)
+        let csrf = SessionTokens(keyBytes: Array(key), lifetime: 3600).csrfToken(binding: token)
+        return OfficeBrowserSession(token: token, csrf: csrf)
+    }
+
+    static func csrf(in html: String) throws -> String {
+        let marker = "name=\"csrf-token\" content=\""
+        let start = try XCTUnwrap(html.range(of: marker), "no csrf-token meta in the page").upperBound
+        return String(html[start...].prefix { $0 != "\"" })
+    }
+
+    static func encode(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import MIKit
+@testable import MIServer
+import XCTest
+
+/// `/submissions/{id}`: the uploaded form as the office reads it, its downloads, and who may see it.
+final class SubmissionPageTests: XCTestCase {
+    static let hostile = "<img src=x onerror=alert(1)> and <script>alert(2)</script>"
+
+    func testTheForemanSeesEveryAnswerCommentAndMediaAsText() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.test { client in
+            let token = try await client.login("fiona")
+            try await assertStatus(.created, try await client.upload(try ServerFixture.upload(formData: try ServerFixture.formData(note: Self.hostile)), token: token))
+            let session = try await client.officeSession("fiona", fixture: fixture)
+            let id = ServerFixture.formID.uuidString.lowercased()
+            let page = try await client.execute(uri: "/submissions/\(id)", method: .get, headers: [.cookie: session.cookieHeader]) { $0 }
+            XCTAssertEqual(page.status, .ok, page.text)
+            let html = page.text
+            XCTAssertTrue(html.contains("&lt;img src=x onerror=alert(1)&gt; and &lt;script&gt;alert(2)&lt;/script&gt;"), html)
+            XCTAssertFalse(html.contains("<img src=x"), "an answer is never markup")
+            XCTAssertFalse(html.contains("<script>alert"), "an answer is never markup")
+            XCTAssertTrue(html.contains("<dd class=\"technician\">ana</dd>"), "a form without a display name shows the user name")
+            XCTAssertTrue(html.contains("version 3"))
+            XCTAssertTrue(html.contains("motor not measured"), "the comment")
+            // The table: the sample's motor vibration cell takes no value.
+            XCTAssertEqual(html.components(separatedBy: "class=\"no-value\"").count - 1, 1, html)
+            XCTAssertTrue(html.contains("<img class=\"photo\" src=\"/api/v1/submissions/\(id)/media/Qid0%281%29.jpg\""), html)
+            XCTAssertTrue(html.contains("<video class=\"media-video\" src=\"/api/v1/submissions/\(id)/media/Qid6%281%29.mp4\" controls preload=\"metadata\">"), html)
+            XCTAssertTrue(html.contains("id=\"audit\""))
+            XCTAssertTrue(html.contains("uploaded by fiona") || html.contains("by fiona"))
+
+            let form = try await client.execute(uri: "/submissions/\(id)/form.json", method: .get, headers: [.cookie: session.cookieHeader]) { $0 }
+            XCTAssertEqual(form.status, .ok)
+            XCTAssertEqual(Data(buffer: form.body), try Data(contentsOf: fixture.layout.submission(id).appendingPathComponent("form.json")),
+                           "form.json exactly as stored")
+            XCTAssertEqual(form.headers[.contentDisposition], "attachment; filename=\"pump-1-form.json\"; filename*=UTF-8''pump-1-form.json")
+
+            let pdf = try await client.execute(uri: "/submissions/\(id)/report.pdf", method: .get, headers: [.cookie: session.cookieHeader]) { $0 }
+            XCTAssertEqual(pdf.status, .ok, pdf.text)
+            XCTAssertEqual(pdf.headers[.contentType], "application/pdf")
+            XCTAssertTrue(Data(buffer: pdf.body).starts(with: Data("%PDF".utf8)))
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: fixture.layout.incoming.path)
+            XCTAssertEqual(leftovers, [], "the PDF's temporary file is removed")
+        }
+    }
+
+    func testATechnicianOpensTheirOwnSubmissionButNotAnothers() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.test { client in
+            let token = try await client.login("fiona")
+            try await assertStatus(.created, try await client.upload(try ServerFixture.upload(), token: token))
+            let bobs = UUID()
+            try await assertStatus(.created, try await client.upload(try ServerFixture.upload(formData: try ServerFixture.formData(id: bobs, user: "bob")), token: token))
+            let ana = try await client.officeSession("ana", fixture: fixture)
+            let own = ServerFixture.formID.uuidString.lowercased()
+            for path in ["", "/form.json"] {
+                let mine = try await client.execute(uri: "/submissions/\(own)\(path)", method: .get, headers: [.cookie: ana.cookieHeader]) { $0 }
+                XCTAssertEqual(mine.status, .ok, path)
+                let other = try await client.execute(uri: "/submissions/\(bobs.uuidString.lowercased())\(path)", method: .get,
+                                                     headers: [.cookie: ana.cookieHeader, .accept: "text/html"]) { $0 }
+                XCTAssertEqual(other.status, .forbidden, path)
+                XCTAssertFalse(other.text.contains("motor not measured"), "nothing of bob's form shows")
+            }
+            let unknown = try await client.execute(uri: "/submissions/\(UUID().uuidString)", method: .get, headers: [.cookie: ana.cookieHeader]) { $0 }
+            XCTAssertEqual(unknown.status, .notFound)
+            let malformed = try await client.execute(uri: "/submissions/..%2F..%2Fsigning.key", method: .get, headers: [.cookie: ana.cookieHeader]) { $0 }
+            XCTAssertEqual(malformed.status, .notFound)
+        }
+    }
+
+    func testWithoutASessionThePageSendsTheBrowserToSignInAndBack() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.test { client in
+            let id = ServerFixture.formID.uuidString.lowercased()
+            let response = try await client.execute(uri: "/submissions/\(id)?from=2026-01-01", method: .get) { $0 }
+            XCTAssertEqual(response.status, .seeOther)
+            XCTAssertEqual(response.headers[.location], "/login?next=/submissions/\(id)%3Ffrom%3D2026-01-01")
+            let expired = try await client.execute(uri: "/submissions/\(id)", method: .get, headers: [.cookie: "mi_office=forged.token"]) { $0 }
+            XCTAssertEqual(expired.status, .seeOther)
+        }
+    }
+
+    func testADownloadNameCannotBreakTheHeader() {
+        XCTAssertEqual(SubmissionPage.attachment("bomba \"7\"\r\nX: y ñ.pdf"),
+                       "attachment; filename=\"bomba _7___X: y _.pdf\"; filename*=UTF-8''bomba%20%227%22%0D%0AX%3A%20y%20%C3%B1.pdf")
+    }
+}
