@@ -11,11 +11,14 @@ enum OfficeAssets {
         "login": PackageResources.login_mustache,
         "error": PackageResources.error_mustache,
         "submission": PackageResources.submission_mustache,
+        "templates": PackageResources.templates_mustache,
+        "editor": PackageResources.editor_mustache,
     ]
 
     /// Files served at `/static/{name}`.
     static let statics: [String: StaticAsset] = [
         "office.css": StaticAsset(bytes: PackageResources.office_css, contentType: "text/css; charset=utf-8"),
+        "editor.js": StaticAsset(bytes: PackageResources.editor_js, contentType: "text/javascript; charset=utf-8"),
     ]
 }
 
