@@ -14,9 +14,9 @@ build: setup
 release: setup
 	$(SWIFT) build -c release --static-swift-stdlib
 
-## The main job end to end on the shipped sample data.
+## The main job end to end on the shipped sample data; OFFICE=1 then keeps mi-server running for the office.
 demo: build
-	bash scripts/demo.sh
+	OFFICE="$(OFFICE)" bash scripts/demo.sh
 
 ## Every test: unit tests and end-to-end tests against the real binaries and services.
 test: setup

@@ -3,7 +3,8 @@
 # with sample users) and a real mi-server. A technician downloads the templates, fills a form
 # question by question (piped answers), attaches a photo and submits; a foreman reviews it,
 # comments, reassigns another technician's draft, sends one form back, and uploads; the server
-# shows the submission.
+# shows the submission. With OFFICE=1 (`make demo OFFICE=1`) mi-server keeps running at the end
+# so the office can be opened in a browser, until Ctrl-C.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 bin="${MI_BIN_DIR:-$here/.build/debug}"
@@ -26,6 +27,9 @@ step "mi fill pump-7   (answers piped in; :c adds a comment, then the review; :s
 printf '%s\n' yes 2 1 "1,3" 12.5 1200 60 2.1 58 1.9 65 ":c Bolt on the guard replaced" "" | as ana "$mi" fill pump-7 | tail -3
 step mi attach pump-7 leaks Samples/media/gauge.jpg
 as ana "$mi" attach pump-7 leaks "$here/Samples/media/gauge.jpg"
+step "mi attach pump-7 guard Samples/media/pump-running.webm; mi attach pump-7 noise Samples/media/pump-noise.ogg"
+as ana "$mi" attach pump-7 guard "$here/Samples/media/pump-running.webm"
+as ana "$mi" attach pump-7 noise "$here/Samples/media/pump-noise.ogg"
 step mi submit pump-7
 as ana "$mi" submit pump-7
 step "mi new extinguisher-check --name post-4 + answers; mi submit post-4"
@@ -57,3 +61,15 @@ step "bob logs in again and is told about the reassignment"
 echo bob-password | as bob "$mi" login --user bob --password-stdin
 step "the server log"
 grep -E "POST|GET" "$work/server.log" | tail -6 || true
+
+[ -n "${OFFICE:-}" ] && [ "${OFFICE}" != 0 ] || exit 0
+# The office: the same mi-server, left running. stack.sh's EXIT trap stops it and slapd and
+# removes the work folder; Ctrl-C (or a TERM) ends the wait and so runs that trap.
+trap 'echo; echo "stopping mi-server and slapd"; exit 0' INT TERM
+office="http://127.0.0.1:$MI_DEMO_PORT"
+submission=$(grep -l '"name" *: *"pump-7"' "$work/server-data/submissions/"*/form.json 2>/dev/null | head -1 || true)
+printf '\n\033[1mThe office is open at %s\033[0m\n' "$office/"
+echo "  sign in as fiona / fiona-password (a foreman; ana / ana-password sees only her own forms)"
+[ -z "$submission" ] || echo "  pump-7 with its photo, video and audio: $office/submissions/$(basename "$(dirname "$submission")")"
+echo "  mi-server keeps running until Ctrl-C"
+wait "$server_pid"

@@ -12,10 +12,12 @@ packages=(
   libedit-dev                                                         # line editing in `mi fill` (CEdit)
   libcairo2-dev libpango1.0-dev fonts-dejavu-core                     # PDF reports (CCairo)
   poppler-utils                                                       # reading the PDFs back in tests
+  chromium chromium-driver                                            # the office's browser tests (headless, through Selenium)
 )
 # Python packages the tests use as independent checkers (module name = package name):
-# icalendar reads `mi reminders`' calendars; schemathesis probes the live mi-server against openapi.yaml.
-python_packages=(icalendar schemathesis)
+# icalendar reads `mi reminders`' calendars; schemathesis probes the live mi-server against openapi.yaml;
+# selenium drives chromium through the office's pages.
+python_packages=(icalendar schemathesis selenium)
 
 if [ ! -x /opt/swift/usr/bin/swift ] && ! command -v swift >/dev/null 2>&1; then
   echo "setup: the Swift 6.3 toolchain is missing — install it in /opt/swift (swift.org's Debian 12 build)" >&2

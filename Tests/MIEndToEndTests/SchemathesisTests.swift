@@ -9,6 +9,9 @@ final class SchemathesisTests: XCTestCase {
     /// - a multipart body can fit the schema without its form part being a valid form.json of a
     ///   template, and an `MI-Manifest`, `Upload-Metadata` or `Upload-Checksum` header can be a
     ///   string that is not a manifest, metadata or checksum: then 400 is right;
+    /// - a listing's `from`, `to` and `cursor` are strings the schema cannot check (a date, a
+    ///   day not before `from`, an earlier page's cursor): 400 is right; a media file is 404 for
+    ///   a made-up id and 416 for a range past its end;
     /// - tus answers a missing or other `Tus-Resumable` with 412 (its protocol's status for a
     ///   version it does not speak), where schemathesis expects a 4xx of its own list.
     static let configuration = """
@@ -25,6 +28,14 @@ final class SchemathesisTests: XCTestCase {
         checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403", "413"]
         checks.negative_data_rejection.expected-statuses = ["400", "401", "403", "404", "405", "412", "413", "415", "422"]
         checks.missing_required_header.expected-statuses = ["400", "401", "403", "412"]
+
+        [[operations]]
+        include-operation-id = "listSubmissions"
+        checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401", "403"]
+
+        [[operations]]
+        include-operation-id = "getSubmissionMedia"
+        checks.positive_data_acceptance.expected-statuses = ["2xx", "401", "403", "404", "416"]
 
         [[operations]]
         include-path-regex = "^/api/v1/uploads/"

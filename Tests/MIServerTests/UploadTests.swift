@@ -227,7 +227,7 @@ final class UploadTests: XCTestCase {
             }
             let list = try await client.get("/api/v1/submissions", token: foreman)
             XCTAssertEqual(list.status, .ok)
-            let ids = try XCTUnwrap(list.json as? [[String: Any]]).map { $0["id"] as? String }
+            let ids = try XCTUnwrap((list.json as? [String: Any])?["submissions"] as? [[String: Any]]).map { $0["id"] as? String }
             XCTAssertEqual(ids, [secondID.uuidString.lowercased(), id])
         }
     }

@@ -45,8 +45,11 @@ public struct Form: Sendable, Equatable {
     }
 
     /// The technician as a reader knows them: "Ana Pérez (ana)", or the user name alone.
-    public var technicianLabel: String {
-        guard let display = userDisplayName, !display.isEmpty, display != user else { return user }
+    public var technicianLabel: String { Self.technicianLabel(user: user, displayName: userDisplayName) }
+
+    /// "Ana Pérez (ana)", or `user` alone when the display name is missing or the same.
+    public static func technicianLabel(user: String, displayName: String?) -> String {
+        guard let display = displayName, !display.isEmpty, display != user else { return user }
         return "\(display) (\(user))"
     }
 

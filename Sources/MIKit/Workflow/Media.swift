@@ -11,6 +11,21 @@ public enum MediaKind: String, Sendable, Codable {
         "flac": .audio,
     ]
 
+    static let contentTypes: [String: String] = [
+        "jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png", "heic": "image/heic", "gif": "image/gif",
+        "webp": "image/webp",
+        "mp4": "video/mp4", "mov": "video/quicktime", "m4v": "video/x-m4v", "avi": "video/x-msvideo",
+        "mkv": "video/x-matroska", "webm": "video/webm", "3gp": "video/3gpp",
+        "m4a": "audio/mp4", "mp3": "audio/mpeg", "wav": "audio/wav", "aac": "audio/aac", "caf": "audio/x-caf",
+        "ogg": "audio/ogg", "opus": "audio/opus", "flac": "audio/flac",
+    ]
+
+    /// The media type to serve the file `name` with (from its extension, as its kind is):
+    /// `application/octet-stream` for an extension that is no known media.
+    public static func contentType(ofFileNamed name: String) -> String {
+        contentTypes[(name as NSString).pathExtension.lowercased()] ?? "application/octet-stream"
+    }
+
     public init?(extension ext: String) {
         guard let kind = Self.extensions[ext.lowercased()] else { return nil }
         self = kind

@@ -83,6 +83,7 @@ func makeServices(configuration: Configuration, directory: any DirectoryService,
     } catch {
         throw ServerSetupError.database(path: layout.database.path, detail: "\(error)")
     }
+    try await SubmissionBackfill.run(repository: repository, layout: layout, logger: logger)
     let committed = try await repository.submissionIDs()
     _ = try await Blocking.run { try layout.removeLeftovers(committed: committed, logger: logger) }
     let templates = TemplateCatalog(folder: configuration.server.templatesDirectory,

@@ -12,8 +12,10 @@ protocol ResumableUploadSource: Sendable {
 }
 
 /// `PUT Server.Paths.Submit/{id}` (the upload with its manifest up front), `POST Server.Paths.Submit`
-/// (the same without: multipart only, as `curl -F` sends it), `GET Server.Paths.Submit` and
-/// `GET Server.Paths.Submit/{id}` (receipts: foremen any, a technician only their own forms').
+/// (the same without: multipart only, as `curl -F` sends it), `GET Server.Paths.Submit` (a page
+/// of summaries), `GET Server.Paths.Submit/{id}` (the receipt) and
+/// `GET Server.Paths.Submit/{id}/media/{name}` (a media file, with Range): foremen any, a
+/// technician only their own forms'.
 struct SubmissionController {
     /// Body bytes handed to the thread pool at once: bounds memory per upload and keeps the
     /// number of thread hops low.
@@ -34,14 +36,58 @@ struct SubmissionController {
         routes.get(RouterPath(path), use: list)
         routes.get(RouterPath(path + "/{id}"), use: show)
         routes.put(RouterPath(path + "/{id}"), use: put)
+        routes.get(RouterPath(path + "/{id}/media/{name}"), use: media)
         return routes
     }
 
     // MARK: - Receipts
 
     @Sendable func list(_ request: Request, context: ServerContext) async throws -> Response {
-        _ = try context.requireForeman(toDo: "list the submissions")
-        return try JSONResponse.make(.ok, try await repository.receipts())
+        let query = try Self.query(request, session: try context.requireSession())
+        return try JSONResponse.make(.ok, try await repository.submissions(query))
+    }
+
+    /// The listing's query from the request's parameters; a technician's is restricted to
+    /// their own forms whatever `user` says.
+    static func query(_ request: Request, session: SessionClaims) throws -> SubmissionQuery {
+        var query: SubmissionQuery
+        do {
+            query = try SubmissionQuery(parameters: request.uri.queryParameters.map { (String($0.key), String($0.value)) })
+        } catch {
+            throw HTTPError(.badRequest, message: error.errorDescription ?? error.code)
+        }
+        if session.role != .foreman { query.user = session.sub }
+        return query
+    }
+
+    /// The stored receipt of `id` when `session` may read it (`SubmissionAccess`).
+    func readableReceipt(_ text: String, session: SessionClaims) async throws -> Receipt {
+        try await SubmissionAccess.receipt(text, for: session, in: repository)
+    }
+
+    /// A media file of a submission, whole or the one byte range asked for.
+    @Sendable func media(_ request: Request, context: ServerContext) async throws -> Response {
+        let receipt = try await readableReceipt(try context.parameters.require("id"), session: try context.requireSession())
+        let name = try context.parameters.require("name")
+        guard name != UploadPart.formName, SafeName.problem(name) == nil, let part = receipt.part(named: name) else {
+            throw HTTPError(.notFound, message: "submission \(receipt.id) has no media file \"\(SafeName.printable(name))\" — see its receipt for the names")
+        }
+        let path = layout.submission(receipt.id).appendingPathComponent(part.filename).path
+        var headers: HTTPFields = [.contentType: MediaKind.contentType(ofFileNamed: name), .acceptRanges: "bytes"]
+        switch ByteRange(header: request.headers[.range], size: part.size) {
+        case .unsatisfiable:
+            headers[.contentRange] = "bytes */\(part.size)"
+            return try JSONResponse.error(.rangeNotSatisfiable, message: "the range asked for is outside \(name)'s \(part.size) bytes", headers: headers)
+        case .whole:
+            headers[.contentLength] = String(part.size)
+            let body = try await FileIO().loadFile(path: path, context: context)
+            return Response(status: .ok, headers: headers, body: body)
+        case .partial(let range):
+            headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(part.size)"
+            headers[.contentLength] = String(range.count)
+            let body = try await FileIO().loadFile(path: path, range: Int(range.lowerBound)...Int(range.upperBound), context: context)
+            return Response(status: .partialContent, headers: headers, body: body)
+        }
     }
 
     @Sendable func show(_ request: Request, context: ServerContext) async throws -> Response {
@@ -137,7 +183,7 @@ struct SubmissionController {
                 parts: parts.map { Receipt.Part(name: $0.name, filename: $0.filename, size: $0.size, sha256: $0.sha256) })
             let layout = self.layout
             let destination = layout.submission(receipt.id)
-            let outcome = try await repository.record(receipt, placeFiles: {
+            let outcome = try await repository.record(receipt, form: form, placeFiles: {
                 try Self.place(folder, at: destination)
             }, removeFiles: {
                 try? FileManager.default.removeItem(at: destination)

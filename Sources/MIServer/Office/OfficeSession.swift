@@ -31,13 +31,17 @@ enum OfficeCookies {
 
 /// Office pages: the signed-in user from the session cookie, into `context.session`, with the
 /// page's CSRF token. Without a valid cookie a page asked for is a redirect to `/login` (which
-/// comes back here after), anything else 401.
+/// comes back here after), anything else 401. A script may send the API's bearer token
+/// instead (`mi login`'s token): then the token alone decides, never the cookie.
 struct OfficeSessionMiddleware: RouterMiddleware {
     typealias Context = ServerContext
     let tokens: SessionTokens
     let now: @Sendable () -> Date
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if request.headers[.authorization] != nil {
+            return try await SessionMiddleware(tokens: tokens, now: now).handle(request, context: context, next: next)
+        }
         guard let cookie = request.cookies[OfficeCookies.session]?.value,
               let claims = tokens.verify(cookie, now: now())
         else {
@@ -59,8 +63,8 @@ struct OfficeSessionMiddleware: RouterMiddleware {
     }
 }
 
-/// Every office request that changes something (POST, PUT, PATCH, DELETE) carries the CSRF
-/// token of its browser: in the `X-CSRF-Token` header (scripts), the `_csrf` field of a
+/// Every office request that changes something (POST, PUT, PATCH, DELETE) from a browser
+/// carries the CSRF token of its browser: in the `X-CSRF-Token` header (scripts), the `_csrf` field of a
 /// urlencoded form, or the `_csrf` query parameter (a multipart file upload). Otherwise 403,
 /// before the route runs. The token is bound to the session cookie, or before sign-in to the
 /// sign-in cookie, so a page of another site cannot produce it.
@@ -78,6 +82,9 @@ struct CSRFMiddleware: RouterMiddleware {
         case .get, .head, .options: return try await next(request, context)
         default: break
         }
+        // A bearer token is never sent by a browser on its own: such a request is a script's,
+        // authorised by the token (OfficeSessionMiddleware ignores the cookie then).
+        if request.headers[.authorization] != nil { return try await next(request, context) }
         let bindings = [OfficeCookies.session, OfficeCookies.signIn].compactMap { request.cookies[$0]?.value }.filter { !$0.isEmpty }
         var request = request
         var presented = request.headers[Self.header] ?? request.uri.queryParameters.get(Self.field)

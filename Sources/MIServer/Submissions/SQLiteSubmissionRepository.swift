@@ -42,16 +42,48 @@ public final class SQLiteSubmissionRepository: SubmissionRepository {
                 );
                 """)
         }
+        migrator.registerMigration("v2") { db in
+            // The summary the office lists, filled by `record` and, for rows of v1, by the
+            // start-up backfill (`summarized` = 0 until then). Sort columns are never NULL so a
+            // cursor can compare with them.
+            try db.execute(sql: """
+                ALTER TABLE submission ADD COLUMN summarized INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE submission ADD COLUMN templateID TEXT NOT NULL DEFAULT '';
+                ALTER TABLE submission ADD COLUMN templateTitle TEXT NOT NULL DEFAULT '';
+                ALTER TABLE submission ADD COLUMN templateVersion INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE submission ADD COLUMN userDisplayName TEXT;
+                ALTER TABLE submission ADD COLUMN submittedAt INTEGER;
+                ALTER TABLE submission ADD COLUMN submittedSort INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE submission ADD COLUMN answered INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE submission ADD COLUMN questions INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE submission ADD COLUMN media INTEGER NOT NULL DEFAULT 0;
+                CREATE VIRTUAL TABLE submission_text USING fts5(body, tokenize='unicode61 remove_diacritics 2');
+                CREATE INDEX submission_unsummarized ON submission(summarized) WHERE summarized = 0;
+                """)
+            // Every sort alone, and after each equality filter (template, technician), so a
+            // page is a walk down one index from the cursor. The upload time rides along in the
+            // other sorts' indexes: a date range is checked in the index, not in the table.
+            let sorts = ["receivedAt", "submittedSort", "templateTitle", "user", "formName"]
+            for column in sorts {
+                let key = column == "receivedAt" ? "receivedAt, seq" : "\(column), seq, receivedAt"
+                try db.execute(sql: "CREATE INDEX submission_by_\(column) ON submission(\(key))")
+                try db.execute(sql: "CREATE INDEX submission_template_\(column) ON submission(templateID, \(key))")
+                if column != "user" {
+                    try db.execute(sql: "CREATE INDEX submission_user_\(column) ON submission(user, \(key))")
+                }
+            }
+        }
         return migrator
     }
 
-    public func record(_ receipt: Receipt, placeFiles: @escaping @Sendable () throws -> Void,
+    public func record(_ receipt: Receipt, form: Form, placeFiles: @escaping @Sendable () throws -> Void,
                        removeFiles: @escaping @Sendable () -> Void) async throws -> RecordOutcome {
         do {
             return try await pool.write { db in
                 if let existing = try Self.fetch(db, id: receipt.id) { return .existing(existing) }
                 try placeFiles()
                 try Self.insert(db, receipt)
+                try Self.summarize(db, id: receipt.id, form: form)
                 return .recorded(receipt)
             }
         } catch {
@@ -72,15 +104,79 @@ public final class SQLiteSubmissionRepository: SubmissionRepository {
         try await pool.read { db in try Self.fetch(db, id: id) }
     }
 
-    public func receipts() async throws -> [Receipt] {
+    public func submissions(_ query: SubmissionQuery) async throws -> SubmissionPage {
         try await pool.read { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT * FROM submission ORDER BY receivedAt DESC, seq DESC")
-            return try rows.map { try Self.receipt(db, row: $0) }
+            let (sql, arguments) = Self.pageSQL(query)
+            let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
+            let page = rows.prefix(query.limit)
+            var nextCursor: String?
+            if rows.count > query.limit, let last = page.last {
+                nextCursor = SubmissionQuery.Cursor(sort: query.sort, order: query.order,
+                                                    value: Self.sortValue(last, query.sort), seq: last["seq"]).encoded
+            }
+            return SubmissionPage(submissions: page.map(Self.summary), nextCursor: nextCursor)
         }
+    }
+
+    public func count(_ query: SubmissionQuery) async throws -> Int {
+        try await pool.read { db in
+            // Counting has no order to keep: the date range may pick the index.
+            var unsorted = query
+            unsorted.sort = .uploaded
+            let (conditions, arguments) = Self.filters(unsorted, cursor: false)
+            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM submission" + Self.whereClause(conditions),
+                                    arguments: arguments) ?? 0
+        }
+    }
+
+    public func counts(since start: Date, user: String?) async throws -> SubmissionCounts {
+        try await pool.read { db in
+            var condition = "receivedAt >= ?"
+            var arguments: StatementArguments = [Self.seconds(start)]
+            if let user {
+                condition += " AND user = ?"
+                arguments += [user]
+            }
+            let templates = try Row.fetchAll(db, sql: """
+                SELECT templateID, MAX(templateTitle) AS title, COUNT(*) AS n FROM submission WHERE \(condition)
+                GROUP BY templateID ORDER BY n DESC, templateID
+                """, arguments: arguments).map { row in
+                SubmissionCounts.Template(templateID: row["templateID"], templateTitle: row["title"], count: row["n"])
+            }
+            let days = try Row.fetchAll(db, sql: """
+                SELECT receivedAt / 86400 AS day, COUNT(*) AS n FROM submission WHERE \(condition)
+                GROUP BY day ORDER BY day
+                """, arguments: arguments).map { row in
+                let day: Int64 = row["day"]
+                return SubmissionCounts.Day(day: Date(timeIntervalSince1970: TimeInterval(day * 86_400)), count: row["n"])
+            }
+            return SubmissionCounts(templates: templates, days: days)
+        }
+    }
+
+    public func unsummarizedIDs() async throws -> [String] {
+        try await pool.read { db in
+            try String.fetchAll(db, sql: "SELECT id FROM submission WHERE summarized = 0 ORDER BY seq")
+        }
+    }
+
+    public func summarize(id: String, form: Form) async throws {
+        try await pool.write { db in try Self.summarize(db, id: id, form: form) }
     }
 
     public func submissionIDs() async throws -> Set<String> {
         try await pool.read { db in Set(try String.fetchAll(db, sql: "SELECT id FROM submission")) }
+    }
+
+    /// Makes every row look as stored before summaries were kept (tests of the backfill).
+    func forgetSummaries() async throws {
+        try await pool.write { db in
+            try db.execute(sql: """
+                UPDATE submission SET summarized = 0, templateID = '', templateTitle = '', templateVersion = 0,
+                    userDisplayName = NULL, submittedAt = NULL, submittedSort = 0, answered = 0, questions = 0, media = 0;
+                DELETE FROM submission_text;
+                """)
+        }
     }
 
     // MARK: - Rows
@@ -103,11 +199,106 @@ public final class SQLiteSubmissionRepository: SubmissionRepository {
                        receivedAt: Date(timeIntervalSince1970: TimeInterval(seconds)), parts: parts)
     }
 
+    private static func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
+
+    /// The summary columns and the search text of submission `id`, from its form.
+    private static func summarize(_ db: Database, id: String, form: Form) throws {
+        guard let seq = try Int64.fetchOne(db, sql: "SELECT seq FROM submission WHERE id = ?", arguments: [id]) else { return }
+        let summary = form.summary
+        let submitted = form.submittedAt.map(seconds)
+        try db.execute(sql: """
+            UPDATE submission SET summarized = 1, templateID = ?, templateTitle = ?, templateVersion = ?,
+                userDisplayName = ?, submittedAt = ?, submittedSort = ?, answered = ?, questions = ?, media = ?
+            WHERE seq = ?
+            """, arguments: [summary.templateID, summary.templateTitle, summary.templateVersion, form.userDisplayName,
+                             submitted, submitted ?? 0, summary.answered, summary.questions, summary.media, seq])
+        try db.execute(sql: "DELETE FROM submission_text WHERE rowid = ?", arguments: [seq])
+        try db.execute(sql: "INSERT INTO submission_text (rowid, body) VALUES (?, ?)",
+                       arguments: [seq, SubmissionSearchText.text(of: form)])
+    }
+
+    private static func column(_ sort: SubmissionQuery.Sort) -> String {
+        switch sort {
+        case .uploaded: return "receivedAt"
+        case .submitted: return "submittedSort"
+        case .template: return "templateTitle"
+        case .technician: return "user"
+        case .formName: return "formName"
+        }
+    }
+
+    private static func sortValue(_ row: Row, _ sort: SubmissionQuery.Sort) -> SubmissionQuery.Cursor.Value {
+        sort.isDate ? .integer(row[column(sort)]) : .text(row[column(sort)])
+    }
+
+    private static func whereClause(_ conditions: [String]) -> String {
+        conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+    }
+
+    /// The query's filters (and, with `cursor`, the keyset condition) as SQL conditions.
+    private static func filters(_ query: SubmissionQuery, cursor: Bool) -> ([String], StatementArguments) {
+        var conditions: [String] = []
+        var arguments = StatementArguments()
+        if let template = query.template {
+            conditions.append("templateID = ?")
+            arguments += [template]
+        }
+        if let user = query.user {
+            conditions.append("user = ?")
+            arguments += [user]
+        }
+        // A unary `+` keeps SQLite from driving the query by that term (a date range, the
+        // rows a search found) and sorting what it found: the page is then a walk down the
+        // sort's index that stops after `limit` rows, however many rows match.
+        let received = query.sort == .uploaded ? "receivedAt" : "+receivedAt"
+        if let from = query.receivedFrom {
+            conditions.append("\(received) >= ?")
+            arguments += [seconds(from)]
+        }
+        if let before = query.receivedBefore {
+            conditions.append("\(received) < ?")
+            arguments += [seconds(before)]
+        }
+        if !query.words.isEmpty {
+            conditions.append("+seq IN (SELECT rowid FROM submission_text WHERE submission_text MATCH ?)")
+            arguments += [SubmissionSearchText.match(query.words)]
+        }
+        if cursor, let position = query.cursor {
+            conditions.append("(\(column(query.sort)), seq) \(query.order == .descending ? "<" : ">") (?, ?)")
+            switch position.value {
+            case .integer(let number): arguments += [number]
+            case .text(let text): arguments += [text]
+            }
+            arguments += [position.seq]
+        }
+        return (conditions, arguments)
+    }
+
+    private static func pageSQL(_ query: SubmissionQuery) -> (String, StatementArguments) {
+        let (conditions, arguments) = filters(query, cursor: true)
+        let direction = query.order == .descending ? "DESC" : "ASC"
+        let sql = "SELECT * FROM submission" + whereClause(conditions)
+            + " ORDER BY \(column(query.sort)) \(direction), seq \(direction) LIMIT \(query.limit + 1)"
+        return (sql, arguments)
+    }
+
+    private static func summary(_ row: Row) -> SubmissionSummary {
+        let received: Int64 = row["receivedAt"]
+        let submitted: Int64? = row["submittedAt"]
+        return SubmissionSummary(
+            id: row["id"], templateID: row["templateID"], templateTitle: row["templateTitle"],
+            templateVersion: row["templateVersion"], formName: row["formName"], user: row["user"],
+            userDisplayName: row["userDisplayName"],
+            submittedAt: submitted.map { Date(timeIntervalSince1970: TimeInterval($0)) },
+            receivedAt: Date(timeIntervalSince1970: TimeInterval(received)), uploadedBy: row["uploadedBy"],
+            answered: row["answered"], questions: row["questions"], media: row["media"])
+    }
+
     private static func insert(_ db: Database, _ receipt: Receipt) throws {
         try db.execute(sql: """
             INSERT INTO submission (id, user, formName, uploadedBy, receivedAt) VALUES (?, ?, ?, ?, ?)
             """, arguments: [receipt.id, receipt.user, receipt.formName, receipt.uploadedBy,
-                             Int64(receipt.receivedAt.timeIntervalSince1970.rounded(.down))])
+                             seconds(receipt.receivedAt)])
         for (position, part) in receipt.parts.enumerated() {
             try db.execute(sql: """
                 INSERT INTO part (submissionID, position, name, filename, size, sha256) VALUES (?, ?, ?, ?, ?, ?)

@@ -8,10 +8,10 @@ enum SubmissionAccess {
     /// is no such submission, 403 when it is another technician's.
     static func receipt(_ id: String, for session: SessionClaims, in repository: any SubmissionRepository) async throws -> Receipt {
         guard let id = UUID(uuidString: id)?.uuidString.lowercased(), let receipt = try await repository.receipt(id: id) else {
-            throw HTTPError(.notFound, message: "there is no submission \(id) — it may not have been uploaded yet")
+            throw HTTPError(.notFound, message: "no submission \(SafeName.printable(id)) on the server — pick one from the submissions list")
         }
         guard session.role == .foreman || receipt.user == session.sub else {
-            throw HTTPError(.forbidden, message: "this submission is \(receipt.user)'s — a technician sees only their own forms; ask your foreman")
+            throw HTTPError(.forbidden, message: "submission \(receipt.id) is another technician's form — technicians see only their own")
         }
         return receipt
     }

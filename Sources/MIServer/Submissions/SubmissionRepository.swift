@@ -4,20 +4,51 @@ import MIKit
 /// Where submissions are recorded. Implementations serialize `record` calls so that the check
 /// for an existing id, the placing of the files and the insert happen as one step.
 public protocol SubmissionRepository: Sendable {
-    /// Records `receipt` unless a submission with its id exists.
+    /// Records `receipt` unless a submission with its id exists, with `form`'s summary and
+    /// search text in the same transaction.
     ///
     /// When the id is free, `placeFiles` runs inside the same transaction, before the insert
     /// (it moves the received files into the submission's folder); if the transaction then
     /// fails, `removeFiles` runs, serialized with other commits, and the error is thrown.
     /// When the id is taken, neither runs and the stored receipt comes back.
-    func record(_ receipt: Receipt, placeFiles: @escaping @Sendable () throws -> Void,
+    func record(_ receipt: Receipt, form: Form, placeFiles: @escaping @Sendable () throws -> Void,
                 removeFiles: @escaping @Sendable () -> Void) async throws -> RecordOutcome
     /// The stored receipt of submission `id` (lowercase UUID), or nil.
     func receipt(id: String) async throws -> Receipt?
-    /// Every receipt, newest first.
-    func receipts() async throws -> [Receipt]
+    /// One page of the submissions `query` selects, in its order, with the cursor of the next.
+    func submissions(_ query: SubmissionQuery) async throws -> SubmissionPage
+    /// How many submissions `query`'s filters select (its sort, limit and cursor aside).
+    func count(_ query: SubmissionQuery) async throws -> Int
+    /// Submissions stored since `start` (only `user`'s when given), per template and per UTC day.
+    func counts(since start: Date, user: String?) async throws -> SubmissionCounts
     /// The ids of every committed submission.
     func submissionIDs() async throws -> Set<String>
+    /// Submissions recorded before summaries were kept (or whose form could not be read since).
+    func unsummarizedIDs() async throws -> [String]
+    /// Stores the summary and search text of submission `id` from its `form`.
+    func summarize(id: String, form: Form) async throws
+}
+
+/// The dashboard's figures over a period.
+public struct SubmissionCounts: Sendable, Equatable {
+    /// Submissions of one template.
+    public struct Template: Sendable, Equatable {
+        public var templateID: String
+        public var templateTitle: String
+        public var count: Int
+    }
+
+    /// Submissions stored on one UTC day.
+    public struct Day: Sendable, Equatable {
+        /// The day's start (00:00 UTC).
+        public var day: Date
+        public var count: Int
+    }
+
+    /// Most submissions first; templates without any are absent.
+    public var templates: [Template]
+    /// Oldest first; days without any are absent.
+    public var days: [Day]
 }
 
 public enum RecordOutcome: Sendable, Equatable {

@@ -6,7 +6,7 @@ import MIKit
 /// with its answer and comment (tables as grids, the no-value cells red-bordered as the seed
 /// draws them), photos, players for video and audio, the foreman's comments, the audit trail —
 /// and its downloads: each media file, form.json and the PDF `mi print` makes.
-struct SubmissionPage {
+struct SubmissionPageController {
     let views: OfficeViews
     let repository: any SubmissionRepository
     let layout: DataLayout

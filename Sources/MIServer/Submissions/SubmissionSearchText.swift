@@ -1,0 +1,53 @@
+import Foundation
+import Logging
+import MIKit
+
+/// What the text search of the submissions looks in, and how a search becomes a full-text match.
+enum SubmissionSearchText {
+    /// The form name, every answer's text, number, choices and table cells, every comment and
+    /// the foreman's comments, one per line.
+    static func text(of form: Form) -> String {
+        var lines = [form.name]
+        for question in form.template.questions {
+            guard let answer = form.answers[question.id] else { continue }
+            switch answer.value {
+            case .text(let text): lines.append(text)
+            case .number, .choices: lines.append(answer.value?.display ?? "")
+            case .table(let rows): lines.append(rows.flatMap { $0.compactMap { $0 } }.joined(separator: " "))
+            case .bool, nil: break
+            }
+            if let comment = answer.comment { lines.append(comment) }
+        }
+        lines += form.foremanComments.map(\.text)
+        return lines.filter { !$0.isEmpty }.joined(separator: "\n")
+    }
+
+    /// An FTS5 query in which every word must begin a word of the text: `"pump"* AND "vál"*`.
+    static func match(_ words: [String]) -> String {
+        words.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"*" }.joined(separator: " AND ")
+    }
+}
+
+/// Indexes the submissions stored before summaries were kept, from their form.json.
+enum SubmissionBackfill {
+    /// Summarizes every unsummarized submission; a form.json that cannot be read is logged and
+    /// left for the next start. Returns how many were summarized.
+    @discardableResult
+    static func run(repository: any SubmissionRepository, layout: DataLayout, logger: Logger) async throws -> Int {
+        var done = 0
+        for id in try await repository.unsummarizedIDs() {
+            let file = layout.submission(id).appendingPathComponent(UploadPart.formFilename)
+            do {
+                let form = try await Blocking.run { try FormFile.decode(try Data(contentsOf: file)) }
+                try await repository.summarize(id: id, form: form)
+                done += 1
+            } catch {
+                logger.warning("submission not indexed: its form.json cannot be read", metadata: [
+                    "id": .string(id), "file": .string(file.path), "error": .string("\(error)"),
+                ])
+            }
+        }
+        if done > 0 { logger.info("submissions indexed", metadata: ["count": .stringConvertible(done)]) }
+        return done
+    }
+}

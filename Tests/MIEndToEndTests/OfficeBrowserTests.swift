@@ -1,0 +1,180 @@
+import Foundation
+import XCTest
+
+/// The office in a real browser: Resources/mi_office_browser.py drives Debian's headless chromium
+/// through Selenium against a real mi-server, over submissions the real `mi` made and uploaded.
+/// Every page it visits is saved as a 1280×900 PNG in `.build/office-screenshots/`.
+final class OfficeBrowserTests: XCTestCase {
+    static let word = "verdigris"
+    static let hostile = ["<img src=x onerror=alert(1)>", "<script>window.__miHostile=1</script>"]
+    static let foremanComment = "Seal leak confirmed: order a new mechanical seal"
+    /// The steps the script runs when every page is there (run_all in the script).
+    static let steps = 25
+
+    /// Where the screenshots go: the package's own .build folder (review-…, editor-…).
+    static var screenshots: URL { Sandbox.repositoryRoot.appendingPathComponent(".build/office-screenshots") }
+
+    func testForemanAndTechnicianInChromium() throws {
+        for tool in ["/usr/bin/chromium", "/usr/bin/chromedriver", "/usr/bin/pdftotext"] {
+            XCTAssertTrue(FileManager.default.isExecutableFile(atPath: tool), "\(tool) is missing: run scripts/setup.sh as root")
+        }
+        let sandbox = try Sandbox()
+        try ServerTests.prepare(sandbox)
+        let server = try RunningServer(sandbox)
+        let facts = try prepareSubmissions(sandbox)
+
+        let run = try browse(sandbox, mode: [], facts: facts, screenshots: "review-")
+        let log = (try? String(contentsOf: server.log, encoding: .utf8)) ?? ""
+        XCTAssertEqual(run.status, 0, "the browser steps:\n\(run.output)\nmi-server's log (last 3000):\n\(log.suffix(3000))")
+        XCTAssertTrue(run.stdout.contains("all \(Self.steps) steps passed"), "not every step ran and passed (above)")
+        XCTAssertFalse(log.contains("Fatal error"), "mi-server crashed:\n\(log.suffix(3000))")
+
+        // The artifacts: a PNG per page visited, each the size of the window.
+        let pictures = try FileManager.default.contentsOfDirectory(atPath: Self.screenshots.path)
+            .filter { $0.hasPrefix("review-") && $0.hasSuffix(".png") }.sorted()
+        XCTAssertGreaterThanOrEqual(pictures.count, 20, "screenshots: \(pictures)")
+        XCTAssertTrue(pictures.contains { $0.hasSuffix("-submission.png") }, "no screenshot of the submission page: \(pictures)")
+        for picture in pictures {
+            let size = try Self.pngSize(Self.screenshots.appendingPathComponent(picture))
+            XCTAssertEqual(size.width, 1280, picture)
+            XCTAssertEqual(size.height, 900, picture)
+        }
+        withExtendedLifetime(server) {}
+    }
+
+    /// fiona builds a template in the editor — 7 options with `Max-answers` 2, a 3×3 table with 2
+    /// no-value cells — and publishes it; `mi templates --refresh` downloads it and `mi answer`
+    /// enforces both rules.
+    func testEditorPublishesATemplateThatMiEnforces() throws {
+        let sandbox = try Sandbox()
+        try ServerTests.prepare(sandbox)
+        let server = try RunningServer(sandbox)
+        let options = ["Stem", "Bonnet", "Body", "Seat", "Packing", "Flange", "Actuator"]
+        let facts: [String: Any] = [
+            "templateId": "valve-check", "templateTitle": "Gate valve — quarterly check",
+            "choiceId": "leak-points", "options": options, "tableId": "flanges",
+            "rows": ["North", "East", "South"], "columns": ["Bolt 1", "Bolt 2", "Bolt 3"],
+            "noCells": [[0, 1], [2, 2]], "fionaPassword": TestDirectory.password(for: "fiona"),
+        ]
+        let run = try browse(sandbox, mode: ["--editor"], facts: facts, screenshots: "editor-")
+        let log = (try? String(contentsOf: server.log, encoding: .utf8)) ?? ""
+        XCTAssertEqual(run.status, 0, "the editor's steps:\n\(run.output)\nmi-server's log (last 3000):\n\(log.suffix(3000))")
+        XCTAssertTrue(run.stdout.contains("all 6 steps passed"), "not every step ran and passed (above)")
+        guard run.status == 0 else { return }  // nothing was published: the rest would only repeat it
+
+        let refresh = try sandbox.run(["templates", "--refresh", "--json"], as: "ana")
+        XCTAssertEqual(refresh.status, 0, refresh.output)
+        XCTAssertTrue(refresh.stdout.contains("valve-check"), "the published template is downloaded: \(refresh.output)")
+        _ = try sandbox.newForm("valve-check", as: "ana", name: "valve-1")
+        let tooMany = try sandbox.run(["answer", "valve-1", "leak-points", "Stem, Bonnet, Body"], as: "ana")
+        XCTAssertEqual(tooMany.status, 65, "three choices where Max-answers is 2: \(tooMany.output)")
+        let seventh = try sandbox.run(["answer", "valve-1", "leak-points", "Stem, Actuator"], as: "ana")
+        XCTAssertEqual(seventh.status, 0, "two choices, one the seventh option: \(seventh.output)")
+        let intoNoValue = try sandbox.run(["answer", "valve-1", "flanges", #"[["40","41","42"],["43","44","45"],["46","47","48"]]"#], as: "ana")
+        XCTAssertEqual(intoNoValue.status, 65, "a value in a no-value cell: \(intoNoValue.output)")
+        let table = try sandbox.run(["answer", "valve-1", "flanges", #"[["40",null,"42"],["43","44","45"],["46","47",null]]"#], as: "ana")
+        XCTAssertEqual(table.status, 0, "null in exactly the two no-value cells: \(table.output)")
+        let pressure = try sandbox.run(["answer", "valve-1", "pressure", "12.5"], as: "ana")
+        XCTAssertEqual(pressure.status, 65, "the numeric question was made integer-only: \(pressure.output)")
+        withExtendedLifetime(server) {}
+    }
+
+    /// Runs the browser script in `mode` over `facts`, its screenshots named `screenshots`… (those
+    /// of an earlier run removed first), in a fresh chromium profile.
+    func browse(_ sandbox: Sandbox, mode: [String], facts: [String: Any], screenshots prefix: String) throws -> RunResult {
+        try FileManager.default.createDirectory(at: Self.screenshots, withIntermediateDirectories: true)
+        for old in try FileManager.default.contentsOfDirectory(atPath: Self.screenshots.path) where old.hasPrefix(prefix) {
+            try FileManager.default.removeItem(at: Self.screenshots.appendingPathComponent(old))
+        }
+        let script = try XCTUnwrap(Bundle.module.url(forResource: "mi_office_browser", withExtension: "py"),
+                                   "mi_office_browser.py is not among the test resources")
+        let profile = sandbox.root.appendingPathComponent("chromium-profile")
+        let factsJSON = String(decoding: try JSONSerialization.data(withJSONObject: facts, options: [.sortedKeys]), as: UTF8.self)
+        return try Sandbox.execute(URL(fileURLWithPath: "/usr/bin/timeout"),
+                                   ["--kill-after=10", "400", "python3", script.path,
+                                    "--base", "http://127.0.0.1:\(sandbox.server.port)",
+                                    "--profile", profile.path, "--screenshots", Self.screenshots.path,
+                                    "--facts", factsJSON] + mode,
+                                   // The python3 on PATH, as scripts/setup.sh checks its modules; chromium's home is the sandbox.
+                                   environment: ProcessInfo.processInfo.environment.merging(["HOME": sandbox.root.path]) { $1 },
+                                   in: sandbox.root)
+    }
+
+    /// ana's pump inspection with a comment holding the word, the photo, the video, the audio and
+    /// a hostile answer; an extinguisher check of hers; bob's pump inspection with a photo;
+    /// fiona's comment; all uploaded with `mi upload --all`. Returns what the script checks.
+    func prepareSubmissions(_ sandbox: Sandbox) throws -> [String: Any] {
+        for user in ["ana", "bob"] {
+            let templates = try sandbox.run(["templates"], as: user)
+            XCTAssertEqual(templates.status, 0, templates.output)
+        }
+        let media = sandbox.repository.appendingPathComponent("Samples/media")
+        let notes = Self.hostile.joined(separator: " ")
+        let pump = try pumpAnswers(guardComment: "Verdigris on the guard bolts, cleaned and greased", notes: notes)
+        try fill(sandbox, as: "ana", template: "pump-inspection", name: "pump-7", answers: pump, attachments: [
+            ("leaks", "gauge.jpg"), ("guard", "pump-running.webm"), ("noise", "pump-noise.ogg"),
+        ].map { ($0.0, media.appendingPathComponent($0.1).path) })
+        try fill(sandbox, as: "ana", template: "extinguisher-check", name: "post-4",
+                 answers: ForemanTests.extinguisherAnswers, attachments: [])
+        try fill(sandbox, as: "bob", template: "pump-inspection", name: "pump-9",
+                 answers: try pumpAnswers(guardComment: "Guard refitted", notes: "All good"),
+                 attachments: [("leaks", media.appendingPathComponent("gauge.jpg").path)])
+        let anaID = try XCTUnwrap(try sandbox.formJSON("pump-7", in: "CompletedMIs", user: "ana")["id"] as? String).lowercased()
+        let bobID = try XCTUnwrap(try sandbox.formJSON("pump-9", in: "CompletedMIs", user: "bob")["id"] as? String).lowercased()
+
+        let comment = try sandbox.run(["comment", "ana/pump-7", Self.foremanComment], as: "fiona")
+        XCTAssertEqual(comment.status, 0, comment.output)
+        let upload = try sandbox.run(["upload", "--all"], as: "fiona")
+        XCTAssertEqual(upload.status, 0, upload.output)
+        XCTAssertEqual(sandbox.allFormFiles(), [], "every form was uploaded: \(upload.output)")
+        return [
+            "anaId": anaID, "bobId": bobID, "form": "pump-7", "bobForm": "pump-9",
+            "bobMedia": "Qid1(1).jpg",
+            "templateTitle": "Centrifugal pump — monthly inspection", "technicianName": "Ana Pérez",
+            "questionIds": ["guard", "leaks", "noise", "checks", "pressure", "hours", "bearings", "notes"],
+            "word": Self.word, "foremanComment": Self.foremanComment, "hostile": Self.hostile,
+            "noValueCells": 1, "total": 3, "anaCount": 2, "bobCount": 1, "extinguisherCount": 1,
+            "anaPassword": TestDirectory.password(for: "ana"), "fionaPassword": TestDirectory.password(for: "fiona"),
+        ]
+    }
+
+    /// Answers to every pump-inspection question; the motor's vibration cell takes no value.
+    func pumpAnswers(guardComment: String, notes: String) throws -> String {
+        let answers: [String: Any] = [
+            "guard": ["value": true, "comment": guardComment],
+            "leaks": ["Mechanical seal"], "noise": ["Humming"], "checks": ["Alignment", "Vibration"],
+            "pressure": 12.5, "hours": 1200,
+            "bearings": [["60", "2.1"], ["58", "1.9"], ["65", NSNull()]],
+            "notes": notes,
+        ]
+        return String(decoding: try JSONSerialization.data(withJSONObject: answers), as: UTF8.self)
+    }
+
+    /// `mi new`, `mi answer --file`, `mi attach` and `mi submit` as `user`.
+    func fill(_ sandbox: Sandbox, as user: String, template: String, name: String, answers: String,
+              attachments: [(question: String, file: String)]) throws {
+        _ = try sandbox.newForm(template, as: user, name: name)
+        let file = sandbox.root.appendingPathComponent("answers-\(user)-\(name).json")
+        try Data(answers.utf8).write(to: file)
+        let answered = try sandbox.run(["answer", name, "--file", file.path], as: user)
+        XCTAssertEqual(answered.status, 0, answered.output)
+        for attachment in attachments {
+            let attached = try sandbox.run(["attach", name, attachment.question, attachment.file], as: user)
+            XCTAssertEqual(attached.status, 0, attached.output)
+        }
+        let submitted = try sandbox.run(["submit", name], as: user)
+        XCTAssertEqual(submitted.status, 0, submitted.output)
+    }
+
+    /// A PNG's width and height, from its IHDR chunk.
+    static func pngSize(_ file: URL) throws -> (width: Int, height: Int) {
+        let data = try Data(contentsOf: file)
+        guard data.count >= 24, data.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else {
+            throw TestDirectoryError("\(file.lastPathComponent) is not a PNG")
+        }
+        func integer(at offset: Int) -> Int {
+            data[data.startIndex + offset..<data.startIndex + offset + 4].reduce(0) { $0 << 8 | Int($1) }
+        }
+        return (integer(at: 16), integer(at: 20))
+    }
+}

@@ -1,0 +1,735 @@
+#!/usr/bin/env python3
+"""The office in a real browser: headless Debian chromium driven through Selenium.
+
+Run by OfficeBrowserTests.swift against a real mi-server (and by hand against `make demo OFFICE=1`
+with --capture). The Swift test prepares the data with the real `mi` and passes what it made in
+one JSON argument (--facts). Every step prints `ok   <step>` or `FAIL <step>: <what it saw>`,
+a failing step saves a screenshot named after it, and the script goes on with the steps that do
+not depend on it; the exit status is 0 only when every step passed, 1 otherwise, 2 when the
+browser itself could not start.
+
+Selenium gives no HTTP status, so statuses (403, the PDF, Range) are read with urllib carrying
+the browser's own session cookie.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+import traceback
+import urllib.error
+import urllib.request
+
+from selenium import webdriver
+from selenium.common.exceptions import NoAlertPresentException, WebDriverException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+COOKIE = "mi_office"
+WIDTH, HEIGHT = 1280, 900
+
+
+class StepFailed(Exception):
+    """A step saw something other than what it expected; the message says what."""
+
+
+def check(condition, message):
+    if not condition:
+        raise StepFailed(message)
+
+
+def type_into(element, text):
+    element.clear()
+    element.send_keys(text)
+
+
+class Office:
+    """A chromium session on the office, with the screenshots and the step log."""
+
+    def __init__(self, base, profile, screenshots, prefix):
+        self.base = base.rstrip("/")
+        self.prefix = prefix
+        self.screenshots = screenshots
+        self.shots = 0
+        self.failures = []
+        self.passed = 0
+        os.makedirs(screenshots, exist_ok=True)
+        options = webdriver.ChromeOptions()
+        options.binary_location = "/usr/bin/chromium"
+        for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                         f"--window-size={WIDTH},{HEIGHT}", f"--user-data-dir={profile}",
+                         "--no-first-run", "--no-default-browser-check", "--disable-extensions",
+                         "--autoplay-policy=no-user-gesture-required", "--lang=en-US"):
+            options.add_argument(argument)
+        self.driver = webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"), options=options)
+        # Headless chromium's window includes room for its toolbar: fix the page's own size.
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                    {"width": WIDTH, "height": HEIGHT, "deviceScaleFactor": 1, "mobile": False})
+        self.driver.set_page_load_timeout(30)
+
+    # -- the step log -------------------------------------------------------------------------
+
+    def step(self, name, action, *arguments):
+        """Runs one step; True when it passed, False when it failed (already reported)."""
+        try:
+            result = action(*arguments)
+            self.passed += 1
+            print(f"ok   {name}" + (f" ({result})" if isinstance(result, (str, int)) and result != "" else ""), flush=True)
+            return True
+        except StepFailed as failure:
+            self.fail(name, str(failure))
+        except (WebDriverException, urllib.error.URLError, OSError, subprocess.SubprocessError) as error:
+            self.fail(name, f"{type(error).__name__}: {str(error).strip().splitlines()[0] if str(error).strip() else ''}")
+        except Exception as error:  # a bug in this script: say where
+            self.fail(name, f"{type(error).__name__}: {error}\n{traceback.format_exc()}")
+        return False
+
+    def fail(self, name, seen):
+        self.failures.append(name)
+        where = self.where()
+        print(f"FAIL {name}: {seen}\n     (at {where})", flush=True)
+        self.screenshot("FAIL-" + re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-"))
+
+    def where(self):
+        try:
+            return f"{self.driver.current_url} — title {self.driver.title!r}"
+        except WebDriverException:
+            return "no page"
+
+    def screenshot(self, label):
+        self.shots += 1
+        path = os.path.join(self.screenshots, f"{self.prefix}{self.shots:02d}-{label}.png")
+        try:
+            self.driver.save_screenshot(path)
+        except WebDriverException as error:
+            print(f"     (no screenshot {path}: {error})", flush=True)
+        return path
+
+    # -- pages ----------------------------------------------------------------------------------
+
+    def open(self, path, label):
+        self.driver.get(self.base + path)
+        self.wait_loaded()
+        self.screenshot(label)
+
+    def wait_loaded(self, seconds=10):
+        WebDriverWait(self.driver, seconds).until(
+            lambda d: d.execute_script("return document.readyState") == "complete")
+
+    def find(self, selector):
+        found = self.driver.find_elements(By.CSS_SELECTOR, selector)
+        check(found, f"no element {selector!r} on the page; it shows: {self.text()[:300]!r}")
+        return found[0]
+
+    def all(self, selector):
+        return self.driver.find_elements(By.CSS_SELECTOR, selector)
+
+    def text(self):
+        try:
+            return self.driver.find_element(By.TAG_NAME, "body").text
+        except WebDriverException:
+            return ""
+
+    def cookie(self):
+        return self.driver.get_cookie(COOKIE)
+
+    def no_alert(self):
+        try:
+            alert = self.driver.switch_to.alert
+            text = alert.text
+            alert.dismiss()
+            raise StepFailed(f"a JavaScript alert opened: {text!r}")
+        except NoAlertPresentException:
+            pass
+
+    # -- HTTP with the browser's session --------------------------------------------------------
+
+    def http(self, path, method="GET", data=None, headers=None, cookie=True):
+        """(status, headers, body) of a request carrying the browser's session cookie."""
+        request = urllib.request.Request(self.base + path if path.startswith("/") else path,
+                                         data=data, method=method)
+        for key, value in (headers or {}).items():
+            request.add_header(key, value)
+        session = self.cookie() if cookie else None
+        if session:
+            request.add_header("Cookie", f"{COOKIE}={session['value']}")
+        opener = urllib.request.build_opener(NoRedirect())
+        try:
+            with opener.open(request, timeout=30) as response:
+                return response.status, response.headers, response.read()
+        except urllib.error.HTTPError as error:
+            return error.code, error.headers, error.read()
+
+    # -- sign-in --------------------------------------------------------------------------------
+
+    def sign_in(self, user, password, label):
+        self.open("/login", f"login-{label}")
+        check(self.all("form#login"), f"no form#login at /login; the page shows: {self.text()[:300]!r}")
+        type_into(self.find("input#user"), user)
+        type_into(self.find("input#password"), password)
+        self.find("button#sign-in").click()
+        self.wait_loaded()
+        time.sleep(0.2)
+        self.screenshot(f"after-sign-in-{label}")
+
+    def sign_out(self):
+        self.find("button#sign-out").click()
+        self.wait_loaded()
+        self.screenshot("signed-out")
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    """Statuses as the server sent them: a 303 to /login is not followed to a 200."""
+
+    def redirect_request(self, *arguments, **keywords):
+        return None
+
+
+# ---- the steps --------------------------------------------------------------------------------
+
+
+def wrong_password(office, user):
+    office.sign_in(user, "not-the-password", "wrong-password")
+    errors = [e for e in office.all(".error") if e.is_displayed() and e.text.strip()]
+    check(errors, f"no visible .error after a wrong password; the page shows: {office.text()[:300]!r}")
+    check(office.cookie() is None, f"a wrong password set the {COOKIE} cookie: {office.cookie()}")
+    check("/login" in office.driver.current_url, f"a wrong password left /login for {office.driver.current_url}")
+    return errors[0].text
+
+
+def signed_in(office, user, password, label):
+    office.sign_in(user, password, label)
+    cookie = office.cookie()
+    check(cookie is not None, f"no {COOKIE} cookie after signing in as {user}; the page shows: {office.text()[:300]!r}")
+    check(cookie.get("httpOnly") is True, f"the {COOKIE} cookie is not HttpOnly: {cookie}")
+    check(cookie.get("sameSite") == "Strict", f"the {COOKIE} cookie is not SameSite=Strict: {cookie}")
+    check("/login" not in office.driver.current_url, f"still on {office.driver.current_url} after signing in")
+
+
+def dashboard(office):
+    office.open("/", "dashboard")
+    check(office.all("button#sign-out"), "no button#sign-out on the dashboard")
+    for link in ("a#nav-dashboard", "a#nav-submissions", "a#nav-templates"):
+        check(office.all(f"nav {link}"), f"no nav {link} on the dashboard")
+    meta = office.all('meta[name="csrf-token"]')
+    check(meta and meta[0].get_attribute("content"), "no <meta name=\"csrf-token\"> with a token")
+    check(office.http("/")[0] == 200, "GET / is not 200")
+
+
+def rows(office):
+    return office.all("table#submissions tr.submission")
+
+
+def submissions_list(office, expected):
+    office.open("/submissions", "submissions")
+    office.find("form#filters")
+    found = rows(office)
+    check(len(found) == expected, f"{len(found)} rows in table#submissions, expected {expected}: "
+                                  f"{[r.text for r in found]}")
+    count = office.all("p#count")
+    check(count and str(expected) in count[0].text, f"p#count does not say {expected}: "
+                                                    f"{count[0].text if count else 'no p#count'!r}")
+    return found
+
+
+def apply_filters(office, label, user=None, q=None, template=None, dates=None):
+    """Fills form#filters from the list page as a person would and applies it."""
+    office.open("/submissions", f"submissions-before-{label}")
+    if user is not None:
+        menu = Select(office.find("select#user"))
+        values = [o.get_attribute("value") for o in menu.options]
+        check(user in values, f"select#user has no option with value {user!r}: {values}")
+        menu.select_by_value(user)
+    if template is not None:
+        menu = Select(office.find("select#template"))
+        values = [o.get_attribute("value") for o in menu.options]
+        check(template in values, f"select#template has no option with value {template!r}: {values}")
+        menu.select_by_value(template)
+    if dates is not None:
+        # A date field's typing depends on the locale; its value is always yyyy-mm-dd.
+        for selector, value in zip(("input#from", "input#to"), dates):
+            field = office.find(selector)
+            check(field.get_attribute("type") == "date", f"{selector} is not type=date")
+            office.driver.execute_script("arguments[0].value = arguments[1]", field, value or "")
+    if q is not None:
+        type_into(office.find("input#q"), q)
+    office.find("button#apply").click()
+    office.wait_loaded()
+    time.sleep(0.2)
+    office.screenshot(f"submissions-{label}")
+
+
+def filtered_by_technician(office, user, expected, display):
+    apply_filters(office, f"user-{user}", user=user)
+    check(f"user={user}" in office.driver.current_url, f"the filter is not in the address: {office.driver.current_url}")
+    found = rows(office)
+    check(len(found) == expected, f"user={user}: {len(found)} rows, expected {expected}: {[r.text for r in found]}")
+    for row in found:
+        technician = row.find_element(By.CSS_SELECTOR, "td.technician").text
+        check(display in technician or user in technician,
+              f"user={user}: a row's td.technician is {technician!r}")
+
+
+def filtered_by_word(office, word, expected_rows, form):
+    apply_filters(office, "q", q=word)
+    found = rows(office)
+    check(len(found) == expected_rows, f"q={word}: {len(found)} rows, expected {expected_rows}: {[r.text for r in found]}")
+    check(all(form in r.text for r in found), f"q={word}: the rows are not {form!r}: {[r.text for r in found]}")
+    apply_filters(office, "q-nothing", q=word + "zzqx")
+    check(len(rows(office)) == 0, f"q={word}zzqx still finds {len(rows(office))} rows")
+
+
+def filtered_by_template(office, template, expected):
+    apply_filters(office, f"template-{template}", template=template)
+    found = rows(office)
+    check(len(found) == expected, f"template={template}: {len(found)} rows, expected {expected}")
+    for row in found:
+        cell = row.find_element(By.CSS_SELECTOR, "td.template").text
+        check(cell.strip(), f"template={template}: an empty td.template in {row.text!r}")
+
+
+def filtered_by_dates(office, total):
+    today = time.time()
+    yesterday, tomorrow = (time.strftime("%Y-%m-%d", time.gmtime(today + shift)) for shift in (-86400, 86400))
+    apply_filters(office, "dates-from-tomorrow", dates=(tomorrow, None))
+    check(f"from={tomorrow}" in office.driver.current_url, f"from= is not in the address: {office.driver.current_url}")
+    check(len(rows(office)) == 0, f"from={tomorrow}: {len(rows(office))} rows, expected none")
+    apply_filters(office, "dates-around-today", dates=(yesterday, tomorrow))
+    check(len(rows(office)) == total, f"from={yesterday}&to={tomorrow}: {len(rows(office))} rows, expected {total}")
+
+
+def open_from_list(office, submission_id, form):
+    office.open("/submissions", "submissions-to-open")
+    links = [a for a in office.all("table#submissions tr.submission a.open")
+             if submission_id in (a.get_attribute("href") or "") or form in a.text]
+    check(links, f"no a.open to {submission_id} ({form}) in the list: "
+                 f"{[a.get_attribute('href') for a in office.all('a.open')]}")
+    links[0].click()
+    office.wait_loaded()
+    check(office.all("#submission-header"), f"no #submission-header after a.open; the page shows: {office.text()[:300]!r}")
+    check(submission_id in office.driver.current_url, f"a.open led to {office.driver.current_url}")
+    office.screenshot("submission")
+
+
+def submission_header(office, facts):
+    header = office.find("#submission-header").text
+    for expected in (facts["templateTitle"], facts["technicianName"]):
+        check(expected in header, f"#submission-header lacks {expected!r}: {header!r}")
+    check(facts["form"] in office.text(), f"the form's name {facts['form']!r} is not on the page")
+    questions = office.all("section.question[data-question-id]")
+    ids = [q.get_attribute("data-question-id") for q in questions]
+    check(ids == facts["questionIds"], f"section.question ids {ids}, expected {facts['questionIds']}")
+    comments = " ".join(c.text for c in office.all("section.question .comment"))
+    check(facts["word"].lower() in comments.lower(), f"the technician's comment with {facts['word']!r} is not in any .comment: {comments!r}")
+    foreman = office.find("#foreman-comments").text
+    check(facts["foremanComment"] in foreman, f"#foreman-comments lacks {facts['foremanComment']!r}: {foreman!r}")
+    audit = office.find("#audit").text
+    check("submitted" in audit.lower(), f"#audit does not show the submission: {audit[:300]!r}")
+
+
+def photo_loaded(office):
+    photo = office.find("a.full-size img.photo")
+    WebDriverWait(office.driver, 10).until(lambda d: d.execute_script(
+        "return arguments[0].complete", photo))
+    width = office.driver.execute_script("return arguments[0].naturalWidth", photo)
+    check(width and width > 0, f"img.photo did not load (naturalWidth {width}, src {photo.get_attribute('src')!r})")
+    link = office.find("a.full-size").get_attribute("href") or ""
+    status, headers, body = office.http(link)
+    check(status == 200 and headers.get("Content-Type", "").startswith("image/"),
+          f"a.full-size {link}: {status} {headers.get('Content-Type')}")
+    return width
+
+
+def media_ready(office, selector):
+    element = office.find(selector)
+    check(element.get_attribute("controls") is not None, f"{selector} has no controls")
+    preload = element.get_attribute("preload")
+    check(preload == "metadata", f"{selector} preload is {preload!r}, expected 'metadata'")
+    deadline = time.time() + 10
+    state = 0
+    while time.time() < deadline:
+        state = office.driver.execute_script("return arguments[0].readyState", element)
+        if state >= 1:
+            break
+        time.sleep(0.2)
+    error = office.driver.execute_script("return arguments[0].error && arguments[0].error.code", element)
+    source = office.driver.execute_script("return arguments[0].currentSrc", element)
+    check(state >= 1, f"{selector} readyState {state} after 10 s (error {error}, source {source!r})")
+    duration = office.driver.execute_script("return arguments[0].duration", element)
+    return f"readyState {state}, {duration:.1f} s" if isinstance(duration, (int, float)) else f"readyState {state}"
+
+
+def no_value_cells_red(office, expected):
+    cells = office.all("table.answer-grid td.no-value")
+    check(len(cells) == expected, f"{len(cells)} td.no-value in table.answer-grid, expected {expected}")
+    style = "var s = getComputedStyle(arguments[0]); return [s.borderTopColor, s.borderTopWidth, s.borderTopStyle," \
+            " s.borderLeftColor, s.borderRightColor, s.borderBottomColor]"
+    for cell in cells:
+        color, width, line, *others = office.driver.execute_script(style, cell)
+        check(color == "rgb(204, 0, 0)", f"td.no-value border colour {color}, expected rgb(204, 0, 0) (#c00)")
+        check(width == "2px" and line == "solid", f"td.no-value border {width} {line}, expected 2px solid")
+        check(all(other == color for other in others), f"td.no-value's four borders differ: {[color] + others}")
+    for cell in office.all("table.answer-grid td:not(.no-value)")[:3]:
+        color = office.driver.execute_script("return getComputedStyle(arguments[0]).borderTopColor", cell)
+        check(color != "rgb(204, 0, 0)", "a cell that takes a value has the red border too")
+
+
+def hostile_text(office, hostile):
+    office.no_alert()
+    page = office.text()
+    for literal in hostile:
+        check(literal in page, f"the answer {literal!r} is not shown as text; the page shows: {page[-500:]!r}")
+    images = office.driver.execute_script(
+        "return Array.from(document.images).map(i => i.getAttribute('src'))")
+    check("x" not in images, f"the answer made an <img src=x> element: {images}")
+    marker = office.driver.execute_script("return typeof window.__miHostile")
+    check(marker == "undefined", "a <script> from an answer ran")
+    scripts = office.driver.execute_script(
+        "return Array.from(document.scripts).filter(s => s.textContent.includes('__miHostile')).length")
+    check(scripts == 0, f"{scripts} <script> elements hold the answer's script")
+    inline = office.driver.execute_script(
+        "return document.querySelectorAll('[onerror], [onclick], [onload], [style]').length")
+    check(inline == 0, f"{inline} elements with inline handlers or style= attributes")
+    policy = office.http(office.driver.current_url)[1].get("Content-Security-Policy", "")
+    check("script-src" in policy or "default-src" in policy, f"no strict Content-Security-Policy: {policy!r}")
+    check("'unsafe-inline'" not in policy, f"the Content-Security-Policy allows inline code: {policy!r}")
+
+
+def pdf_download(office, facts, folder):
+    link = office.find("a#download-pdf").get_attribute("href") or ""
+    check(link.endswith("/report.pdf"), f"a#download-pdf points to {link!r}")
+    status, headers, body = office.http(link)
+    check(status == 200, f"GET {link}: {status} {body[:200]!r}")
+    check(body.startswith(b"%PDF"), f"GET {link} is not a PDF: {headers.get('Content-Type')} {body[:40]!r}")
+    path = os.path.join(folder, "report.pdf")
+    with open(path, "wb") as file:
+        file.write(body)
+    text = subprocess.run(["pdftotext", "-layout", path, "-"], capture_output=True, text=True, timeout=60)
+    check(text.returncode == 0, f"pdftotext failed: {text.stderr.strip()}")
+    # The title may wrap in the PDF: its first two words are enough beside the form's name.
+    for expected in (facts["form"], " ".join(facts["templateTitle"].split()[:2])):
+        check(expected in text.stdout, f"the PDF's text lacks {expected!r}: {text.stdout[:400]!r}")
+    without = office.http(link, cookie=False)[0]
+    check(without in (303, 401, 403), f"the PDF without a session: {without}")
+    return f"{len(body)} bytes"
+
+
+def other_downloads(office, facts):
+    link = office.find("a#download-form").get_attribute("href") or ""
+    status, _, body = office.http(link)
+    check(status == 200, f"a#download-form {link}: {status}")
+    form = json.loads(body)
+    check(str(form.get("id", "")).lower() == facts["anaId"], f"form.json's id is {form.get('id')!r}")
+    names = [a.get_attribute("href") or "" for a in office.all("a.media-download")]
+    check(len(names) == 3, f"{len(names)} a.media-download links, expected 3 (photo, video, audio): {names}")
+    video = [n for n in names if re.search(r"\.webm($|\?)", n)]
+    check(video, f"no a.media-download for the .webm: {names}")
+    status, headers, body = office.http(video[0], headers={"Range": "bytes=0-99"})
+    check(status == 206 and len(body) == 100, f"Range bytes=0-99 of {video[0]}: {status}, {len(body)} bytes")
+    check(body[:4] == b"\x1a\x45\xdf\xa3", "the video's first bytes are not WebM's")
+    check(headers.get("Content-Range", "").startswith("bytes 0-99/"), f"Content-Range {headers.get('Content-Range')!r}")
+
+
+def post_without_csrf(office):
+    check(office.cookie() is not None, "not signed in")
+    for path, body, kind in (("/logout", b"", "application/x-www-form-urlencoded"),
+                             ("/templates/publish", b"{}", "application/json")):
+        status, _, answer = office.http(path, method="POST", data=body, headers={"Content-Type": kind})
+        check(status == 403, f"POST {path} with the session but no CSRF token: {status} {answer[:200]!r}")
+    # The refused sign-out signed nobody out.
+    status = office.http("/submissions")[0]
+    check(status == 200, f"GET /submissions after the refused POSTs: {status}")
+
+
+def signed_out(office):
+    office.sign_out()
+    check(office.cookie() is None, f"the {COOKIE} cookie is still there after button#sign-out")
+    office.open("/submissions", "after-sign-out")
+    check("/login" in office.driver.current_url, f"/submissions after signing out shows {office.driver.current_url}")
+    check("next=" in office.driver.current_url, f"the way to /login does not keep next=: {office.driver.current_url}")
+
+
+def technician_sees_own(office, facts):
+    office.open(f"/submissions/{facts['anaId']}", "technician-own")
+    check(office.all("#submission-header"), f"ana's own submission did not open: {office.text()[:300]!r}")
+    status = office.http(f"/submissions/{facts['anaId']}")[0]
+    check(status == 200, f"ana's own submission: {status}")
+    office.open("/submissions", "technician-list")
+    found = rows(office)
+    check(len(found) == facts["anaCount"], f"ana's list has {len(found)} rows, expected only her {facts['anaCount']}")
+    check(not any(facts["bobForm"] in r.text for r in found), "bob's submission is in ana's list")
+
+
+def technician_refused(office, path, label):
+    status, _, body = office.http(path)
+    check(status == 403, f"GET {path} as a technician: {status}, expected 403 ({body[:120]!r})")
+    office.open(path, label)
+    check(not office.all("#submission-header") and not office.all("#editor"),
+          f"{path} shows the page to a technician")
+
+
+def capture(office, user, password, out):
+    """Signs in and saves the first submission's page (the README's screenshot)."""
+    office.sign_in(user, password, "capture")
+    check(office.cookie() is not None, f"could not sign in as {user}")
+    office.open("/submissions", "capture-list")
+    links = office.all("table#submissions tr.submission a.open")
+    check(links, "no submission to open")
+    links[0].click()
+    office.wait_loaded()
+    office.find("#submission-header")
+    video = office.all("video.media-video")
+    if video:
+        media_ready(office, "video.media-video")
+    office.driver.save_screenshot(out)
+
+
+def run_all(office, facts, artifacts):
+    office.step("a wrong password shows .error and sets no cookie", wrong_password, office, "fiona")
+    if not office.step("fiona (foreman) signs in", signed_in, office, "fiona", facts["fionaPassword"], "fiona"):
+        return
+    office.step("the dashboard opens with the nav and sign-out", dashboard, office)
+    office.step(f"/submissions lists all {facts['total']}", submissions_list, office, facts["total"])
+    office.step(f"filter user=ana shows her {facts['anaCount']}", filtered_by_technician,
+                office, "ana", facts["anaCount"], facts["technicianName"])
+    office.step(f"filter user=bob shows his {facts['bobCount']}", filtered_by_technician,
+                office, "bob", facts["bobCount"], "Bob Stone")
+    office.step(f"filter q={facts['word']} finds the one with the comment", filtered_by_word,
+                office, facts["word"], 1, facts["form"])
+    office.step("filter template=extinguisher-check", filtered_by_template, office, "extinguisher-check",
+                facts["extinguisherCount"])
+    office.step("filter by dates", filtered_by_dates, office, facts["total"])
+    if not office.step("a.open opens ana's pump inspection", open_from_list, office, facts["anaId"], facts["form"]):
+        office.step("the submission opens by address", lambda: (
+            office.open(f"/submissions/{facts['anaId']}", "submission"), office.find("#submission-header")))
+    office.step("header, questions, comments, foreman comments, audit", submission_header, office, facts)
+    office.step("img.photo loaded (naturalWidth > 0)", photo_loaded, office)
+    office.step("video.media-video readyState >= 1", media_ready, office, "video.media-video")
+    office.step("audio.media-audio readyState >= 1", media_ready, office, "audio.media-audio")
+    office.step("td.no-value has the 2px solid #c00 border", no_value_cells_red, office, facts["noValueCells"])
+    office.step("the hostile answer is text", hostile_text, office, facts["hostile"])
+    office.step("the PDF downloads and pdftotext reads the form's name", pdf_download, office, facts, artifacts)
+    office.step("form.json and the media download (Range on the video)", other_downloads, office, facts)
+    office.step("a POST without the CSRF token is 403", post_without_csrf, office)
+    office.step("button#sign-out signs out", signed_out, office)
+    if office.cookie() is not None:
+        print("     (still signed in as fiona: her cookie is dropped before ana signs in)", flush=True)
+        office.driver.delete_all_cookies()
+    if not office.step("ana (technician) signs in", signed_in, office, "ana", facts["anaPassword"], "ana"):
+        return
+    office.step("ana opens her own submission and lists only hers", technician_sees_own, office, facts)
+    office.step("ana may not open bob's submission (403)", technician_refused, office,
+                f"/submissions/{facts['bobId']}", "technician-other")
+    office.step("ana may not open bob's media (403)", technician_refused, office,
+                f"/api/v1/submissions/{facts['bobId']}/media/{facts['bobMedia']}", "technician-other-media")
+    office.step("ana may not open the editor (403)", technician_refused, office, "/templates/new",
+                "technician-editor")
+
+
+# ---- the template editor ----------------------------------------------------------------------
+
+
+def choose(select_element, wanted):
+    """Selects the option whose value is `wanted`, else the one whose label reads like it."""
+    menu = Select(select_element)
+    values = [o.get_attribute("value") for o in menu.options]
+    if wanted in values:
+        menu.select_by_value(wanted)
+        return
+    words = re.sub(r"([a-z])([A-Z])", r"\1 \2", wanted).lower()
+    labels = [o.text for o in menu.options]
+    for option in menu.options:
+        if words in option.text.lower() or words.replace(" ", "") in option.text.lower().replace(" ", ""):
+            menu.select_by_visible_text(option.text)
+            return
+    raise StepFailed(f"no option {wanted!r} in the menu: values {values}, labels {labels}")
+
+
+def problems(office):
+    return [li.text for li in office.all("ul#problems li") if li.text.strip()]
+
+
+def wait_for(office, condition, seconds, message):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise StepFailed(message())
+
+
+def editor_opens(office):
+    office.open("/templates", "templates")
+    office.find("table#templates")
+    office.find("form#upload")
+    office.open("/templates/new", "editor-empty")
+    office.find("#editor")
+    office.find("input#template-id")
+
+
+def add_question(office, kind):
+    before = len(office.all("div.q-editor"))
+    choose(office.find("select#new-question-type"), kind)
+    office.find("button#add-question").click()
+    wait_for(office, lambda: len(office.all("div.q-editor")) > before, 5,
+             lambda: f"button#add-question made no new div.q-editor ({before} before)")
+    return office.all("div.q-editor")[-1]
+
+
+def inside(question, selector):
+    found = question.find_elements(By.CSS_SELECTOR, selector)
+    check(found, f"the div.q-editor has no {selector!r}; it shows: {question.text[:200]!r}")
+    return found
+
+
+def empty_template_has_problems(office):
+    type_into(office.find("input#template-id"), "")
+    add_question(office, "trueFalse")
+    found = wait_for(office, lambda: problems(office), 5,
+                     lambda: "ul#problems stays empty for a template with no id and a question with no text")
+    office.screenshot("editor-problems")
+    inside(office.all("div.q-editor")[-1], "button.q-remove")[0].click()
+    wait_for(office, lambda: not office.all("div.q-editor"), 5, lambda: "button.q-remove did not remove the question")
+    return f"{len(found)} problems, e.g. {found[0]!r}"
+
+
+def fill_options(question, labels):
+    """Types the labels into input.q-option fields; button.q-add-option either adds a field or
+    takes the typed label into the list (and empties the field): both are handled."""
+    adds_fields = None
+    for index, label in enumerate(labels):
+        fields = question.find_elements(By.CSS_SELECTOR, "input.q-option")
+        empty = [f for f in fields if not f.get_attribute("value")]
+        if not empty:
+            inside(question, "button.q-add-option")[0].click()
+            time.sleep(0.1)
+            after = question.find_elements(By.CSS_SELECTOR, "input.q-option")
+            adds_fields = len(after) > len(fields)
+            empty = [f for f in after if not f.get_attribute("value")]
+            check(empty, f"button.q-add-option left no empty input.q-option (option {index + 1})")
+        empty[0].send_keys(label)
+    if adds_fields is False:
+        inside(question, "button.q-add-option")[0].click()
+
+
+def build_template(office, facts):
+    type_into(office.find("input#template-id"), facts["templateId"])
+    type_into(office.find("input#template-title"), facts["templateTitle"])
+
+    choice = add_question(office, "multipleChoice")
+    type_into(inside(choice, "input.q-id")[0], facts["choiceId"])
+    type_into(inside(choice, "input.q-text")[0], "Where does the valve leak?")
+    type_into(inside(choice, "textarea.q-help")[0], "Choose at most two places.")
+    fill_options(choice, facts["options"])
+    type_into(inside(choice, "input.q-max-answers")[0], "2")
+
+    table = add_question(office, "table")
+    type_into(inside(table, "input.q-id")[0], facts["tableId"])
+    type_into(inside(table, "input.q-text")[0], "Flange bolts torque (N·m)")
+    type_into(inside(table, "input.q-rows")[0], ", ".join(facts["rows"]))
+    type_into(inside(table, "input.q-columns")[0], ", ".join(facts["columns"]))
+    cells = wait_for(office, lambda: len(table.find_elements(By.CSS_SELECTOR, "table.q-grid td.cell")) == 9
+                     and table.find_elements(By.CSS_SELECTOR, "table.q-grid td.cell"), 5,
+                     lambda: f"table.q-grid has {len(table.find_elements(By.CSS_SELECTOR, 'table.q-grid td.cell'))} td.cell, expected 9")
+    columns = len(facts["columns"])
+    for row, column in facts["noCells"]:
+        cells[row * columns + column].click()
+    marked = table.find_elements(By.CSS_SELECTOR, "table.q-grid td.cell.no-value")
+    check(len(marked) == 2, f"{len(marked)} td.cell.no-value after two clicks, expected 2")
+    color = office.driver.execute_script("return getComputedStyle(arguments[0]).borderTopColor", marked[0])
+    check(color == "rgb(204, 0, 0)", f"a no-value cell in the editor's grid has border colour {color}")
+
+    numeric = add_question(office, "numeric")
+    type_into(inside(numeric, "input.q-id")[0], "pressure")
+    type_into(inside(numeric, "input.q-text")[0], "Line pressure (bar)")
+    integer = inside(numeric, "input.q-integer")[0]
+    if not integer.is_selected():
+        integer.click()
+    type_into(inside(numeric, "input.q-min")[0], "0")
+    type_into(inside(numeric, "input.q-max")[0], "40")
+    # The numeric question goes above the table: reorder with button.q-up.
+    inside(numeric, "button.q-up")[0].click()
+    time.sleep(0.2)
+    order = [q.find_element(By.CSS_SELECTOR, "input.q-id").get_attribute("value") for q in office.all("div.q-editor")]
+    check(order == [facts["choiceId"], "pressure", facts["tableId"]], f"the questions' order after q-up is {order}")
+    office.screenshot("editor-built")
+
+
+def preview_and_no_problems(office, facts):
+    wait_for(office, lambda: not problems(office), 5, lambda: f"ul#problems lists {problems(office)}")
+    preview = wait_for(office, lambda: all(o in office.find("pre#preview").text for o in facts["options"])
+                       and office.find("pre#preview").text, 5,
+                       lambda: f"pre#preview lacks the options: {office.find('pre#preview').text[:400]!r}")
+    check("Where does the valve leak?" in preview, f"pre#preview lacks the question: {preview[:300]!r}")
+
+
+def publish(office, facts):
+    office.find("button#publish").click()
+    result = wait_for(office, lambda: office.find("#publish-result").text.strip(), 10,
+                      lambda: "#publish-result stays empty after button#publish")
+    office.screenshot("editor-published")
+    check(facts["templateId"] in result or "version" in result.lower() or "published" in result.lower(),
+          f"#publish-result says {result!r}")
+    check(not problems(office), f"ul#problems after publishing: {problems(office)}")
+    office.open("/templates", "templates-after-publish")
+    listed = office.find("table#templates").text
+    check(facts["templateId"] in listed or facts["templateTitle"] in listed,
+          f"table#templates lacks {facts['templateId']}: {listed[:300]!r}")
+    return result
+
+
+def run_editor(office, facts):
+    if not office.step("fiona (foreman) signs in", signed_in, office, "fiona", facts["fionaPassword"], "fiona"):
+        return
+    if not office.step("/templates and the editor open", editor_opens, office):
+        return
+    office.step("an empty template gets problems, q-remove removes", empty_template_has_problems, office)
+    if not office.step("7 options, Max-answers 2, a 3×3 table with 2 no-value cells, a numeric moved up",
+                       build_template, office, facts):
+        return
+    office.step("no problems and the preview shows the options", preview_and_no_problems, office, facts)
+    office.step("button#publish publishes", publish, office, facts)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--base", required=True, help="the office's address, e.g. http://127.0.0.1:8080")
+    parser.add_argument("--profile", required=True, help="a fresh chromium profile folder")
+    parser.add_argument("--screenshots", required=True, help="where every page's PNG goes")
+    parser.add_argument("--facts", help="JSON: what the test prepared (ids, names, the word, counts)")
+    parser.add_argument("--editor", action="store_true", help="build and publish the template the facts describe")
+    parser.add_argument("--capture", metavar="PNG", help="only sign in and save the first submission's page")
+    parser.add_argument("--user", default="fiona")
+    parser.add_argument("--password", default="fiona-password")
+    arguments = parser.parse_args()
+    try:
+        prefix = "capture-" if arguments.capture else "editor-" if arguments.editor else "review-"
+        office = Office(arguments.base, arguments.profile, arguments.screenshots, prefix)
+    except WebDriverException as error:
+        print(f"FAIL start chromium through /usr/bin/chromedriver: {error}", flush=True)
+        return 2
+    try:
+        if arguments.capture:
+            office.step(f"capture {arguments.capture}", capture, office, arguments.user, arguments.password,
+                        arguments.capture)
+        elif arguments.editor:
+            run_editor(office, json.loads(arguments.facts))
+        else:
+            run_all(office, json.loads(arguments.facts), arguments.screenshots)
+            office.no_alert()
+    finally:
+        office.driver.quit()
+    if office.failures:
+        print(f"{len(office.failures)} of {office.passed + len(office.failures)} steps failed: "
+              + "; ".join(office.failures), flush=True)
+        return 1
+    print(f"all {office.passed} steps passed; screenshots in {arguments.screenshots}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
