@@ -102,7 +102,7 @@ struct TemplatesPage {
         }
         return Response(status: .ok, headers: [
             .contentType: "application/json",
-            .contentDisposition: SubmissionPage.attachment(entry.fileName),
+            .contentDisposition: SubmissionPageController.attachment(entry.fileName),
             .eTag: "\"\(entry.sha256)\"",
         ], body: .init(byteBuffer: ByteBuffer(bytes: entry.data)))
     }

@@ -284,9 +284,15 @@
     return (parts.length ? parts.join(", ") + ": " : "") + problem.message;
   }
 
+  // The items are kept and only their texts changed, so a check that finds the same problems
+  // leaves the page as it was (nothing flickers).
   function showProblems(problems) {
-    problemsList.textContent = "";
-    problems.forEach((problem) => problemsList.appendChild(element("li", "", describe(problem))));
+    const texts = problems.map(describe);
+    while (problemsList.children.length > texts.length) { problemsList.lastElementChild.remove(); }
+    texts.forEach((text, index) => {
+      const item = problemsList.children[index] || problemsList.appendChild(element("li"));
+      if (item.textContent !== text) { item.textContent = text; }
+    });
     noProblems.classList.toggle("hidden", problems.length > 0);
   }
 
@@ -321,7 +327,7 @@
       const report = await response.json();
       if (mine !== sequence) { return; }
       showProblems(report.problems);
-      preview.textContent = report.preview;
+      if (preview.textContent !== report.preview) { preview.textContent = report.preview; }
       editor.dataset.checked = "true";
     } catch (error) {
       showProblems([{ message: "the server could not be reached (" + error + ") — check the connection" }]);
