@@ -209,6 +209,7 @@ final class TemplatePublishingTests: XCTestCase {
             let page = try await Self.get(client, "/templates?published=pump-inspection&version=7", session: fiona)
             XCTAssertTrue(page.text.contains("Published pump-inspection version 7."), page.text)
             XCTAssertTrue(page.text.contains("id=\"upload\""), "a publisher is offered the upload")
+            XCTAssertTrue(page.text.contains("action=\"/templates/upload?_csrf=\(fiona.csrf)\""), "the multipart form carries its CSRF token")
             XCTAssertTrue(page.text.contains("href=\"/templates/pump-inspection/edit\""), "and the editor")
             let served = try await client.get("/api/v1/templates/pump-inspection", token: try await client.login("fiona"))
             XCTAssertEqual(Data(buffer: served.body), file)
