@@ -247,6 +247,20 @@ final class TemplatePublishingTests: XCTestCase {
         XCTAssertEqual(Files.names(in: fixture.templates), ["pump-inspection.json"])
     }
 
+    func testLinksOfAnIdWithURLCharactersAreEncoded() async throws {
+        let fixture = try ServerFixture()
+        let odd = TemplateFixture.json(questions: [#"{"id": "q", "type": "trueFalse", "text": "Ok?"}"#], id: "a b?c#d", version: "2")
+        try Files.write(odd, to: fixture.templates.appendingPathComponent("odd.json"))
+        try await fixture.test { client in
+            let fiona = try await client.officeSession("fiona", fixture: fixture)
+            let page = try await Self.get(client, "/templates", session: fiona)
+            XCTAssertTrue(page.text.contains("href=\"/templates/a%20b%3Fc%23d/versions/2\""), page.text)
+            XCTAssertTrue(page.text.contains("href=\"/templates/a%20b%3Fc%23d/edit\""), page.text)
+            let download = try await Self.get(client, "/templates/a%20b%3Fc%23d/versions/2", session: fiona)
+            XCTAssertEqual(Data(buffer: download.body), odd)
+        }
+    }
+
     func testEditorPagesCarryTheKeysTheSourceAndTheScriptButNoInlineCode() async throws {
         let fixture = try ServerFixture([.set("TemplateKeys.maxAnswers", "most")])
         try await fixture.test { client in

@@ -52,7 +52,7 @@ struct TemplatesPage {
         let rows: [[String: Any]] = ids.map { id in
             let versions = all.filter { $0.id == id }.sorted { $0.version > $1.version }
             return [
-                "id": id, "title": versions.first?.title ?? "", "newest": versions.first?.version ?? 0,
+                "id": id, "path": Self.pathSegment(id), "title": versions.first?.title ?? "", "newest": versions.first?.version ?? 0,
                 "versions": versions.map { ["version": $0.version, "fileName": $0.fileName, "title": $0.title] },
             ]
         }
@@ -69,7 +69,7 @@ struct TemplatesPage {
 
     @Sendable func edit(_ request: Request, context: ServerContext) async throws -> Response {
         _ = try context.requirePublisher()
-        let id = try context.parameters.require("id")
+        let id = try Self.templateID(context)
         let catalog = self.catalog
         guard let entry = try await Blocking.run({ catalog.template(id: id) }) else {
             throw HTTPError(.notFound, message: "the server has no template \"\(id)\" — the templates page lists those it has")
@@ -92,7 +92,7 @@ struct TemplatesPage {
 
     @Sendable func download(_ request: Request, context: ServerContext) async throws -> Response {
         _ = try context.requireSession()
-        let id = try context.parameters.require("id")
+        let id = try Self.templateID(context)
         guard let version = context.parameters.get("version", as: Int.self) else {
             throw HTTPError(.notFound, message: "a version is a whole number, as the templates page lists them")
         }
@@ -188,7 +188,13 @@ struct TemplatesPage {
         return MultipartFileCollector.File(filename: SafeName.printable(name), data: file.data)
     }
 
-    /// Template ids are safe names (no `/`); percent-encoded all the same for a URL.
+    /// The `{id}` of the path, percent-decoded (the router hands segments on as sent).
+    private static func templateID(_ context: ServerContext) throws -> String {
+        let segment = try context.parameters.require("id")
+        return segment.removingPercentEncoding ?? segment
+    }
+
+    /// A template id as one segment of a URL path (ids may hold `?`, `#`, `%` or spaces).
     static func pathSegment(_ id: String) -> String {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
