@@ -31,6 +31,11 @@ final class SubmissionPageTests: XCTestCase {
             XCTAssertTrue(html.contains("<img class=\"photo\" src=\"/api/v1/submissions/\(id)/media/Qid0%281%29.jpg\""), html)
             XCTAssertTrue(html.contains("<video class=\"media-video\" src=\"/api/v1/submissions/\(id)/media/Qid6%281%29.mp4\" controls preload=\"metadata\">"), html)
             XCTAssertTrue(html.contains("id=\"audit\""))
+            // The page's links work with the office cookie alone, percent-encoded as they are.
+            let photo = try await client.execute(uri: "/api/v1/submissions/\(id)/media/Qid0%281%29.jpg", method: .get,
+                                                 headers: [.cookie: session.cookieHeader]) { $0 }
+            XCTAssertEqual(photo.status, .ok, photo.text)
+            XCTAssertEqual(Data(buffer: photo.body), ServerFixture.media["Qid0(1).jpg"])
             XCTAssertTrue(html.contains("uploaded by fiona") || html.contains("by fiona"))
 
             let form = try await client.execute(uri: "/submissions/\(id)/form.json", method: .get, headers: [.cookie: session.cookieHeader]) { $0 }

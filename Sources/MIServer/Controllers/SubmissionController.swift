@@ -68,7 +68,9 @@ struct SubmissionController {
     /// A media file of a submission, whole or the one byte range asked for.
     @Sendable func media(_ request: Request, context: ServerContext) async throws -> Response {
         let receipt = try await readableReceipt(try context.parameters.require("id"), session: try context.requireSession())
-        let name = try context.parameters.require("name")
+        // The router hands the segment over as sent: `Qid1%281%29.jpg` is `Qid1(1).jpg`.
+        let raw = try context.parameters.require("name")
+        let name = raw.removingPercentEncoding ?? raw
         guard name != UploadPart.formName, SafeName.problem(name) == nil, let part = receipt.part(named: name) else {
             throw HTTPError(.notFound, message: "submission \(receipt.id) has no media file \"\(SafeName.printable(name))\" — see its receipt for the names")
         }
