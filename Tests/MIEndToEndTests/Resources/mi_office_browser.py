@@ -23,7 +23,7 @@ import urllib.error
 import urllib.request
 
 from selenium import webdriver
-from selenium.common.exceptions import NoAlertPresentException, WebDriverException
+from selenium.common.exceptions import NoAlertPresentException, StaleElementReferenceException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -593,7 +593,12 @@ def choose(select_element, wanted):
 
 
 def problems(office):
-    return [li.text for li in office.all("ul#problems li") if li.text.strip()]
+    """The texts of ul#problems; the editor redraws the list after every check, so an item read
+    while the answer of a check arrives may be gone: that is read as "not settled yet"."""
+    try:
+        return [li.text for li in office.all("ul#problems li") if li.text.strip()]
+    except StaleElementReferenceException:
+        return ["(ul#problems was being redrawn)"]
 
 
 def wait_for(office, condition, seconds, message):
