@@ -56,10 +56,14 @@ struct TemplatesPage {
                 "versions": versions.map { ["version": $0.version, "fileName": $0.fileName, "title": $0.title] },
             ]
         }
-        return views.page("templates", title: "Templates", context: context, section: .templates, values: [
+        var values: [String: Any] = [
             "templates": rows, "empty": rows.isEmpty, "mayPublish": session.mayPublish,
-            "notice": notice as Any, "problems": problems, "hasProblems": !problems.isEmpty,
-        ], status: status)
+            "problems": problems, "hasProblems": !problems.isEmpty,
+        ]
+        // Only when there is one: mustache would show an absent optional as "nil".
+        if let notice { values["notice"] = notice }
+        return views.page("templates", title: "Templates", context: context, section: .templates, values: values,
+                          status: status)
     }
 
     @Sendable func newTemplate(_ request: Request, context: ServerContext) async throws -> Response {
