@@ -194,8 +194,7 @@ struct TemplatesPage {
 
     /// The `{id}` of the path, percent-decoded (the router hands segments on as sent).
     private static func templateID(_ context: ServerContext) throws -> String {
-        let segment = try context.parameters.require("id")
-        return segment.removingPercentEncoding ?? segment
+        try context.parameters.decoded("id")
     }
 
     /// A template id as one segment of a URL path (ids may hold `?`, `#`, `%` or spaces).
