@@ -10,18 +10,27 @@ import XCTest
 final class TemplatePublishingTests: XCTestCase {
     private static let draft = #"{"id": "pump-inspection", "title": "Pump, reworked", "questions": [{"id": "ok", "type": "trueFalse", "text": "Ok?"}]}"#
 
-    private static func post(_ client: any TestClientProtocol, _ path: String, json: String, token: String) async throws -> TestResponse {
+    /// A POST as editor.js makes it: the session cookie and the CSRF token in its header.
+    private static func post(_ client: any TestClientProtocol, _ path: String, json: String,
+                             session: OfficeBrowserSession) async throws -> TestResponse {
         try await client.execute(uri: path, method: .post,
-                                 headers: [.authorization: "Bearer \(token)", .contentType: "application/json"],
+                                 headers: [.cookie: session.cookieHeader, CSRFMiddleware.header: session.csrf,
+                                           .contentType: "application/json"],
                                  body: ByteBuffer(string: json)) { $0 }
     }
 
-    private static func upload(_ client: any TestClientProtocol, _ data: Data, filename: String, token: String) async throws -> TestResponse {
+    /// The upload form as a browser posts it: multipart, the CSRF token in the action's query.
+    private static func upload(_ client: any TestClientProtocol, _ data: Data, filename: String,
+                               session: OfficeBrowserSession) async throws -> TestResponse {
         var body = MultipartBody()
         body.parts.append(.init(name: "template", filename: filename, contentType: "application/json", data: data))
-        return try await client.execute(uri: "/templates/upload", method: .post,
-                                        headers: [.authorization: "Bearer \(token)", .contentType: body.contentType],
+        return try await client.execute(uri: "/templates/upload?_csrf=\(session.csrf)", method: .post,
+                                        headers: [.cookie: session.cookieHeader, .contentType: body.contentType, .accept: "text/html"],
                                         body: ByteBuffer(bytes: body.data)) { $0 }
+    }
+
+    private static func get(_ client: any TestClientProtocol, _ path: String, session: OfficeBrowserSession) async throws -> TestResponse {
+        try await client.execute(uri: path, method: .get, headers: [.cookie: session.cookieHeader, .accept: "text/html"]) { $0 }
     }
 
     // MARK: - Versions in the folder
@@ -37,12 +46,21 @@ final class TemplatePublishingTests: XCTestCase {
             XCTAssertEqual(templates.first?["version"] as? Int, 5)
             let served = try await client.get("/api/v1/templates/pump-inspection", token: token)
             XCTAssertEqual(Data(buffer: served.body), newer)
-            let older = try await client.get("/templates/pump-inspection/versions/3", token: token)
+            let ana = try await client.officeSession("ana", fixture: fixture)
+            let older = try await Self.get(client, "/templates/pump-inspection/versions/3", session: ana)
             XCTAssertEqual(older.status, .ok)
             XCTAssertEqual(Data(buffer: older.body), Data(TemplateFixture.sampleJSON.utf8))
-            XCTAssertEqual(older.headers[.contentDisposition], "attachment; filename=\"pump-inspection.json\"")
-            try await assertStatus(.notFound, await client.get("/templates/pump-inspection/versions/4", token: token))
-            try await assertStatus(.notFound, await client.get("/templates/pump-inspection/versions/x", token: token))
+            XCTAssertEqual(older.headers[.contentDisposition], "attachment; filename=\"pump-inspection.json\"; filename*=UTF-8''pump-inspection.json")
+            try await assertStatus(.notFound, await Self.get(client, "/templates/pump-inspection/versions/4", session: ana))
+            try await assertStatus(.notFound, await Self.get(client, "/templates/pump-inspection/versions/x", session: ana))
+            // The page lists both versions with their downloads.
+            let page = try await Self.get(client, "/templates", session: ana)
+            XCTAssertEqual(page.status, .ok)
+            XCTAssertTrue(page.text.contains("id=\"templates\""), page.text)
+            XCTAssertTrue(page.text.contains("href=\"/templates/pump-inspection/versions/5\""), page.text)
+            XCTAssertTrue(page.text.contains("href=\"/templates/pump-inspection/versions/3\""), page.text)
+            XCTAssertFalse(page.text.contains("id=\"upload\""), "a technician is not offered the upload")
+            XCTAssertFalse(page.text.contains("/templates/pump-inspection/edit"), "nor the editor")
         }
         let catalog = TemplateCatalog(folder: fixture.templates, keys: .default, logger: fixture.logs.logger())
         XCTAssertEqual(catalog.versions(id: "pump-inspection").map(\.version), [5, 3])
@@ -63,17 +81,17 @@ final class TemplatePublishingTests: XCTestCase {
     func testPublishedDraftBecomesTheNextVersionBesideTheOlderOne() async throws {
         let fixture = try ServerFixture()
         try await fixture.test { client in
-            let fiona = try await client.login("fiona")
-            let response = try await Self.post(client, "/templates/publish", json: Self.draft, token: fiona)
+            let fiona = try await client.officeSession("fiona", fixture: fixture)
+            let response = try await Self.post(client, "/templates/publish", json: Self.draft, session: fiona)
             XCTAssertEqual(response.status, .created, response.text)
             let published = try XCTUnwrap(response.json as? [String: Any])
             XCTAssertEqual(published["id"] as? String, "pump-inspection")
             XCTAssertEqual(published["version"] as? Int, 4)
             XCTAssertEqual(published["fileName"] as? String, "pump-inspection.v4.json")
-            let templates = try await TemplateTests.list(client, token: fiona)
+            let templates = try await TemplateTests.list(client, token: try await client.login("fiona"))
             XCTAssertEqual(templates.first?["version"] as? Int, 4)
             XCTAssertEqual(templates.first?["title"] as? String, "Pump, reworked")
-            let again = try await Self.post(client, "/templates/publish", json: Self.draft, token: fiona)
+            let again = try await Self.post(client, "/templates/publish", json: Self.draft, session: fiona)
             XCTAssertEqual((again.json as? [String: Any])?["version"] as? Int, 5)
         }
         let written = try Data(contentsOf: fixture.templates.appendingPathComponent("pump-inspection.v4.json"))
@@ -89,8 +107,8 @@ final class TemplatePublishingTests: XCTestCase {
         let winner = fixture.templates.appendingPathComponent("pump-inspection.v4.json")
         try Files.write("{ still being checked", to: winner)
         try await fixture.test { client in
-            let fiona = try await client.login("fiona")
-            let response = try await Self.post(client, "/templates/publish", json: Self.draft, token: fiona)
+            let fiona = try await client.officeSession("fiona", fixture: fixture)
+            let response = try await Self.post(client, "/templates/publish", json: Self.draft, session: fiona)
             XCTAssertEqual(response.status, .conflict, response.text)
             XCTAssertTrue(response.errorMessage?.contains("version 4 of template pump-inspection") ?? false, response.text)
         }
@@ -123,15 +141,15 @@ final class TemplatePublishingTests: XCTestCase {
         let fixture = try ServerFixture()
         let before = Files.names(in: fixture.templates)
         try await fixture.test { client in
-            let fiona = try await client.login("fiona")
+            let fiona = try await client.officeSession("fiona", fixture: fixture)
             let bad = #"{"id": "t", "title": "T", "questions": [{"id": "pick", "type": "multipleChoice", "text": "?", "options": ["a"], "Max-answers": 3}]}"#
-            let response = try await Self.post(client, "/templates/publish", json: bad, token: fiona)
+            let response = try await Self.post(client, "/templates/publish", json: bad, session: fiona)
             XCTAssertEqual(response.status, .unprocessableContent, response.text)
             let problems = try XCTUnwrap((response.json as? [String: Any])?["problems"] as? [[String: String]])
             XCTAssertEqual(problems.first?["template"], "t")
             XCTAssertEqual(problems.first?["question"], "pick")
             XCTAssertEqual(problems.first?["field"], "Max-answers")
-            try await assertStatus(.badRequest, await Self.post(client, "/templates/publish", json: "{", token: fiona))
+            try await assertStatus(.badRequest, await Self.post(client, "/templates/publish", json: "{", session: fiona))
         }
         XCTAssertEqual(Files.names(in: fixture.templates), before)
     }
@@ -139,15 +157,25 @@ final class TemplatePublishingTests: XCTestCase {
     func testTechniciansMayNotCheckOrPublish() async throws {
         let fixture = try ServerFixture()
         try await fixture.test { client in
-            let ana = try await client.login("ana")
+            let ana = try await client.officeSession("ana", fixture: fixture)
             for path in ["/templates/check", "/templates/publish"] {
-                let response = try await Self.post(client, path, json: Self.draft, token: ana)
+                let response = try await Self.post(client, path, json: Self.draft, session: ana)
                 XCTAssertEqual(response.status, .forbidden, path)
-                XCTAssertTrue(response.errorMessage?.contains("may not publish templates") ?? false, response.text)
+                XCTAssertTrue(response.errorMessage?.contains("may not edit or publish templates") ?? false, response.text)
             }
-            try await assertStatus(.forbidden, await Self.upload(client, Data(TemplateFixture.sampleJSON.utf8), filename: "t.json", token: ana))
+            try await assertStatus(.forbidden, await Self.upload(client, Data(TemplateFixture.sampleJSON.utf8), filename: "t.json", session: ana))
+            for path in ["/templates/new", "/templates/pump-inspection/edit"] {
+                try await assertStatus(.forbidden, await Self.get(client, path, session: ana))
+            }
+            // No session, or no CSRF token: refused before anything is read.
             try await assertStatus(.unauthorized, await client.execute(uri: "/templates/check", method: .post, body: ByteBuffer(string: Self.draft)) { $0 })
+            let fiona = try await client.officeSession("fiona", fixture: fixture)
+            let forged = try await client.execute(uri: "/templates/publish", method: .post,
+                                                  headers: [.cookie: fiona.cookieHeader, .contentType: "application/json"],
+                                                  body: ByteBuffer(string: Self.draft)) { $0 }
+            XCTAssertEqual(forged.status, .forbidden)
         }
+        XCTAssertEqual(Files.names(in: fixture.templates), ["pump-inspection.json"])
     }
 
     // MARK: - Checking
@@ -155,13 +183,13 @@ final class TemplatePublishingTests: XCTestCase {
     func testCheckReturnsProblemsAndPreview() async throws {
         let fixture = try ServerFixture()
         try await fixture.test { client in
-            let fiona = try await client.login("fiona")
-            let good = try await Self.post(client, "/templates/check", json: Self.draft, token: fiona)
+            let fiona = try await client.officeSession("fiona", fixture: fixture)
+            let good = try await Self.post(client, "/templates/check", json: Self.draft, session: fiona)
             XCTAssertEqual(good.status, .ok)
             let report = try JSONDecoder().decode(TemplateDraftReport.self, from: Data(buffer: good.body))
             XCTAssertEqual(report.problems, [])
             XCTAssertEqual(report.preview, "Pump, reworked (1 question)\n\nQuestion 1 of 1 [ok] — true/false\nOk?\ntrue/false > ")
-            let bad = try await Self.post(client, "/templates/check", json: #"{"id": "t", "title": "", "questions": []}"#, token: fiona)
+            let bad = try await Self.post(client, "/templates/check", json: #"{"id": "t", "title": "", "questions": []}"#, session: fiona)
             let problems = try JSONDecoder().decode(TemplateDraftReport.self, from: Data(buffer: bad.body)).problems
             XCTAssertTrue(problems.contains { $0.template == "t" && $0.field == "questions" }, "\(problems)")
         }
@@ -174,13 +202,18 @@ final class TemplatePublishingTests: XCTestCase {
         let fixture = try ServerFixture()
         let file = TemplateFixture.json(questions: [#"{"id": "q", "type": "shortAnswer", "text": "Notes"}"#], id: "pump-inspection", version: "7")
         try await fixture.test { client in
-            let fiona = try await client.login("fiona")
-            let response = try await Self.upload(client, file, filename: "C:\\Users\\f\\pump.json", token: fiona)
-            XCTAssertEqual(response.status, .created, response.text)
-            XCTAssertEqual((response.json as? [String: Any])?["version"] as? Int, 7)
-            let served = try await client.get("/api/v1/templates/pump-inspection", token: fiona)
+            let fiona = try await client.officeSession("fiona", fixture: fixture)
+            let response = try await Self.upload(client, file, filename: "pump.json", session: fiona)
+            XCTAssertEqual(response.status, .seeOther, response.text)
+            XCTAssertEqual(response.headers[.location], "/templates?published=pump-inspection&version=7")
+            let page = try await Self.get(client, "/templates?published=pump-inspection&version=7", session: fiona)
+            XCTAssertTrue(page.text.contains("Published pump-inspection version 7."), page.text)
+            XCTAssertTrue(page.text.contains("id=\"upload\""), "a publisher is offered the upload")
+            XCTAssertTrue(page.text.contains("action=\"/templates/upload?_csrf=\(fiona.csrf)\""), "the multipart form carries its CSRF token")
+            XCTAssertTrue(page.text.contains("href=\"/templates/pump-inspection/edit\""), "and the editor")
+            let served = try await client.get("/api/v1/templates/pump-inspection", token: try await client.login("fiona"))
             XCTAssertEqual(Data(buffer: served.body), file)
-            let download = try await client.get("/templates/pump-inspection/versions/7", token: fiona)
+            let download = try await Self.get(client, "/templates/pump-inspection/versions/7", session: fiona)
             XCTAssertEqual(Data(buffer: download.body), file)
         }
     }
@@ -188,11 +221,11 @@ final class TemplatePublishingTests: XCTestCase {
     func testUploadNotNewerIs409NamingTheFile() async throws {
         let fixture = try ServerFixture()
         try await fixture.test { client in
-            let fiona = try await client.login("fiona")
-            let response = try await Self.upload(client, Data(TemplateFixture.sampleJSON.utf8), filename: "pump.json", token: fiona)
+            let fiona = try await client.officeSession("fiona", fixture: fixture)
+            let response = try await Self.upload(client, Data(TemplateFixture.sampleJSON.utf8), filename: "pump.json", session: fiona)
             XCTAssertEqual(response.status, .conflict, response.text)
-            XCTAssertTrue(response.errorMessage?.contains("pump.json") ?? false, response.text)
-            XCTAssertTrue(response.errorMessage?.contains("version 3") ?? false, response.text)
+            XCTAssertTrue(response.text.contains("<ul class=\"problems\">"), response.text)
+            XCTAssertTrue(response.text.contains("pump.json: template pump-inspection has version 3, but version 3 is already published"), response.text)
         }
         XCTAssertEqual(Files.names(in: fixture.templates), ["pump-inspection.json"])
     }
@@ -201,19 +234,55 @@ final class TemplatePublishingTests: XCTestCase {
         let fixture = try ServerFixture()
         let file = TemplateFixture.json(questions: [#"{"id": "n", "type": "numeric", "text": "?", "min": 5, "max": 1}"#], id: "bad")
         try await fixture.test { client in
-            let fiona = try await client.login("fiona")
-            let response = try await Self.upload(client, file, filename: "bad.json", token: fiona)
+            let fiona = try await client.officeSession("fiona", fixture: fixture)
+            let response = try await Self.upload(client, file, filename: "bad.json", session: fiona)
             XCTAssertEqual(response.status, .unprocessableContent, response.text)
-            let problems = try JSONDecoder().decode(TemplateDraftReport.self, from: Data(buffer: response.body)).problems
-            XCTAssertEqual(problems.first?.template, "bad")
-            XCTAssertEqual(problems.first?.question, "n")
-            XCTAssertNotNil(problems.first?.field)
-            let empty = try await client.execute(uri: "/templates/upload", method: .post,
-                                                 headers: [.authorization: "Bearer \(fiona)", .contentType: "multipart/form-data; boundary=b"],
+            XCTAssertTrue(response.text.contains("<li>template bad, question n, field &quot;max&quot;:") ||
+                          response.text.contains("<li>template bad, question n, field &quot;min&quot;:"), response.text)
+            let empty = try await client.execute(uri: "/templates/upload?_csrf=\(fiona.csrf)", method: .post,
+                                                 headers: [.cookie: fiona.cookieHeader, .contentType: "multipart/form-data; boundary=b"],
                                                  body: ByteBuffer(string: "--b--\r\n")) { $0 }
             XCTAssertEqual(empty.status, .badRequest, empty.text)
         }
         XCTAssertEqual(Files.names(in: fixture.templates), ["pump-inspection.json"])
+    }
+
+    func testLinksOfAnIdWithURLCharactersAreEncoded() async throws {
+        let fixture = try ServerFixture()
+        let odd = TemplateFixture.json(questions: [#"{"id": "q", "type": "trueFalse", "text": "Ok?"}"#], id: "a b?c#d", version: "2")
+        try Files.write(odd, to: fixture.templates.appendingPathComponent("odd.json"))
+        try await fixture.test { client in
+            let fiona = try await client.officeSession("fiona", fixture: fixture)
+            let page = try await Self.get(client, "/templates", session: fiona)
+            XCTAssertTrue(page.text.contains("href=\"/templates/a%20b%3Fc%23d/versions/2\""), page.text)
+            XCTAssertTrue(page.text.contains("href=\"/templates/a%20b%3Fc%23d/edit\""), page.text)
+            let download = try await Self.get(client, "/templates/a%20b%3Fc%23d/versions/2", session: fiona)
+            XCTAssertEqual(Data(buffer: download.body), odd)
+        }
+    }
+
+    func testEditorPagesCarryTheKeysTheSourceAndTheScriptButNoInlineCode() async throws {
+        let fixture = try ServerFixture([.set("TemplateKeys.maxAnswers", "most")])
+        try await fixture.test { client in
+            let fiona = try await client.officeSession("fiona", fixture: fixture)
+            let edit = try await Self.get(client, "/templates/pump-inspection/edit", session: fiona)
+            XCTAssertEqual(edit.status, .ok, edit.text)
+            XCTAssertTrue(edit.text.contains("data-source=\"/templates/pump-inspection/versions/3\""), edit.text)
+            XCTAssertTrue(edit.text.contains("&quot;maxAnswers&quot;:&quot;most&quot;"), "the configured key names")
+            XCTAssertTrue(edit.text.contains("<script src=\"/static/editor.js\" defer></script>"))
+            for id in ["template-id", "template-title", "new-question-type", "add-question", "problems", "preview", "publish", "publish-result"] {
+                XCTAssertTrue(edit.text.contains("id=\"\(id)\""), id)
+            }
+            XCTAssertFalse(edit.text.contains("style="))
+            XCTAssertFalse(edit.text.contains("onclick"))
+            let new = try await Self.get(client, "/templates/new", session: fiona)
+            XCTAssertEqual(new.status, .ok)
+            XCTAssertFalse(new.text.contains("data-source"))
+            try await assertStatus(.notFound, await Self.get(client, "/templates/nothing/edit", session: fiona))
+            let script = try await client.execute(uri: "/static/editor.js", method: .get) { $0 }
+            XCTAssertEqual(script.status, .ok)
+            XCTAssertTrue(script.text.contains("/templates/check"))
+        }
     }
 
     // MARK: - Forms in progress
@@ -226,9 +295,9 @@ final class TemplatePublishingTests: XCTestCase {
         let (location, started) = try store.workflow().startForm(templateID: "pump-inspection")
         XCTAssertEqual(started.template.version, 3)
         try await fixture.test { client in
-            let fiona = try await client.login("fiona")
-            try await assertStatus(.created, await Self.post(client, "/templates/publish", json: Self.draft, token: fiona))
-            let served = try await client.get("/api/v1/templates/pump-inspection", token: fiona)
+            let fiona = try await client.officeSession("fiona", fixture: fixture)
+            try await assertStatus(.created, await Self.post(client, "/templates/publish", json: Self.draft, session: fiona))
+            let served = try await client.get("/api/v1/templates/pump-inspection", token: try await client.login("ana"))
             _ = try TemplateCache(store: store.store, keys: .default).install(Data(buffer: served.body), source: "server")
         }
         XCTAssertEqual(try store.store.load(location).template.version, 3)

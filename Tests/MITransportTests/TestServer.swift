@@ -89,6 +89,11 @@ final class TestServer {
 
     static func configuration(scheme: String, domain: String, port: Int, caFile: String? = nil,
                               in directory: TemporaryDirectory) throws -> Configuration.Server {
+        // libcurl (and OpenSSL under it) is initialised before the first plist is parsed in this
+        // process: with the other order the test process was seen to crash in OpenSSL's exit-time
+        // cleanup (OBJ_NAME_cleanup) after every test had passed. `mi`'s exit statuses, checked end
+        // to end, never showed it.
+        _ = CurlGlobal.isReady
         var edits: [ConfigEdit] = [
             .set("Server.Scheme", .string(scheme)),
             .set("Server.Domain", .string(domain)),

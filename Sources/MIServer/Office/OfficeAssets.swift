@@ -13,11 +13,14 @@ enum OfficeAssets {
         "submission": PackageResources.submission_mustache,
         "submissions": PackageResources.submissions_mustache,
         "dashboard": PackageResources.dashboard_mustache,
+        "templates": PackageResources.templates_mustache,
+        "editor": PackageResources.editor_mustache,
     ]
 
     /// Files served at `/static/{name}`.
     static let statics: [String: StaticAsset] = [
         "office.css": StaticAsset(bytes: PackageResources.office_css, contentType: "text/css; charset=utf-8"),
+        "editor.js": StaticAsset(bytes: PackageResources.editor_js, contentType: "text/javascript; charset=utf-8"),
     ]
 }
 

@@ -20,9 +20,6 @@ func officeRoutes(_ services: ServerServices, sessionController: SessionControll
     SubmissionPageController(views: services.views, repository: services.repository, layout: services.layout).register(on: pages)
     SubmissionListController(views: services.views, repository: services.repository, templates: services.templates,
                              now: services.now).register(on: pages)
-
-    let publishing = TemplatePublishingController(publisher: TemplatePublisher(catalog: services.templates), middlewares: [
-        OfficeSessionMiddleware(tokens: services.tokens, now: services.now), CSRFMiddleware(tokens: services.tokens),
-    ]).endpoints
-    return [signIn, assets, pages, publishing]
+    TemplatesPage(views: services.views, publisher: TemplatePublisher(catalog: services.templates)).register(on: pages)
+    return [signIn, assets, pages]
 }

@@ -23,7 +23,7 @@ import urllib.error
 import urllib.request
 
 from selenium import webdriver
-from selenium.common.exceptions import NoAlertPresentException, WebDriverException
+from selenium.common.exceptions import NoAlertPresentException, StaleElementReferenceException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -433,22 +433,22 @@ def other_downloads(office, facts):
     check(headers.get("Content-Range", "").startswith("bytes 0-99/"), f"Content-Range {headers.get('Content-Range')!r}")
 
 
-def post_without_csrf(office):
+def post_without_csrf(office, page):
     check(office.cookie() is not None, "not signed in")
     for path, body, kind in (("/logout", b"", "application/x-www-form-urlencoded"),
                              ("/templates/publish", b"{}", "application/json")):
         status, _, answer = office.http(path, method="POST", data=body, headers={"Content-Type": kind})
         check(status == 403, f"POST {path} with the session but no CSRF token: {status} {answer[:200]!r}")
     # The refused sign-out signed nobody out.
-    status = office.http("/submissions")[0]
-    check(status == 200, f"GET /submissions after the refused POSTs: {status}")
+    status = office.http(page)[0]
+    check(status == 200, f"GET {page} after the refused POSTs: {status}")
 
 
-def signed_out(office):
+def signed_out(office, page):
     office.sign_out()
     check(office.cookie() is None, f"the {COOKIE} cookie is still there after button#sign-out")
-    office.open("/submissions", "after-sign-out")
-    check("/login" in office.driver.current_url, f"/submissions after signing out shows {office.driver.current_url}")
+    office.open(page, "after-sign-out")
+    check("/login" in office.driver.current_url, f"{page} after signing out shows {office.driver.current_url}")
     check("next=" in office.driver.current_url, f"the way to /login does not keep next=: {office.driver.current_url}")
 
 
@@ -471,20 +471,27 @@ def technician_refused(office, path, label):
           f"{path} shows the page to a technician")
 
 
-def capture(office, user, password, out):
-    """Signs in and saves the first submission's page (the README's screenshot)."""
+def capture(office, user, password, out, page):
+    """Signs in and saves a submission's page (the README's screenshot): `page`, else the first
+    one listed. The media get up to 10 s to load; the picture is taken either way."""
     office.sign_in(user, password, "capture")
     check(office.cookie() is not None, f"could not sign in as {user}")
-    office.open("/submissions", "capture-list")
-    links = office.all("table#submissions tr.submission a.open")
-    check(links, "no submission to open")
-    links[0].click()
-    office.wait_loaded()
+    if page:
+        office.open(page, "capture-page")
+    else:
+        office.open("/submissions", "capture-list")
+        links = office.all("table#submissions tr.submission a.open")
+        check(links, "no submission to open")
+        links[0].click()
+        office.wait_loaded()
     office.find("#submission-header")
-    video = office.all("video.media-video")
-    if video:
-        media_ready(office, "video.media-video")
+    loaded = "return Array.from(document.querySelectorAll('video, audio')).every(m => m.readyState >= 1)" \
+             " && Array.from(document.images).every(i => i.complete)"
+    deadline = time.time() + 10
+    while time.time() < deadline and not office.driver.execute_script(loaded):
+        time.sleep(0.2)
     office.driver.save_screenshot(out)
+    return "media loaded" if office.driver.execute_script(loaded) else "media NOT loaded"
 
 
 def run_all(office, facts, artifacts):
@@ -513,8 +520,9 @@ def run_all(office, facts, artifacts):
     office.step("the hostile answer is text", hostile_text, office, facts["hostile"])
     office.step("the PDF downloads and pdftotext reads the form's name", pdf_download, office, facts, artifacts)
     office.step("form.json and the media download (Range on the video)", other_downloads, office, facts)
-    office.step("a POST without the CSRF token is 403", post_without_csrf, office)
-    office.step("button#sign-out signs out", signed_out, office)
+    page = f"/submissions/{facts['anaId']}"
+    office.step("a POST without the CSRF token is 403", post_without_csrf, office, page)
+    office.step("button#sign-out signs out", signed_out, office, page)
     if office.cookie() is not None:
         print("     (still signed in as fiona: her cookie is dropped before ana signs in)", flush=True)
         office.driver.delete_all_cookies()
@@ -549,7 +557,12 @@ def choose(select_element, wanted):
 
 
 def problems(office):
-    return [li.text for li in office.all("ul#problems li") if li.text.strip()]
+    """The texts of ul#problems; the editor redraws the list after every check, so an item read
+    while the answer of a check arrives may be gone: that is read as "not settled yet"."""
+    try:
+        return [li.text for li in office.all("ul#problems li") if li.text.strip()]
+    except StaleElementReferenceException:
+        return ["(ul#problems was being redrawn)"]
 
 
 def wait_for(office, condition, seconds, message):
@@ -703,6 +716,7 @@ def main():
     parser.add_argument("--facts", help="JSON: what the test prepared (ids, names, the word, counts)")
     parser.add_argument("--editor", action="store_true", help="build and publish the template the facts describe")
     parser.add_argument("--capture", metavar="PNG", help="only sign in and save the first submission's page")
+    parser.add_argument("--page", help="with --capture: the submission page's path")
     parser.add_argument("--user", default="fiona")
     parser.add_argument("--password", default="fiona-password")
     arguments = parser.parse_args()
@@ -715,7 +729,7 @@ def main():
     try:
         if arguments.capture:
             office.step(f"capture {arguments.capture}", capture, office, arguments.user, arguments.password,
-                        arguments.capture)
+                        arguments.capture, arguments.page)
         elif arguments.editor:
             run_editor(office, json.loads(arguments.facts))
         else:

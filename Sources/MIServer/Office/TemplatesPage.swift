@@ -1,0 +1,214 @@
+import Foundation
+import Hummingbird
+import MIKit
+
+/// The office's templates: `/templates` (every template with its versions, their downloads and
+/// the upload form), the editor (`/templates/new`, `/templates/{id}/edit`, with `editor.js`),
+/// and what the editor and the upload post: `/templates/check` (a draft in, its problems and
+/// the preview `mi fill` would show out), `/templates/publish` and `/templates/upload`.
+/// Editing and publishing need the publish right (`PublishRight`): 403 otherwise, and the
+/// pages show those actions only to those who have it.
+struct TemplatesPage {
+    /// The upload form's file field.
+    static let uploadField = "template"
+
+    let views: OfficeViews
+    let publisher: TemplatePublisher
+    var catalog: TemplateCatalog { publisher.catalog }
+
+    func register(on pages: RouteCollection<ServerContext>) {
+        pages.get("templates", use: list)
+        pages.get("templates/new", use: newTemplate)
+        pages.get("templates/{id}/edit", use: edit)
+        pages.get("templates/{id}/versions/{version}", use: download)
+        pages.post("templates/check", use: check)
+        pages.post("templates/publish", use: publish)
+        pages.post("templates/upload", use: upload)
+    }
+
+    /// The answer to a publish: which version of which template is now the newest.
+    struct Published: Codable, Equatable {
+        var id: String
+        var version: Int
+        var fileName: String
+    }
+
+    // MARK: - Pages
+
+    @Sendable func list(_ request: Request, context: ServerContext) async throws -> Response {
+        let session = try context.requireSession()
+        var notice: String?
+        if let id = request.uri.queryParameters.get("published"), let version = request.uri.queryParameters.get("version") {
+            notice = "Published \(id) version \(version)."
+        }
+        return try await listPage(context: context, session: session, notice: notice)
+    }
+
+    private func listPage(context: ServerContext, session: SessionClaims, notice: String? = nil,
+                          problems: [String] = [], status: HTTPResponse.Status = .ok) async throws -> Response {
+        let catalog = self.catalog
+        let all = try await Blocking.run { catalog.allVersions() }
+        let ids = Array(Set(all.map(\.id))).sorted()
+        let rows: [[String: Any]] = ids.map { id in
+            let versions = all.filter { $0.id == id }.sorted { $0.version > $1.version }
+            return [
+                "id": id, "path": Self.pathSegment(id), "title": versions.first?.title ?? "", "newest": versions.first?.version ?? 0,
+                "versions": versions.map { ["version": $0.version, "fileName": $0.fileName, "title": $0.title] },
+            ]
+        }
+        return views.page("templates", title: "Templates", context: context, section: .templates, values: [
+            "templates": rows, "empty": rows.isEmpty, "mayPublish": session.mayPublish,
+            "notice": notice as Any, "problems": problems, "hasProblems": !problems.isEmpty,
+        ], status: status)
+    }
+
+    @Sendable func newTemplate(_ request: Request, context: ServerContext) async throws -> Response {
+        _ = try context.requirePublisher()
+        return editorPage(context: context, title: "New template", source: nil)
+    }
+
+    @Sendable func edit(_ request: Request, context: ServerContext) async throws -> Response {
+        _ = try context.requirePublisher()
+        let id = try Self.templateID(context)
+        let catalog = self.catalog
+        guard let entry = try await Blocking.run({ catalog.template(id: id) }) else {
+            throw HTTPError(.notFound, message: "the server has no template \"\(id)\" — the templates page lists those it has")
+        }
+        return editorPage(context: context, title: "Edit \(entry.title)", source: entry)
+    }
+
+    /// The editor reads the configured key names from `data-keys`, and the version it starts
+    /// from with a GET of `data-source`.
+    private func editorPage(context: ServerContext, title: String, source: TemplateCatalog.Entry?) -> Response {
+        let keys = Dictionary(uniqueKeysWithValues: TemplateKeys.Key.allCases.map { ($0.rawValue, catalog.coding.keys[$0]) })
+        let keysJSON = (try? JSONSerialization.data(withJSONObject: keys, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        var values: [String: Any] = ["heading": title, "keys": keysJSON]
+        if let source {
+            values["source"] = "/templates/\(Self.pathSegment(source.id))/versions/\(source.version)"
+            values["basedOn"] = "\(source.id) version \(source.version)"
+        }
+        return views.page("editor", title: title, context: context, section: .templates, values: values, scripts: ["editor.js"])
+    }
+
+    @Sendable func download(_ request: Request, context: ServerContext) async throws -> Response {
+        _ = try context.requireSession()
+        let id = try Self.templateID(context)
+        guard let version = context.parameters.get("version", as: Int.self) else {
+            throw HTTPError(.notFound, message: "a version is a whole number, as the templates page lists them")
+        }
+        let catalog = self.catalog
+        guard let entry = try await Blocking.run({ catalog.template(id: id, version: version) }) else {
+            throw HTTPError(.notFound, message: "the server has no version \(version) of template \"\(id)\" — the templates page lists the versions it has")
+        }
+        return Response(status: .ok, headers: [
+            .contentType: "application/json",
+            .contentDisposition: SubmissionPageController.attachment(entry.fileName),
+            .eTag: "\"\(entry.sha256)\"",
+        ], body: .init(byteBuffer: ByteBuffer(bytes: entry.data)))
+    }
+
+    // MARK: - The editor's requests (JSON)
+
+    @Sendable func check(_ request: Request, context: ServerContext) async throws -> Response {
+        _ = try context.requirePublisher()
+        let draft = try await Self.draft(request)
+        let publisher = self.publisher
+        return try JSONResponse.make(.ok, try await Blocking.run { publisher.check(draft) })
+    }
+
+    /// 201 with what was published; 422 with the draft's problems; 409 when the version was taken.
+    @Sendable func publish(_ request: Request, context: ServerContext) async throws -> Response {
+        let session = try context.requirePublisher()
+        let draft = try await Self.draft(request)
+        let publisher = self.publisher
+        do {
+            let entry = try await Blocking.run { try publisher.publish(draft: draft) }
+            context.logger.info("\(session.sub) published template \(entry.id) v\(entry.version)")
+            return try JSONResponse.make(.created, Published(id: entry.id, version: entry.version, fileName: entry.fileName))
+        } catch let error as TemplateError {
+            return try JSONResponse.make(.unprocessableContent, TemplateDraftReport(problems: TemplateDraftReport.problems(of: error), preview: ""))
+        } catch let error as TemplatePublishError {
+            throw HTTPError(.conflict, message: error.errorDescription ?? error.code)
+        }
+    }
+
+    // MARK: - The upload form (a page)
+
+    /// Publishes the file of the form's `template` field as it is, then shows the templates page
+    /// (303 after success, so a reload does not post again); problems are listed on the page.
+    @Sendable func upload(_ request: Request, context: ServerContext) async throws -> Response {
+        let session = try context.requirePublisher()
+        let file = try await Self.uploadedFile(request)
+        let publisher = self.publisher
+        do {
+            let entry = try await Blocking.run { try publisher.publish(upload: file.data, fileName: file.filename) }
+            context.logger.info("\(session.sub) published template \(entry.id) v\(entry.version) from \(file.filename)")
+            return OfficeViews.redirect(to: "/templates?published=\(Self.pathSegment(entry.id))&version=\(entry.version)")
+        } catch let error as TemplateError {
+            let problems = TemplateDraftReport.problems(of: error).map(Self.sentence)
+            return try await listPage(context: context, session: session, problems: problems, status: .unprocessableContent)
+        } catch let error as TemplatePublishError {
+            return try await listPage(context: context, session: session, problems: [error.errorDescription ?? error.code],
+                                      status: .conflict)
+        }
+    }
+
+    /// `template t, question q, field "f": message`.
+    static func sentence(_ problem: TemplateDraftReport.Problem) -> String {
+        var parts = ["template \(problem.template)"]
+        if let question = problem.question { parts.append("question \(question)") }
+        if let field = problem.field { parts.append("field \"\(field)\"") }
+        return parts.joined(separator: ", ") + ": " + problem.message
+    }
+
+    // MARK: - Helpers
+
+    /// The request's JSON body, parsed but not yet validated.
+    private static func draft(_ request: Request) async throws -> JSONValue {
+        let buffer = try await request.body.collect(upTo: TemplateCatalog.maximumFileBytes)
+        do {
+            return try JSONValue.parse(Data(buffer: buffer))
+        } catch {
+            throw HTTPError(.badRequest, message: "the draft is not valid JSON — reload the editor")
+        }
+    }
+
+    private static func uploadedFile(_ request: Request) async throws -> MultipartFileCollector.File {
+        let boundary = try MultipartReceiver.boundary(contentType: request.headers[.contentType])
+        let collector = MultipartFileCollector(field: uploadField, limit: TemplateCatalog.maximumFileBytes + 64 * 1024)
+        do {
+            try await collector.collect(request.body, boundary: boundary)
+        } catch let error as MultipartSyntaxError {
+            throw HTTPError(.badRequest, message: "the upload is not a valid form: \(error.problem) — choose the file again")
+        }
+        guard let file = collector.file, !file.data.isEmpty else {
+            throw HTTPError(.badRequest, message: "no template file was sent — choose a .json file to upload")
+        }
+        let name = URL(fileURLWithPath: file.filename.isEmpty ? "upload.json" : file.filename).lastPathComponent
+        return MultipartFileCollector.File(filename: SafeName.printable(name), data: file.data)
+    }
+
+    /// The `{id}` of the path, percent-decoded (the router hands segments on as sent).
+    private static func templateID(_ context: ServerContext) throws -> String {
+        let segment = try context.parameters.require("id")
+        return segment.removingPercentEncoding ?? segment
+    }
+
+    /// A template id as one segment of a URL path (ids may hold `?`, `#`, `%` or spaces).
+    static func pathSegment(_ id: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return id.addingPercentEncoding(withAllowedCharacters: allowed) ?? id
+    }
+}
+
+extension ServerContext {
+    /// The session's claims when the user may publish templates, else 403.
+    func requirePublisher() throws -> SessionClaims {
+        let session = try requireSession()
+        guard session.mayPublish else {
+            throw HTTPError(.forbidden, message: "you (\(session.sub)) may not edit or publish templates — ask an administrator (LDAP.AdminGroup, or the foremen when it is not set)")
+        }
+        return session
+    }
+}
