@@ -60,6 +60,8 @@ final class TemplatePublishingTests: XCTestCase {
             XCTAssertTrue(page.text.contains("href=\"/templates/pump-inspection/versions/5\""), page.text)
             XCTAssertTrue(page.text.contains("href=\"/templates/pump-inspection/versions/3\""), page.text)
             XCTAssertFalse(page.text.contains("id=\"upload\""), "a technician is not offered the upload")
+            XCTAssertFalse(page.text.contains("id=\"published\""), "no notice without a publish")
+            XCTAssertFalse(page.text.contains("nil"), page.text)
             XCTAssertFalse(page.text.contains("/templates/pump-inspection/edit"), "nor the editor")
         }
         let catalog = TemplateCatalog(folder: fixture.templates, keys: .default, logger: fixture.logs.logger())

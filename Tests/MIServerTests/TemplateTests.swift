@@ -39,6 +39,9 @@ final class TemplateTests: XCTestCase {
             XCTAssertEqual(Data(buffer: response.body), bytes)
             XCTAssertEqual(response.headers[.contentType], "application/json")
             XCTAssertEqual(response.headers[.eTag], "\"\(ServerFixture.sha256(bytes))\"")
+            // An id sent percent-encoded (as a client encoding every character but letters may) is the same id.
+            let encoded = try await client.get("/api/v1/templates/pump%2Dinspection", token: token)
+            XCTAssertEqual(Data(buffer: encoded.body), bytes)
         }
     }
 

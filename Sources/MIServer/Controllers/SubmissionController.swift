@@ -64,9 +64,7 @@ struct SubmissionController {
     @Sendable func media(_ request: Request, context: ServerContext) async throws -> Response {
         let receipt = try await SubmissionAccess.receipt(try context.parameters.require("id"), for: try context.requireSession(),
                                                          in: repository)
-        // The router hands the segment over as sent: `Qid1%281%29.jpg` is `Qid1(1).jpg`.
-        let raw = try context.parameters.require("name")
-        let name = raw.removingPercentEncoding ?? raw
+        let name = try context.parameters.decoded("name")
         guard name != UploadPart.formName, SafeName.problem(name) == nil, let part = receipt.part(named: name) else {
             throw HTTPError(.notFound, message: "submission \(receipt.id) has no media file \"\(SafeName.printable(name))\" — see its receipt for the names")
         }

@@ -25,10 +25,10 @@ struct TemplateController {
     }
 
     @Sendable func show(_ request: Request, context: ServerContext) async throws -> Response {
-        let id = try context.parameters.require("id")
+        let id = try context.parameters.decoded("id")
         let catalog = self.catalog
         guard let entry = try await Blocking.run({ catalog.template(id: id) }) else {
-            throw HTTPError(.notFound, message: "no template \"\(id)\" on the server — `mi templates --refresh` lists the templates it has")
+            throw HTTPError(.notFound, message: "no template \"\(SafeName.printable(id))\" on the server — `mi templates --refresh` lists the templates it has")
         }
         return Response(status: .ok, headers: [.contentType: "application/json", .eTag: "\"\(entry.sha256)\""],
                         body: .init(byteBuffer: ByteBuffer(bytes: entry.data)))

@@ -113,17 +113,8 @@ struct OfficeForm: Sendable {
     }
 
     init(_ text: String) {
-        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = Self.decode(parts[0]) else { continue }
-            let value = parts.count > 1 ? Self.decode(parts[1]) ?? "" : ""
-            if fields[name] == nil { fields[name] = value }
-        }
+        for (name, value) in FormQuery.parameters(text) where fields[name] == nil { fields[name] = value }
     }
 
     subscript(_ name: String) -> String? { fields[name] }
-
-    private static func decode(_ text: Substring) -> String? {
-        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
-    }
 }

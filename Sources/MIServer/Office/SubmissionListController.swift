@@ -30,14 +30,17 @@ struct SubmissionListController {
         async let page = repository.submissions(query)
         async let count = repository.count(query)
         async let users = repository.users()
-        let (shown, total, technicians) = try await (page, count, users)
+        // The catalog re-reads its folder when it changed: file work, off the async threads.
+        let catalog = templates
+        async let listed = Blocking.run { catalog.templates().map { TemplateChoice(id: $0.id, title: $0.title) } }
+        let (shown, total, technicians, templateChoices) = try await (page, count, users, listed)
         let parameters = Self.parameters(of: request)
         var values: [String: Any] = [
             "rows": shown.submissions.map(Self.row),
             "count": total == 1 ? "1 submission" : "\(total) submissions",
             "empty": shown.submissions.isEmpty,
             "headers": Self.sortHeaders(query, parameters: parameters),
-            "templates": Self.options(templates.templates().map { ($0.id, "\($0.title) (\($0.id))") }, selected: query.template),
+            "templates": Self.options(templateChoices.map { ($0.id, "\($0.title) (\($0.id))") }, selected: query.template),
             "users": Self.options((session.role == .foreman ? technicians : [session.sub]).map { ($0, $0) }, selected: query.user),
             "allUsers": session.role == .foreman,
             "from": parameters["from"] ?? "", "to": parameters["to"] ?? "", "q": parameters["q"] ?? "",
@@ -48,6 +51,11 @@ struct SubmissionListController {
         }
         if query.cursor != nil { values["first"] = Self.link(parameters, setting: ["cursor": nil]) }
         return views.page("submissions", title: "Submissions", context: context, section: .submissions, values: values)
+    }
+
+    struct TemplateChoice: Sendable {
+        var id: String
+        var title: String
     }
 
     /// The request's parameters as given, the last of a repeated one, empty ones left out.

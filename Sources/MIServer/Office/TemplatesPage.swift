@@ -56,10 +56,14 @@ struct TemplatesPage {
                 "versions": versions.map { ["version": $0.version, "fileName": $0.fileName, "title": $0.title] },
             ]
         }
-        return views.page("templates", title: "Templates", context: context, section: .templates, values: [
+        var values: [String: Any] = [
             "templates": rows, "empty": rows.isEmpty, "mayPublish": session.mayPublish,
-            "notice": notice as Any, "problems": problems, "hasProblems": !problems.isEmpty,
-        ], status: status)
+            "problems": problems, "hasProblems": !problems.isEmpty,
+        ]
+        // Only when there is one: mustache would show an absent optional as "nil".
+        if let notice { values["notice"] = notice }
+        return views.page("templates", title: "Templates", context: context, section: .templates, values: values,
+                          status: status)
     }
 
     @Sendable func newTemplate(_ request: Request, context: ServerContext) async throws -> Response {
@@ -190,8 +194,7 @@ struct TemplatesPage {
 
     /// The `{id}` of the path, percent-decoded (the router hands segments on as sent).
     private static func templateID(_ context: ServerContext) throws -> String {
-        let segment = try context.parameters.require("id")
-        return segment.removingPercentEncoding ?? segment
+        try context.parameters.decoded("id")
     }
 
     /// A template id as one segment of a URL path (ids may hold `?`, `#`, `%` or spaces).

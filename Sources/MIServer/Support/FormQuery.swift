@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 
 /// A URL's query as HTML forms write it (`application/x-www-form-urlencoded`): `+` is a space and
 /// `%2B` a plus, which Hummingbird's `queryParameters` does not tell apart.
@@ -12,5 +13,14 @@ enum FormQuery {
             guard let name = decode(parts[0]), let value = decode(parts.count > 1 ? parts[1] : "") else { return nil }
             return (name, value)
         }
+    }
+}
+
+extension Parameters {
+    /// A path parameter percent-decoded: the router hands a segment on as it was sent
+    /// (`Qid1%281%29.jpg` is `Qid1(1).jpg`).
+    func decoded(_ name: String) throws -> String {
+        let segment = try require(name)
+        return segment.removingPercentEncoding ?? segment
     }
 }
