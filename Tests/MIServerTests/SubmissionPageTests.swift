@@ -68,6 +68,9 @@ final class SubmissionPageTests: XCTestCase {
                 let other = try await client.execute(uri: "/submissions/\(bobs.uuidString.lowercased())\(path)", method: .get,
                                                      headers: [.cookie: ana.cookieHeader, .accept: "text/html"]) { $0 }
                 XCTAssertEqual(other.status, .forbidden, path)
+                if path.isEmpty {
+                    XCTAssertTrue(other.text.contains("id=\"sign-out\""), "the error page keeps the signed-in navigation: \(other.text)")
+                }
                 XCTAssertFalse(other.text.contains("motor not measured"), "nothing of bob's form shows")
             }
             let unknown = try await client.execute(uri: "/submissions/\(UUID().uuidString)", method: .get, headers: [.cookie: ana.cookieHeader]) { $0 }

@@ -106,7 +106,7 @@ func buildRouter(_ services: ServerServices) -> ServerRouter {
     let router = Router(context: ServerContext.self)
     let table = RouteTable()
     router.add(middleware: SecurityHeadersMiddleware())
-    router.add(middleware: ErrorMiddleware(routes: table, views: services.views))
+    router.add(middleware: ErrorMiddleware(routes: table, views: services.views, tokens: services.tokens, now: services.now))
     let recorder = RouteRecorder(router: router)
     let paths = services.configuration.server.paths
     let sessions = SessionMiddleware(tokens: services.tokens, now: services.now)

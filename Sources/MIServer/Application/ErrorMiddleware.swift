@@ -19,6 +19,9 @@ struct ErrorMiddleware: RouterMiddleware {
     typealias Context = ServerContext
     let routes: RouteTable
     let views: OfficeViews
+    /// For the error page's navigation: who is signed in, from the office cookie.
+    let tokens: SessionTokens
+    let now: @Sendable () -> Date
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
@@ -65,7 +68,14 @@ struct ErrorMiddleware: RouterMiddleware {
     /// The error as the API's JSON body, or as an office page for a browser on an office path.
     private func answer(_ status: HTTPResponse.Status, message: String, headers: HTTPFields = [:], _ request: Request,
                         context: Context) throws -> Response {
-        if routes.wantsPage(request) { return views.errorPage(status, message: message, context: context, headers: headers) }
+        if routes.wantsPage(request) {
+            var context = context
+            if let cookie = request.cookies[OfficeCookies.session]?.value, let claims = tokens.verify(cookie, now: now()) {
+                context.session = claims
+                context.csrfToken = tokens.csrfToken(binding: cookie)
+            }
+            return views.errorPage(status, message: message, context: context, headers: headers)
+        }
         return try JSONResponse.error(status, message: message, headers: headers)
     }
 
