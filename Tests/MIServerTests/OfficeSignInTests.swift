@@ -60,6 +60,10 @@ final class OfficeSignInTests: XCTestCase {
             let crossed = try await client.postSignIn(user: "fiona", password: FakeDirectory.password,
                                                       form: SignInForm(cookie: form.cookie, token: other.token, html: ""))
             XCTAssertEqual(crossed.status, .forbidden, crossed.text)
+            // Any Authorization header is not a way around it: only a valid bearer token is (a script's).
+            let pretending = try await client.postSignIn(user: "fiona", password: FakeDirectory.password, form: form, token: .some(nil),
+                                                         headers: [.authorization: "Bearer forged"])
+            XCTAssertEqual(pretending.status, .forbidden, pretending.text)
             XCTAssertEqual(fixture.fakeDirectory.calls, 0, "the directory is not asked without a valid token")
         }
     }

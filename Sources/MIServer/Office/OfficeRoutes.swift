@@ -7,7 +7,7 @@ import Hummingbird
 func officeRoutes(_ services: ServerServices, sessionController: SessionController) -> [RouteCollection<ServerContext>] {
     let lifetime = services.configuration.server.tokenMinutes * 60
     let signIn = RouteCollection(context: ServerContext.self)
-        .add(middleware: CSRFMiddleware(tokens: services.tokens))
+        .add(middleware: CSRFMiddleware(tokens: services.tokens, now: services.now))
     SignInController(sessions: sessionController, views: services.views, tokens: services.tokens,
                      lifetimeSeconds: lifetime, now: services.now).register(on: signIn)
 
@@ -16,7 +16,7 @@ func officeRoutes(_ services: ServerServices, sessionController: SessionControll
 
     let pages = RouteCollection(context: ServerContext.self)
         .add(middleware: OfficeSessionMiddleware(tokens: services.tokens, now: services.now))
-        .add(middleware: CSRFMiddleware(tokens: services.tokens))
+        .add(middleware: CSRFMiddleware(tokens: services.tokens, now: services.now))
     SubmissionPageController(views: services.views, repository: services.repository, layout: services.layout).register(on: pages)
     SubmissionListController(views: services.views, repository: services.repository, templates: services.templates,
                              now: services.now).register(on: pages)

@@ -76,15 +76,19 @@ struct CSRFMiddleware: RouterMiddleware {
     static let maximumFormBytes = 64 * 1024
 
     let tokens: SessionTokens
+    let now: @Sendable () -> Date
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         switch request.method {
         case .get, .head, .options: return try await next(request, context)
         default: break
         }
-        // A bearer token is never sent by a browser on its own: such a request is a script's,
-        // authorised by the token (OfficeSessionMiddleware ignores the cookie then).
-        if request.headers[.authorization] != nil { return try await next(request, context) }
+        // A valid bearer token is never sent by a browser on its own: such a request is a
+        // script's, authorised by the token (OfficeSessionMiddleware ignores the cookie then).
+        if let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer "),
+           tokens.verify(String(header.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces), now: now()) != nil {
+            return try await next(request, context)
+        }
         let bindings = [OfficeCookies.session, OfficeCookies.signIn].compactMap { request.cookies[$0]?.value }.filter { !$0.isEmpty }
         var request = request
         var presented = request.headers[Self.header] ?? request.uri.queryParameters.get(Self.field)
