@@ -70,7 +70,7 @@ struct ErrorMiddleware: RouterMiddleware {
                         context: Context) throws -> Response {
         if routes.wantsPage(request) {
             var context = context
-            if let cookie = request.cookies[OfficeCookies.session]?.value, let claims = tokens.verify(cookie, now: now()) {
+            if let (cookie, claims) = tokens.officeSession(request, now: now()) {
                 context.session = claims
                 context.csrfToken = tokens.csrfToken(binding: cookie)
             }

@@ -16,19 +16,15 @@ struct SessionMiddleware: RouterMiddleware {
     let now: @Sendable () -> Date
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let header = request.headers[.authorization] else {
-            guard request.method == .get || request.method == .head,
-                  let cookie = request.cookies[OfficeCookies.session]?.value,
-                  let claims = tokens.verify(cookie, now: now())
-            else { throw Self.unauthorized }
-            var context = context
-            context.session = claims
-            return try await next(request, context)
+        let claims: SessionClaims?
+        if request.headers[.authorization] != nil {
+            claims = tokens.bearerClaims(request, now: now())
+        } else if request.method == .get || request.method == .head {
+            claims = tokens.officeSession(request, now: now())?.claims
+        } else {
+            claims = nil
         }
-        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer",
-              let claims = tokens.verify(String(parts[1]).trimmingCharacters(in: .whitespaces), now: now())
-        else { throw Self.unauthorized }
+        guard let claims else { throw Self.unauthorized }
         var context = context
         context.session = claims
         return try await next(request, context)
@@ -53,5 +49,21 @@ extension ServerContext {
             throw HTTPError(.forbidden, message: "only a foreman may \(action) — you are logged in as \(session.sub), a technician; ask your foreman")
         }
         return session
+    }
+}
+
+extension SessionTokens {
+    /// The claims of the request's `Authorization: Bearer <token>`; nil when absent or not valid.
+    func bearerClaims(_ request: Request, now: Date) -> SessionClaims? {
+        guard let header = request.headers[.authorization] else { return nil }
+        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        return verify(String(parts[1]).trimmingCharacters(in: .whitespaces), now: now)
+    }
+
+    /// The office's session cookie and its claims, when it holds a valid token.
+    func officeSession(_ request: Request, now: Date) -> (cookie: String, claims: SessionClaims)? {
+        guard let cookie = request.cookies[OfficeCookies.session]?.value, let claims = verify(cookie, now: now) else { return nil }
+        return (cookie, claims)
     }
 }

@@ -42,11 +42,9 @@ struct OfficeSessionMiddleware: RouterMiddleware {
         if request.headers[.authorization] != nil {
             return try await SessionMiddleware(tokens: tokens, now: now).handle(request, context: context, next: next)
         }
-        guard let cookie = request.cookies[OfficeCookies.session]?.value,
-              let claims = tokens.verify(cookie, now: now())
-        else {
+        guard let (cookie, claims) = tokens.officeSession(request, now: now()) else {
             if request.method == .get || request.method == .head {
-                return OfficeViews.redirect(to: "/login?next=" + Self.percentEncoded(request.uri.description))
+                return OfficeViews.redirect(to: "/login?next=" + FormQuery.encoded(request.uri.description, keeping: "/"))
             }
             throw HTTPError(.unauthorized, message: "your office session has expired — sign in again")
         }
@@ -54,12 +52,6 @@ struct OfficeSessionMiddleware: RouterMiddleware {
         context.session = claims
         context.csrfToken = tokens.csrfToken(binding: cookie)
         return try await next(request, context)
-    }
-
-    static func percentEncoded(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~/")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? "/"
     }
 }
 
@@ -85,10 +77,7 @@ struct CSRFMiddleware: RouterMiddleware {
         }
         // A valid bearer token is never sent by a browser on its own: such a request is a
         // script's, authorised by the token (OfficeSessionMiddleware ignores the cookie then).
-        if let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer "),
-           tokens.verify(String(header.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces), now: now()) != nil {
-            return try await next(request, context)
-        }
+        if tokens.bearerClaims(request, now: now()) != nil { return try await next(request, context) }
         let bindings = [OfficeCookies.session, OfficeCookies.signIn].compactMap { request.cookies[$0]?.value }.filter { !$0.isEmpty }
         var request = request
         var presented = request.headers[Self.header] ?? request.uri.queryParameters.get(Self.field)

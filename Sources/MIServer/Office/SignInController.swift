@@ -22,7 +22,7 @@ struct SignInController {
     /// The sign-in form; an already signed-in browser goes straight on.
     @Sendable func form(_ request: Request, context: ServerContext) async throws -> Response {
         let next = Self.safeNext(request.uri.queryParameters.get("next"))
-        if let cookie = request.cookies[OfficeCookies.session]?.value, tokens.verify(cookie, now: now()) != nil {
+        if tokens.officeSession(request, now: now()) != nil {
             return OfficeViews.redirect(to: next)
         }
         return page(request, context: context, next: next, user: "", error: nil, status: .ok)

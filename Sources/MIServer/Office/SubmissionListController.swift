@@ -69,11 +69,7 @@ struct SubmissionListController {
     static func link(_ parameters: [String: String], setting changes: [String: String?]) -> String {
         var merged = parameters
         for (name, value) in changes { merged[name] = value }
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        let query = merged.sorted { $0.key < $1.key }.map { name, value in
-            "\(name)=\(value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")"
-        }
+        let query = merged.sorted { $0.key < $1.key }.map { name, value in "\(name)=\(FormQuery.encoded(value))" }
         return query.isEmpty ? "/submissions" : "/submissions?" + query.joined(separator: "&")
     }
 
@@ -188,10 +184,8 @@ struct SubmissionListController {
 
     /// The template files changed last, newest first (the catalog's files' modification times).
     static func recentlyChanged(_ catalog: TemplateCatalog) -> [ChangedTemplate] {
-        let dated: [ChangedTemplate] = catalog.allVersions().compactMap { entry in
-            let path = catalog.folder.appendingPathComponent(entry.fileName).path
-            guard let date = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date else { return nil }
-            return ChangedTemplate(id: entry.id, title: entry.title, version: entry.version, changed: date)
+        let dated = catalog.allVersions().map { entry in
+            ChangedTemplate(id: entry.id, title: entry.title, version: entry.version, changed: entry.modified)
         }
         return Array(dated.sorted { $0.changed > $1.changed }.prefix(recentTemplates))
     }

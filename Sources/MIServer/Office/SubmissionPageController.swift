@@ -20,18 +20,14 @@ struct SubmissionPageController {
     }
 
     @Sendable func page(_ request: Request, context: ServerContext) async throws -> Response {
-        let session = try context.requireSession()
-        let receipt = try await SubmissionAccess.receipt(context.parameters.get("id") ?? "", for: session, in: repository)
-        let (form, _) = try await SubmissionAccess.form(of: receipt, layout: layout)
+        let (receipt, form, _) = try await load(context)
         let values = Self.values(form, receipt: receipt)
         return views.page("submission", title: "\(form.name) · \(form.template.title)", context: context,
                           section: .submissions, values: values)
     }
 
     @Sendable func formJSON(_ request: Request, context: ServerContext) async throws -> Response {
-        let session = try context.requireSession()
-        let receipt = try await SubmissionAccess.receipt(context.parameters.get("id") ?? "", for: session, in: repository)
-        let (form, data) = try await SubmissionAccess.form(of: receipt, layout: layout)
+        let (_, form, data) = try await load(context)
         return Response(status: .ok, headers: [
             .contentType: "application/json; charset=utf-8",
             .contentDisposition: Self.attachment("\(form.name)-form.json"),
@@ -39,9 +35,7 @@ struct SubmissionPageController {
     }
 
     @Sendable func report(_ request: Request, context: ServerContext) async throws -> Response {
-        let session = try context.requireSession()
-        let receipt = try await SubmissionAccess.receipt(context.parameters.get("id") ?? "", for: session, in: repository)
-        let (form, _) = try await SubmissionAccess.form(of: receipt, layout: layout)
+        let (receipt, form, _) = try await load(context)
         let folder = layout.submission(receipt.id)
         let output = layout.incoming.appendingPathComponent("report-\(UUID().uuidString.lowercased()).pdf")
         let pdf: Data
@@ -61,13 +55,18 @@ struct SubmissionPageController {
         ], body: .init(byteBuffer: ByteBuffer(bytes: pdf)))
     }
 
+    /// The submission in the path, when the session may read it, with its stored form.json.
+    private func load(_ context: ServerContext) async throws -> (receipt: Receipt, form: Form, data: Data) {
+        let receipt = try await SubmissionAccess.receipt(try context.parameters.require("id"), for: try context.requireSession(),
+                                                         in: repository)
+        let (form, data) = try await SubmissionAccess.form(of: receipt, layout: layout)
+        return (receipt, form, data)
+    }
+
     /// `attachment` with the name as ASCII (quotes and controls replaced) and in UTF-8 (RFC 6266).
     static func attachment(_ name: String) -> String {
         let ascii = String(name.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0 != "\"" && $0 != "\\" ? Character($0) : "_" })
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        let encoded = name.addingPercentEncoding(withAllowedCharacters: allowed) ?? ascii
-        return "attachment; filename=\"\(ascii)\"; filename*=UTF-8''\(encoded)"
+        return "attachment; filename=\"\(ascii)\"; filename*=UTF-8''\(FormQuery.encoded(name))"
     }
 
     // MARK: - The view's values
@@ -102,9 +101,7 @@ struct SubmissionPageController {
     }
 
     static func mediaURL(_ id: String, _ name: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return "/api/v1/submissions/\(id)/media/" + (name.addingPercentEncoding(withAllowedCharacters: allowed) ?? name)
+        "/api/v1/submissions/\(id)/media/" + FormQuery.encoded(name)
     }
 
     static func question(_ question: Question, number: Int, answer: Answer, submission id: String) -> [String: Any] {

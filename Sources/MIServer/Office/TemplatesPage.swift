@@ -199,9 +199,7 @@ struct TemplatesPage {
 
     /// A template id as one segment of a URL path (ids may hold `?`, `#`, `%` or spaces).
     static func pathSegment(_ id: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return id.addingPercentEncoding(withAllowedCharacters: allowed) ?? id
+        FormQuery.encoded(id)
     }
 }
 

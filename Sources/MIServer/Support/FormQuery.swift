@@ -4,6 +4,14 @@ import Hummingbird
 /// A URL's query as HTML forms write it (`application/x-www-form-urlencoded`): `+` is a space and
 /// `%2B` a plus, which Hummingbird's `queryParameters` does not tell apart.
 enum FormQuery {
+    /// `text` with every character but letters, digits and `-._~` (and those in `keeping`)
+    /// percent-encoded: safe as a query value or a path segment.
+    static func encoded(_ text: String, keeping: String = "") -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~" + keeping)
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+    }
+
     /// Name and value of each `name=value` pair, in order; a pair that does not decode is dropped.
     static func parameters(_ query: String?) -> [(name: String, value: String)] {
         guard let query, !query.isEmpty else { return [] }

@@ -27,6 +27,8 @@ final class TemplateCatalog: Sendable {
         /// The file's exact bytes, as served.
         var data: Data
         var fileName: String
+        /// The file's modification time, from the listing the catalog reads anyway.
+        var modified: Date
     }
 
     /// Files larger than this are not templates.
@@ -37,6 +39,8 @@ final class TemplateCatalog: Sendable {
         var seconds: Int
         var nanoseconds: Int
         var inode: UInt64
+
+        var date: Date { Date(timeIntervalSince1970: TimeInterval(seconds) + TimeInterval(nanoseconds) / 1e9) }
     }
 
     private struct State {
@@ -147,7 +151,8 @@ final class TemplateCatalog: Sendable {
                     throw TemplateError(template: name, problems: [.init(field: coding.keys[.version], message: "version \(template.version) of \"\(template.id)\" is also in \(other.fileName) — give each version its own number, or each template its own id")])
                 }
                 byVersion[key] = Entry(id: template.id, title: template.title, version: template.version,
-                                          sha256: FileDigest.sha256(of: data), data: data, fileName: name)
+                                       sha256: FileDigest.sha256(of: data), data: data, fileName: name,
+                                       modified: stamps[name].map(\.date) ?? Date())
                 problems[name] = nil
             } catch {
                 let problem = Self.describe(error)
