@@ -1,0 +1,239 @@
+import Foundation
+
+/// The statistics of one template's forms: `GET /api/v1/templates/{id}/stats`, the office's
+/// statistics page and `mi stats --json`. Computed by `StatisticsBuilder`, in one place for the
+/// server's uploaded forms and the CLI's local ones.
+public struct TemplateStatistics: Codable, Sendable, Equatable {
+    public var templateID: String
+    public var templateTitle: String
+    /// The version whose questions lay the statistics out (the newest, or the one filtered on).
+    public var templateVersion: Int
+    /// What was asked for.
+    public var filters: StatisticsFilters
+    /// Forms counted (after the filters).
+    public var forms: Int
+    /// Of those, forms made by `mi simulate`.
+    public var simulated: Int
+    /// Forms per UTC day of submission, oldest first; days without any are absent.
+    public var days: [DayCount]
+    /// Per question of the template, in its order, over every counted form.
+    public var questions: [QuestionStatistics]
+    /// With `groupBy`: the same per option of that question (a form with several options chosen
+    /// counts in each of their groups), then a group for forms that did not answer it. Every
+    /// option has its group, even an empty one: nothing is cut.
+    public var groups: [GroupStatistics]?
+
+    public init(templateID: String, templateTitle: String, templateVersion: Int, filters: StatisticsFilters, forms: Int,
+                simulated: Int, days: [DayCount], questions: [QuestionStatistics], groups: [GroupStatistics]?) {
+        self.templateID = templateID
+        self.templateTitle = templateTitle
+        self.templateVersion = templateVersion
+        self.filters = filters
+        self.forms = forms
+        self.simulated = simulated
+        self.days = days
+        self.questions = questions
+        self.groups = groups
+    }
+}
+
+/// Which forms statistics (and exports) cover. Dates are the form's submission time, in UTC.
+public struct StatisticsFilters: Codable, Sendable, Equatable {
+    /// Submitted at or after.
+    public var from: Date?
+    /// Submitted before (the end of the `--to` day, exclusive).
+    public var to: Date?
+    /// One technician's forms (user name).
+    public var user: String?
+    /// One template version's forms.
+    public var version: Int?
+    /// The id of the multiple-choice or true/false question to group by.
+    public var groupBy: String?
+
+    public init(from: Date? = nil, to: Date? = nil, user: String? = nil, version: Int? = nil, groupBy: String? = nil) {
+        self.from = from
+        self.to = to
+        self.user = user
+        self.version = version
+        self.groupBy = groupBy
+    }
+}
+
+/// Forms submitted on one UTC day.
+public struct DayCount: Codable, Sendable, Equatable {
+    /// `2026-11-23`.
+    public var day: String
+    public var count: Int
+
+    public init(day: String, count: Int) {
+        self.day = day
+        self.count = count
+    }
+}
+
+/// The forms of one group: those that chose `label` of the group-by question (or, with `label`
+/// nil, those that left it unanswered).
+public struct GroupStatistics: Codable, Sendable, Equatable {
+    public var label: String?
+    public var forms: Int
+    public var questions: [QuestionStatistics]
+
+    public init(label: String?, forms: Int, questions: [QuestionStatistics]) {
+        self.label = label
+        self.forms = forms
+        self.questions = questions
+    }
+}
+
+/// One question's figures. `answered` + `commentOnly` + `unanswered` = the forms counted.
+public struct QuestionStatistics: Codable, Sendable, Equatable {
+    public var id: String
+    public var text: String
+    /// The template's type name: `multipleChoice`, `trueFalse`, `shortAnswer`, `numeric`, `table`.
+    public var type: String
+    /// Forms with a value.
+    public var answered: Int
+    /// Forms with a comment and no value.
+    public var commentOnly: Int
+    /// Forms with neither.
+    public var unanswered: Int
+    /// Multiple choice and true/false: every option (`true` and `false` for true/false) in the
+    /// template's order, then any value a form holds that the template no longer lists.
+    public var options: [OptionCount]?
+    /// True when a form may choose several options, so the percentages may sum past 100 %.
+    public var multipleAnswers: Bool?
+    /// Numeric questions.
+    public var numbers: NumberSummary?
+    /// Short answers: the most frequent values, most frequent first (ties by value).
+    public var values: [ValueCount]?
+    /// Short answers: how many distinct values there are in all (`values` may hold fewer).
+    public var distinctValues: Int?
+    /// Tables: one entry per cell that takes a value, row by row.
+    public var cells: [CellStatistics]?
+    /// Attached files per kind (`photo`, `video`, `audio`, `other`); kinds without any are absent.
+    public var media: [MediaCount]
+
+    public init(id: String, text: String, type: String, answered: Int, commentOnly: Int, unanswered: Int,
+                options: [OptionCount]? = nil, multipleAnswers: Bool? = nil, numbers: NumberSummary? = nil,
+                values: [ValueCount]? = nil, distinctValues: Int? = nil, cells: [CellStatistics]? = nil,
+                media: [MediaCount] = []) {
+        self.id = id
+        self.text = text
+        self.type = type
+        self.answered = answered
+        self.commentOnly = commentOnly
+        self.unanswered = unanswered
+        self.options = options
+        self.multipleAnswers = multipleAnswers
+        self.numbers = numbers
+        self.values = values
+        self.distinctValues = distinctValues
+        self.cells = cells
+        self.media = media
+    }
+}
+
+/// How many respondents chose one option.
+public struct OptionCount: Codable, Sendable, Equatable {
+    public var label: String
+    public var count: Int
+    /// Of the forms that answered the question (0 when none did), 0–100.
+    public var percent: Double
+
+    public init(label: String, count: Int, percent: Double) {
+        self.label = label
+        self.count = count
+        self.percent = percent
+    }
+}
+
+/// A value and how many forms gave it.
+public struct ValueCount: Codable, Sendable, Equatable {
+    public var value: String
+    public var count: Int
+
+    public init(value: String, count: Int) {
+        self.value = value
+        self.count = count
+    }
+}
+
+/// The summary of a set of numbers. Quartiles use the inclusive method (Excel's QUARTILE.INC,
+/// Python's `statistics.quantiles(method="inclusive")`); the standard deviation is the sample's
+/// (n − 1), nil below two values.
+public struct NumberSummary: Codable, Sendable, Equatable {
+    public var count: Int
+    public var mean: Double
+    public var standardDeviation: Double?
+    public var minimum: Double
+    public var lowerQuartile: Double
+    public var median: Double
+    public var upperQuartile: Double
+    public var maximum: Double
+    /// Adjacent bins from the minimum to the maximum; whole numbers for integer questions.
+    public var histogram: [HistogramBin]
+
+    public init(count: Int, mean: Double, standardDeviation: Double?, minimum: Double, lowerQuartile: Double,
+                median: Double, upperQuartile: Double, maximum: Double, histogram: [HistogramBin]) {
+        self.count = count
+        self.mean = mean
+        self.standardDeviation = standardDeviation
+        self.minimum = minimum
+        self.lowerQuartile = lowerQuartile
+        self.median = median
+        self.upperQuartile = upperQuartile
+        self.maximum = maximum
+        self.histogram = histogram
+    }
+}
+
+/// Values `lower` ≤ x < `upper` (the last bin also holds `upper`).
+public struct HistogramBin: Codable, Sendable, Equatable {
+    public var lower: Double
+    public var upper: Double
+    public var count: Int
+
+    public init(lower: Double, upper: Double, count: Int) {
+        self.lower = lower
+        self.upper = upper
+        self.count = count
+    }
+}
+
+/// One table cell's figures: numbers when every value in it reads as a number, else the most
+/// frequent values.
+public struct CellStatistics: Codable, Sendable, Equatable {
+    public var row: Int
+    public var column: Int
+    public var rowLabel: String
+    public var columnLabel: String
+    /// Forms whose table has a value in this cell.
+    public var answered: Int
+    public var numbers: NumberSummary?
+    public var values: [ValueCount]?
+    public var distinctValues: Int?
+
+    public init(row: Int, column: Int, rowLabel: String, columnLabel: String, answered: Int,
+                numbers: NumberSummary? = nil, values: [ValueCount]? = nil, distinctValues: Int? = nil) {
+        self.row = row
+        self.column = column
+        self.rowLabel = rowLabel
+        self.columnLabel = columnLabel
+        self.answered = answered
+        self.numbers = numbers
+        self.values = values
+        self.distinctValues = distinctValues
+    }
+}
+
+/// Attached files of one kind.
+public struct MediaCount: Codable, Sendable, Equatable {
+    /// `photo`, `video`, `audio` or `other`.
+    public var kind: String
+    public var count: Int
+
+    public init(kind: String, count: Int) {
+        self.kind = kind
+        self.count = count
+    }
+}
