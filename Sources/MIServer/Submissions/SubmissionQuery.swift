@@ -182,27 +182,15 @@ public struct SubmissionQuery: Sendable, Equatable {
         return words
     }
 
-    /// `YYYY-MM-DD` (a whole UTC day: its start, or the start of the next for `endOfDay`) or a
-    /// full ISO 8601 instant (for `to`, inclusive to the second).
+    /// A `from`/`to` parameter, read by MIKit's one date-filter parser (`UTCDay`).
     static func day(_ text: String, parameter: String, endOfDay: Bool) throws(SubmissionQueryError) -> Date {
-        let expected = "a day as YYYY-MM-DD or an ISO 8601 date and time"
-        if text.utf8.count == 10 {
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-            let fields = text.split(separator: "-", omittingEmptySubsequences: false)
-            guard fields.count == 3, fields[0].count == 4, fields[1].count == 2, fields[2].count == 2,
-                  let year = Int(fields[0]), let month = Int(fields[1]), let day = Int(fields[2]),
-                  (1...12).contains(month), (1...31).contains(day),
-                  let start = calendar.date(from: DateComponents(year: year, month: month, day: day)),
-                  calendar.component(.day, from: start) == day
-            else { throw .invalid(parameter: parameter, value: text, expected: expected) }
-            return endOfDay ? start.addingTimeInterval(86_400) : start
+        do {
+            return try UTCDay.parse(text, parameter: parameter, endOfDay: endOfDay)
+        } catch {
+            switch error {
+            case .invalid(let parameter, let value, let expected): throw .invalid(parameter: parameter, value: value, expected: expected)
+            }
         }
-        guard let instant = (try? Date(text, strategy: .iso8601))
-                ?? (try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
-        else { throw .invalid(parameter: parameter, value: text, expected: expected) }
-        let seconds = instant.timeIntervalSince1970.rounded(.down)
-        return Date(timeIntervalSince1970: endOfDay ? seconds + 1 : seconds)
     }
 }
 
