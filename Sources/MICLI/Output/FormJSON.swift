@@ -62,19 +62,18 @@ struct FormJSON: Encodable {
             let answer = form.answer(for: question.id)
             let files = media?.filter { $0.questionID == question.id }
                 ?? answer.media.map { MediaFile(name: $0, questionID: question.id, kind: MediaKind(extension: ($0 as NSString).pathExtension) ?? .photo, bytes: nil) }
-            var item = QuestionJSON(number: index + 1, id: question.id, type: "", typeDescription: question.typeDescription,
+            var item = QuestionJSON(number: index + 1, id: question.id, type: question.typeName, typeDescription: question.typeDescription,
                                     text: question.text, help: question.help,
                                     value: answer.value, draft: answer.draft, comment: answer.comment, media: files,
                                     done: answer.isDone)
             switch question.kind {
             case .multipleChoice(let options, let maxAnswers):
-                (item.type, item.options, item.maxAnswers) = ("multipleChoice", options, maxAnswers)
-            case .trueFalse: item.type = "trueFalse"
-            case .shortAnswer: item.type = "shortAnswer"
+                (item.options, item.maxAnswers) = (options, maxAnswers)
+            case .trueFalse, .shortAnswer: break
             case .numeric(let integer, let min, let max):
-                (item.type, item.integer, item.min, item.max) = ("numeric", integer, min, max)
+                (item.integer, item.min, item.max) = (integer, min, max)
             case .table(let rows, let columns, let noCells):
-                (item.type, item.rows, item.columns) = ("table", rows, columns)
+                (item.rows, item.columns) = (rows, columns)
                 item.noCells = noCells.sorted().map { [$0.row, $0.column] }
             }
             return item

@@ -42,6 +42,18 @@ public struct Question: Sendable, Equatable {
         case table(rows: [String], columns: [String], noCells: Set<Cell>)
     }
 
+    /// The type's name in template JSON with the default keys (`multipleChoice`, `trueFalse`,
+    /// `shortAnswer`, `numeric`, `table`): what wire types and `--json` call it.
+    public var typeName: String {
+        switch kind {
+        case .multipleChoice: return TemplateKeys.Key.multipleChoice.rawValue
+        case .trueFalse: return TemplateKeys.Key.trueFalse.rawValue
+        case .shortAnswer: return TemplateKeys.Key.shortAnswer.rawValue
+        case .numeric: return TemplateKeys.Key.numeric.rawValue
+        case .table: return TemplateKeys.Key.table.rawValue
+        }
+    }
+
     /// A short human name of the question's type.
     public var typeDescription: String {
         switch kind {

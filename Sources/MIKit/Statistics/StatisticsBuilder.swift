@@ -1,0 +1,294 @@
+import Foundation
+
+/// Computes a template's statistics from its forms, one form at a time, so the server's stored
+/// submissions and the CLI's local forms are counted by the same rules.
+///
+/// Answers are matched to `template`'s questions by id. A value that no longer fits the
+/// question is still counted: an option label the template dropped (or any other value of a
+/// choice question) becomes an option after the template's; a numeric question's value that is
+/// not a number is listed in `values`; a table cell outside the template's grid gets its own
+/// cell. Text is compared after trimming white space, case kept. Media count by kind from the
+/// file extension (`MediaKind`), `other` when unknown.
+///
+/// ```swift
+/// var builder = try StatisticsBuilder(template: template, filters: filters)
+/// for form in forms { builder.add(form) }
+/// let statistics = builder.result()
+/// ```
+public struct StatisticsBuilder: Sendable {
+    /// The layout: questions, their order and their options.
+    public let template: Template
+    public let filters: StatisticsFilters
+    /// Short answers and text cells list this many most frequent values.
+    public static let topValues = 10
+
+    private let groupQuestionIndex: Int?
+    private var overall: Tally
+    /// With `groupBy`: one tally per label, the template's options first.
+    private var groups: [String: Tally] = [:]
+    private var ungrouped: Tally
+    private var daysSinceEpoch: [Int: Int] = [:]
+    private var simulated = 0
+
+    /// Refuses a `groupBy` that is not a multiple-choice or true/false question of `template`.
+    public init(template: Template, filters: StatisticsFilters = StatisticsFilters()) throws(StatisticsError) {
+        self.template = template
+        self.filters = filters
+        overall = Tally(template)
+        ungrouped = Tally(template)
+        guard let groupBy = filters.groupBy else {
+            groupQuestionIndex = nil
+            return
+        }
+        let choices = template.questions.filter(\.isChoice).map(\.id)
+        guard let index = template.index(of: groupBy) else {
+            throw .unknownGroupBy(question: groupBy, template: template.id, choices: choices)
+        }
+        let question = template.questions[index]
+        guard question.isChoice else {
+            throw .groupByNotChoice(question: groupBy, type: question.typeDescription, choices: choices)
+        }
+        groupQuestionIndex = index
+        for label in question.optionLabels { groups[label] = Tally(template) }
+    }
+
+    /// Counts `form` when it is of the template and the filters include it; returns whether it
+    /// was counted.
+    @discardableResult
+    public mutating func add(_ form: Form) -> Bool {
+        guard form.template.id == template.id, filters.includes(form) else { return false }
+        overall.add(form, template)
+        if let groupQuestionIndex {
+            let question = template.questions[groupQuestionIndex]
+            let labels = form.answers[question.id]?.value.map(ChoiceLabels.of) ?? []
+            if labels.isEmpty {
+                ungrouped.add(form, template)
+            } else {
+                for label in Set(labels) { groups[label, default: Tally(template)].add(form, template) }
+            }
+        }
+        let day = (form.submittedAt ?? form.updatedAt).timeIntervalSince1970 / 86_400
+        daysSinceEpoch[Int(day.rounded(.down)), default: 0] += 1
+        if form.audit.contains(where: { $0.action.rawValue == Self.simulatedAction }) { simulated += 1 }
+        return true
+    }
+
+    /// The audit action `mi simulate` records on the forms it makes.
+    static let simulatedAction = "simulated"
+
+    /// The statistics of the forms added so far.
+    public func result() -> TemplateStatistics {
+        var groupList: [GroupStatistics]?
+        if let groupQuestionIndex {
+            let labels = Self.ordered(template.questions[groupQuestionIndex].optionLabels, extra: groups.keys)
+            groupList = labels.map { label in
+                let tally = groups[label] ?? Tally(template)
+                return GroupStatistics(label: label, forms: tally.forms, questions: tally.statistics(template))
+            } + [GroupStatistics(label: nil, forms: ungrouped.forms, questions: ungrouped.statistics(template))]
+        }
+        let days = daysSinceEpoch.keys.sorted().map { day in
+            DayCount(day: UTCDay.string(Date(timeIntervalSince1970: TimeInterval(day) * 86_400)), count: daysSinceEpoch[day] ?? 0)
+        }
+        return TemplateStatistics(templateID: template.id, templateTitle: template.title, templateVersion: template.version,
+                                  filters: filters, forms: overall.forms, simulated: simulated, days: days,
+                                  questions: overall.statistics(template), groups: groupList)
+    }
+
+    /// `known` in their order, then the other labels sorted.
+    static func ordered(_ known: [String], extra: some Sequence<String>) -> [String] {
+        let knownSet = Set(known)
+        return known + extra.filter { !knownSet.contains($0) }.sorted()
+    }
+}
+
+extension Question {
+    /// Multiple choice or true/false: a question whose answers are labels forms can be grouped by.
+    public var isChoice: Bool {
+        switch kind {
+        case .multipleChoice, .trueFalse: return true
+        default: return false
+        }
+    }
+
+    /// The labels statistics count for a choice question: its options, or `true` and `false`.
+    public var optionLabels: [String] {
+        switch kind {
+        case .multipleChoice(let options, _): return options
+        case .trueFalse: return ["true", "false"]
+        default: return []
+        }
+    }
+}
+
+/// The labels a value stands for when counted as choices (any value, so none is lost).
+enum ChoiceLabels {
+    static func of(_ value: AnswerValue) -> [String] {
+        switch value {
+        case .choices(let labels): return labels
+        case .bool(let bool): return [bool ? "true" : "false"]
+        case .text(let text): return [text]
+        case .number, .table: return [value.display]
+        }
+    }
+}
+
+/// The counts of one set of forms (all of them, or one group).
+private struct Tally: Sendable {
+    var forms = 0
+    var questions: [QuestionTally]
+
+    init(_ template: Template) {
+        questions = template.questions.map { _ in QuestionTally() }
+    }
+
+    mutating func add(_ form: Form, _ template: Template) {
+        forms += 1
+        for (index, question) in template.questions.enumerated() {
+            guard let answer = form.answers[question.id] else { continue }
+            questions[index].add(answer, question)
+        }
+    }
+
+    func statistics(_ template: Template) -> [QuestionStatistics] {
+        zip(template.questions, questions).map { question, tally in tally.statistics(question, forms: forms) }
+    }
+}
+
+/// The counts of one question.
+private struct QuestionTally: Sendable {
+    var answered = 0
+    var commentOnly = 0
+    var media: [String: Int] = [:]
+    /// Choice labels; the values of short answers and of numbers that are not numbers.
+    var labels: [String: Int] = [:]
+    var numbers: [Double] = []
+    var cells: [Cell: CellTally] = [:]
+
+    static let mediaKinds = ["photo", "video", "audio", "other"]
+
+    mutating func add(_ answer: Answer, _ question: Question) {
+        for name in answer.media {
+            let kind = MediaKind(extension: (name as NSString).pathExtension)?.rawValue ?? "other"
+            media[kind, default: 0] += 1
+        }
+        guard let value = answer.value else {
+            if let comment = answer.comment, !comment.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { commentOnly += 1 }
+            return
+        }
+        answered += 1
+        switch question.kind {
+        case .multipleChoice, .trueFalse:
+            // A label twice in one form (hand-edited) still counts that form once.
+            for label in Set(ChoiceLabels.of(value)) { labels[label, default: 0] += 1 }
+        case .numeric:
+            if case .number(let number) = value {
+                numbers.append(number)
+            } else if let number = NumberText.value(value.display) {
+                numbers.append(number)
+            } else {
+                addText(value.display)
+            }
+        case .shortAnswer:
+            addText(value.display)
+        case .table:
+            guard case .table(let rows) = value else {
+                addText(value.display)
+                return
+            }
+            for (row, rowCells) in rows.enumerated() {
+                for (column, cell) in rowCells.enumerated() {
+                    guard let text = cell?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { continue }
+                    cells[Cell(row: row, column: column), default: CellTally()].add(text)
+                }
+            }
+        }
+    }
+
+    private mutating func addText(_ text: String) {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { return }
+        labels[trimmed, default: 0] += 1
+    }
+
+    func statistics(_ question: Question, forms: Int) -> QuestionStatistics {
+        var result = QuestionStatistics(
+            id: question.id, text: question.text, type: question.typeName, answered: answered, commentOnly: commentOnly,
+            unanswered: forms - answered - commentOnly,
+            media: Self.mediaKinds.compactMap { kind in media[kind].map { MediaCount(kind: kind, count: $0) } })
+        switch question.kind {
+        case .multipleChoice(_, let maxAnswers):
+            result.options = options(question)
+            result.multipleAnswers = maxAnswers != 1
+        case .trueFalse:
+            result.options = options(question)
+            result.multipleAnswers = false
+        case .numeric(let integer, _, _):
+            result.numbers = NumberSummary(values: numbers, integer: integer)
+            if !labels.isEmpty { (result.values, result.distinctValues) = (Self.top(labels), labels.count) }
+        case .shortAnswer:
+            (result.values, result.distinctValues) = (Self.top(labels), labels.count)
+        case .table(let rows, let columns, let noCells):
+            if !labels.isEmpty { (result.values, result.distinctValues) = (Self.top(labels), labels.count) }
+            var positions: [Cell] = []
+            for row in rows.indices {
+                for column in columns.indices where !noCells.contains(Cell(row: row, column: column)) {
+                    positions.append(Cell(row: row, column: column))
+                }
+            }
+            let known = Set(positions)
+            positions += cells.keys.filter { !known.contains($0) }.sorted()
+            result.cells = positions.map { cell in
+                let tally = cells[cell] ?? CellTally()
+                var statistics = CellStatistics(
+                    row: cell.row, column: cell.column,
+                    rowLabel: rows.indices.contains(cell.row) ? rows[cell.row] : "row \(cell.row + 1)",
+                    columnLabel: columns.indices.contains(cell.column) ? columns[cell.column] : "column \(cell.column + 1)",
+                    answered: tally.answered)
+                if tally.answered > 0, tally.numbers.count == tally.answered {
+                    statistics.numbers = NumberSummary(values: tally.numbers, integer: tally.numbers.allSatisfy { $0.rounded() == $0 })
+                } else if tally.answered > 0 {
+                    (statistics.values, statistics.distinctValues) = (Self.top(tally.texts), tally.texts.count)
+                }
+                return statistics
+            }
+        }
+        return result
+    }
+
+    private func options(_ question: Question) -> [OptionCount] {
+        StatisticsBuilder.ordered(question.optionLabels, extra: labels.keys).map { label in
+            let count = labels[label] ?? 0
+            return OptionCount(label: label, count: count, percent: answered == 0 ? 0 : Double(count) * 100 / Double(answered))
+        }
+    }
+
+    /// The most frequent values, most frequent first, ties by value.
+    static func top(_ counts: [String: Int]) -> [ValueCount] {
+        counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+            .prefix(StatisticsBuilder.topValues).map { ValueCount(value: $0.key, count: $0.value) }
+    }
+}
+
+/// The values of one table cell.
+private struct CellTally: Sendable {
+    var answered = 0
+    var numbers: [Double] = []
+    var texts: [String: Int] = [:]
+
+    mutating func add(_ text: String) {
+        answered += 1
+        if let number = NumberText.value(text) { numbers.append(number) }
+        texts[text, default: 0] += 1
+    }
+}
+
+/// A number typed as text (a table cell, a value of another type): a finite decimal, white
+/// space around it ignored; `nan`, `inf` and hexadecimal are text.
+enum NumberText {
+    static func value(_ text: String) -> Double? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, trimmed.utf8.allSatisfy({ (48...57).contains($0) || [43, 45, 46, 69, 101].contains($0) }),
+              let number = Double(trimmed), number.isFinite else { return nil }
+        return number
+    }
+}
