@@ -172,9 +172,13 @@ public struct NumberSummary: Codable, Sendable, Equatable {
     public var maximum: Double
     /// Adjacent bins from the minimum to the maximum; whole numbers for integer questions.
     public var histogram: [HistogramBin]
+    /// True when the values are whole numbers binned as such (an integer question, or a table
+    /// cell holding only whole numbers): a bin then holds the whole numbers `lower` … `upper − 1`,
+    /// so a chart can label it `10–19`, or `7` when it is one wide.
+    public var integer: Bool?
 
     public init(count: Int, mean: Double, standardDeviation: Double?, minimum: Double, lowerQuartile: Double,
-                median: Double, upperQuartile: Double, maximum: Double, histogram: [HistogramBin]) {
+                median: Double, upperQuartile: Double, maximum: Double, histogram: [HistogramBin], integer: Bool? = nil) {
         self.count = count
         self.mean = mean
         self.standardDeviation = standardDeviation
@@ -184,6 +188,7 @@ public struct NumberSummary: Codable, Sendable, Equatable {
         self.upperQuartile = upperQuartile
         self.maximum = maximum
         self.histogram = histogram
+        self.integer = integer
     }
 }
 

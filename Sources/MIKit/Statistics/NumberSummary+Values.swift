@@ -32,7 +32,8 @@ extension NumberSummary {
         self.init(count: count, mean: mean, standardDeviation: deviation, minimum: sorted[0],
                   lowerQuartile: quartiles.0, median: quartiles.1, upperQuartile: quartiles.2, maximum: sorted[count - 1],
                   histogram: Self.histogram(sorted: sorted, integer: integer,
-                                            interquartileRange: quartiles.2 - quartiles.0, maxBins: maxBins))
+                                            interquartileRange: quartiles.2 - quartiles.0, maxBins: maxBins),
+                  integer: integer)
     }
 
     /// At most this many histogram bins, so a chart stays readable.

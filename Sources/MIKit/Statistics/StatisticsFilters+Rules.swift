@@ -6,13 +6,22 @@ extension StatisticsFilters {
     /// inclusive by handing the start of the next), by `user`, of template version `version`.
     /// The template itself is the caller's choice (the builder checks the id).
     public func includes(_ form: Form) -> Bool {
-        guard form.status == .completed else { return false }
-        if let user, form.user != user { return false }
-        if let version, form.template.version != version { return false }
+        includes(status: form.status, user: form.user, version: form.template.version, submittedAt: form.submittedAt)
+    }
+
+    /// `includes(_:)` from a form's summary, so a listing can choose the forms to read whole.
+    public func includes(_ summary: FormSummary) -> Bool {
+        includes(status: summary.status, user: summary.user, version: summary.templateVersion, submittedAt: summary.submittedAt)
+    }
+
+    private func includes(status: Form.Status, user formUser: String, version formVersion: Int, submittedAt: Date?) -> Bool {
+        guard status == .completed else { return false }
+        if let user, formUser != user { return false }
+        if let version, formVersion != version { return false }
         if from != nil || to != nil {
-            guard let submitted = form.submittedAt else { return false }
-            if let from, submitted < from { return false }
-            if let to, submitted >= to { return false }
+            guard let submittedAt else { return false }
+            if let from, submittedAt < from { return false }
+            if let to, submittedAt >= to { return false }
         }
         return true
     }

@@ -49,6 +49,16 @@ public struct Store: Sendable {
     // MARK: - Forms
 
     public func load(_ location: FormLocation) throws -> Form {
+        try load(location) { try FormFile.decode($0) }
+    }
+
+    /// `load`, reading through `reader`: for many forms at once (statistics, exports), which
+    /// share their template copies.
+    public func load(_ location: FormLocation, reader: inout FormReader) throws -> Form {
+        try load(location) { try reader.decode($0) }
+    }
+
+    private func load(_ location: FormLocation, decode: (Data) throws -> Form) throws -> Form {
         let url = location.formFile
         let data: Data
         do {
@@ -57,7 +67,7 @@ public struct Store: Sendable {
             throw StoreError.unreadableForm(path: url.path, reason: (error as NSError).localizedDescription)
         }
         do {
-            var form = try FormFile.decode(data)
+            var form = try decode(data)
             // Where the folder is decides status, owner and name: a form whose move was cut
             // short is whatever its folder says.
             form.status = location.area.status

@@ -1,0 +1,220 @@
+import ArgumentParser
+import Foundation
+import MIKit
+
+extension MI {
+    struct Stats: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Statistics of a template's completed forms, with bar charts (a foreman sees everyone's).",
+            discussion: """
+                Counts the completed (submitted) forms in this computer's store: a technician's own, a foreman's \
+                of every technician. Per question: answered, comment-only and unanswered forms; options with \
+                their count and percent of the forms that answered; numbers with mean, standard deviation, \
+                quartiles and a histogram; the most frequent short answers; table cells; media by kind; then \
+                forms per day. Dates are UTC days of submission (--to is inclusive). On a terminal the bars are \
+                block characters sized to its width; piped, they are # characters and nothing else is styled. \
+                --json prints the same figures as the server's /api/v1/templates/{id}/stats.
+                """)
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: ArgumentHelp("The template id (`mi templates` lists them).", valueName: "template"))
+        var template: String
+
+        @Option(help: ArgumentHelp("Forms submitted on or after this UTC day (YYYY-MM-DD) or ISO 8601 time.", valueName: "day"))
+        var from: String?
+
+        @Option(help: ArgumentHelp("Forms submitted on or before this UTC day (YYYY-MM-DD) or up to this ISO 8601 time.", valueName: "day"))
+        var to: String?
+
+        @Option(help: ArgumentHelp("Only this technician's forms (foremen; a technician sees only their own).", valueName: "user"))
+        var user: String?
+
+        @Option(help: ArgumentHelp("Only forms of this template version (laid out by that version's questions).", valueName: "n"))
+        var version: Int?
+
+        @Option(name: .customLong("group-by"),
+                help: ArgumentHelp("The id of a multiple-choice or true/false question: the figures again per option.", valueName: "question"))
+        var groupBy: String?
+
+        func validate() throws {
+            if let version, version < 1 { throw ValidationError("--version is a template version: a whole number from 1") }
+        }
+
+        private func dates() throws -> (from: Date?, to: Date?) {
+            try StatisticsFilters.dates(from: from, to: to, names: ("--from", "--to"))
+        }
+
+        func run() throws {
+            let dates = try dates()
+            let context = try Context.anyone(global)
+            let filters = StatisticsFilters(from: dates.from, to: dates.to, user: user, version: version, groupBy: groupBy)
+            let (statistics, unreadable) = try context.runListing(reminders: false) { workflow, listing in
+                try workflow.statistics(of: template, filters: filters, listing: listing)
+            }
+            context.report(unreadable)
+            if global.json {
+                try Terminal.json(statistics)
+                return
+            }
+            let text = StatisticsText(statistics: statistics, width: Terminal.width, style: BarChart.Style.current)
+            print(text.lines().joined(separator: "\n"))
+        }
+    }
+}
+
+/// `mi stats` as text: a header, a block per question with its charts, then forms per day;
+/// with a group-by, the blocks again per group.
+struct StatisticsText {
+    var statistics: TemplateStatistics
+    var width: Int
+    var style: BarChart.Style
+
+    func lines() -> [String] {
+        var lines = header()
+        guard statistics.forms > 0 else {
+            lines.append("")
+            lines.append("No completed forms match: forms count once they are submitted (`mi submit`).")
+            return lines
+        }
+        for (index, question) in statistics.questions.enumerated() {
+            lines.append("")
+            lines += block(question, number: index + 1)
+        }
+        for group in statistics.groups ?? [] {
+            lines.append("")
+            let name = group.label.map { "\"\(DisplayText.escaped($0))\"" } ?? "no answer"
+            lines.append(rule("\(statistics.filters.groupBy ?? ""): \(name) — \(Format.plural(group.forms, "form"))"))
+            guard group.forms > 0 else { continue }
+            for (index, question) in group.questions.enumerated() where question.id != statistics.filters.groupBy {
+                lines.append("")
+                lines += block(question, number: index + 1)
+            }
+        }
+        lines.append("")
+        lines.append("Forms per day (UTC)")
+        var days = BarChart()
+        let busiest = statistics.days.map(\.count).max() ?? 1
+        for day in statistics.days { days.add(day.day, fraction: Double(day.count) / Double(busiest), String(day.count)) }
+        lines += days.lines(width: width, style: style)
+        return lines
+    }
+
+    private func header() -> [String] {
+        var lines = ["\(DisplayText.escaped(statistics.templateTitle)) (\(DisplayText.escaped(statistics.templateID)) v\(statistics.templateVersion))"]
+        var counted = "\(Format.plural(statistics.forms, "completed form")) counted"
+        if statistics.simulated > 0 { counted += ", \(statistics.simulated) of them simulated" }
+        lines.append(counted)
+        let filters = statistics.filters
+        var parts: [String] = []
+        if let from = filters.from { parts.append("from \(UTCDay.string(from))") }
+        if let to = filters.to { parts.append("to \(UTCDay.string(to.addingTimeInterval(-1)))") }
+        if let user = filters.user { parts.append("technician \(DisplayText.escaped(user))") }
+        if let version = filters.version { parts.append("version \(version)") }
+        if let groupBy = filters.groupBy { parts.append("grouped by \(DisplayText.escaped(groupBy))") }
+        lines.append("Filters: " + (parts.isEmpty ? "none" : parts.joined(separator: ", ")))
+        return lines
+    }
+
+    private func rule(_ title: String) -> String {
+        let text = "── \(title) "
+        return text + String(repeating: "─", count: max(3, min(width, 80) - text.count))
+    }
+
+    private func block(_ question: QuestionStatistics, number: Int) -> [String] {
+        var lines = TextWrap.lines("\(number). \(DisplayText.escaped(question.text)) [\(DisplayText.escaped(question.id))]", width: width)
+        lines.append("   answered \(question.answered) · comment only \(question.commentOnly) · unanswered \(question.unanswered)")
+        if let options = question.options {
+            if question.multipleAnswers == true {
+                lines.append("   several answers per form — percentages may sum past 100 %")
+            }
+            var chart = BarChart()
+            for option in options {
+                chart.add(DisplayText.escaped(option.label), fraction: option.percent / 100, String(option.count), Self.percent(option.percent))
+            }
+            lines += chart.lines(width: width, style: style)
+        }
+        if let numbers = question.numbers {
+            lines += numberLines(numbers)
+        }
+        if let values = question.values {
+            lines += valueLines(values, distinct: question.distinctValues ?? values.count,
+                                what: question.numbers == nil ? "most frequent" : "not numbers")
+        }
+        for cell in question.cells ?? [] {
+            let name = "\(DisplayText.escaped(cell.rowLabel)) / \(DisplayText.escaped(cell.columnLabel))"
+            let figures: String
+            if let numbers = cell.numbers {
+                figures = Self.summary(numbers)
+            } else if let values = cell.values {
+                let more = (cell.distinctValues ?? 0) > values.count ? " (\(cell.distinctValues ?? 0) distinct)" : ""
+                figures = values.map { "\(DisplayText.escaped($0.value)) \($0.count)" }.joined(separator: " · ") + more
+            } else {
+                figures = "no values"
+            }
+            // A cell whose figures do not fit beside its name gets them on lines of their own.
+            if 3 + name.count + 2 + figures.count <= width {
+                lines.append("   \(name): \(figures)")
+            } else {
+                lines.append("   \(name):")
+                lines += TextWrap.lines(figures, width: width - 6).map { "      " + $0 }
+            }
+        }
+        if !question.media.isEmpty {
+            lines.append("   media: " + question.media.map { "\($0.kind) \($0.count)" }.joined(separator: " · "))
+        }
+        return lines.flatMap { $0.count > width ? TextWrap.fitting($0, width: width).components(separatedBy: "\n") : [$0] }
+    }
+
+    private func numberLines(_ numbers: NumberSummary) -> [String] {
+        var lines = ["   " + Self.summary(numbers)]
+        var chart = BarChart()
+        let tallest = numbers.histogram.map(\.count).max() ?? 1
+        let whole = numbers.integer ?? false
+        for bin in numbers.histogram {
+            chart.add(Self.binLabel(bin, whole: whole), fraction: Double(bin.count) / Double(max(tallest, 1)), String(bin.count))
+        }
+        lines += chart.lines(width: width, style: style)
+        return lines
+    }
+
+    private func valueLines(_ values: [ValueCount], distinct: Int, what: String) -> [String] {
+        var lines = ["   \(what) (\(values.count) of \(distinct) distinct):"]
+        var chart = BarChart()
+        let most = values.map(\.count).max() ?? 1
+        for value in values { chart.add("\"\(DisplayText.escaped(value.value))\"", fraction: Double(value.count) / Double(most), String(value.count)) }
+        lines += chart.lines(width: width, style: style)
+        return lines
+    }
+
+    /// `n 42 · mean 6.21 · sd 3.02 · min 0.5 · Q1 3.9 · median 6 · Q3 8.4 · max 15.9`.
+    static func summary(_ numbers: NumberSummary) -> String {
+        var parts = ["n \(numbers.count)", "mean \(number(numbers.mean))"]
+        if let deviation = numbers.standardDeviation { parts.append("sd \(number(deviation))") }
+        parts += ["min \(number(numbers.minimum))", "Q1 \(number(numbers.lowerQuartile))", "median \(number(numbers.median))",
+                  "Q3 \(number(numbers.upperQuartile))", "max \(number(numbers.maximum))"]
+        return parts.joined(separator: " · ")
+    }
+
+    /// A bin as the numbers it holds: `7` (one whole number), `10–19` (whole numbers, both
+    /// included), `2.5–5` (real numbers, the upper edge excluded but for the last bin).
+    static func binLabel(_ bin: HistogramBin, whole: Bool) -> String {
+        guard whole else { return "\(number(bin.lower))–\(number(bin.upper))" }
+        if bin.upper - bin.lower == 1 { return number(bin.lower) }
+        return "\(number(bin.lower))–\(number(bin.upper - 1))"
+    }
+
+    static func percent(_ value: Double) -> String { String(format: "%.1f %%", value) }
+
+    /// A figure with at most a few decimals: whole numbers as they are, else 4 significant digits
+    /// (two decimals at least from 1 up).
+    static func number(_ value: Double) -> String {
+        if value.rounded() == value, abs(value) < 1e15 { return formatNumber(value) }
+        let text = abs(value) >= 1 ? String(format: "%.2f", value) : String(format: "%.3g", value)
+        guard text.contains("."), !text.contains("e") else { return text }
+        var trimmed = text
+        while trimmed.hasSuffix("0") { trimmed.removeLast() }
+        if trimmed.hasSuffix(".") { trimmed.removeLast() }
+        return trimmed
+    }
+}
