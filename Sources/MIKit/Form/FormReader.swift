@@ -10,7 +10,7 @@ import Foundation
 /// result or error is then the answer: one set of rules, one set of messages.
 public struct FormReader: Sendable {
     /// Template copies already validated, by their exact bytes.
-    private var templates: [[UInt8]: Template] = [:]
+    private var templates: [TemplateBytes: Template] = [:]
     /// Past this many distinct copies the cache starts again (a store holds a handful).
     static let templateLimit = 64
 
@@ -51,7 +51,7 @@ public struct FormReader: Sendable {
         parser.skipSpace()
         let start = parser.index
         guard parser.skipValue() else { return nil }
-        let key = Array(UnsafeBufferPointer(rebasing: parser.bytes[start..<parser.index]))
+        let key = TemplateBytes(bytes: Array(UnsafeBufferPointer(rebasing: parser.bytes[start..<parser.index])))
         if let known = templates[key] { return known }
         parser.index = start
         guard let json = parser.value(), let template = try? TemplateCoding().decode(json, source: "form.json") else { return nil }
@@ -184,6 +184,28 @@ public struct FormReader: Sendable {
               let to = optional(object["to"], { $0.stringValue }), let note = optional(object["note"], { $0.stringValue })
         else { return nil }
         return AuditEvent(at: at, by: by, action: action, questions: questions, media: media, from: from, to: to, note: note)
+    }
+}
+
+/// A template copy's bytes, hashed in one call (not byte by byte).
+private struct TemplateBytes: Hashable, Sendable {
+    let bytes: [UInt8]
+    func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
+}
+
+extension Store {
+    /// The forms at `locations`, read on every core (each with its own `FormReader`), in order.
+    public func loadConcurrently(_ locations: [FormLocation]) -> [Result<Form, any Error>] {
+        let slots = Slots<Result<Form, any Error>>(count: locations.count)
+        let chunks = min(locations.count, ProcessInfo.processInfo.activeProcessorCount)
+        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+            var reader = FormReader()
+            let share = (locations.count + chunks - 1) / chunks
+            for index in (chunk * share)..<min(locations.count, (chunk + 1) * share) {
+                slots.set(index, Result { try load(locations[index], reader: &reader) })
+            }
+        }
+        return slots.values()
     }
 }
 

@@ -172,7 +172,7 @@ private struct QuestionTally: Sendable {
             media[kind, default: 0] += 1
         }
         guard let value = answer.value else {
-            if let comment = answer.comment, !comment.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { commentOnly += 1 }
+            if let comment = answer.comment, !Trimmed.text(comment).isEmpty { commentOnly += 1 }
             return
         }
         answered += 1
@@ -197,7 +197,7 @@ private struct QuestionTally: Sendable {
             }
             for (row, rowCells) in rows.enumerated() {
                 for (column, cell) in rowCells.enumerated() {
-                    guard let text = cell?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { continue }
+                    guard let text = cell.map(Trimmed.text), !text.isEmpty else { continue }
                     cells[Cell(row: row, column: column), default: CellTally()].add(text)
                 }
             }
@@ -205,7 +205,7 @@ private struct QuestionTally: Sendable {
     }
 
     private mutating func addText(_ text: String) {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = Trimmed.text(text)
         guard !trimmed.isEmpty else { return }
         labels[trimmed, default: 0] += 1
     }
@@ -286,9 +286,20 @@ private struct CellTally: Sendable {
 /// space around it ignored; `nan`, `inf` and hexadecimal are text.
 enum NumberText {
     static func value(_ text: String) -> Double? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = Trimmed.text(text)
         guard !trimmed.isEmpty, trimmed.utf8.allSatisfy({ (48...57).contains($0) || [43, 45, 46, 69, 101].contains($0) }),
               let number = Double(trimmed), number.isFinite else { return nil }
         return number
+    }
+}
+
+/// Text without white space and newlines at either end (Foundation's `whitespacesAndNewlines`),
+/// skipping Foundation when both ends are plain ASCII that is not white space (most values).
+enum Trimmed {
+    static func text(_ text: String) -> String {
+        guard let first = text.utf8.first, let last = text.utf8.last else { return text }
+        func plain(_ byte: UInt8) -> Bool { byte > 0x20 && byte < 0x7F }
+        if plain(first), plain(last) { return text }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -228,7 +228,7 @@ public enum SweepRepair: Sendable, Hashable {
 }
 
 /// Results written by several threads, each to its own index, and read once all are done.
-private final class Slots<Value>: @unchecked Sendable {
+final class Slots<Value>: @unchecked Sendable {
     private let buffer: UnsafeMutableBufferPointer<Value>
     private var filled: [Bool]
 

@@ -84,13 +84,16 @@ struct JSONBytes {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
         index += 1
         let start = index
+        var ascii = true
         // The common case: no escapes, so the bytes are the string.
         while index < bytes.count {
             let byte = bytes[index]
+            if byte >= 0x80 { ascii = false }
             if byte == UInt8(ascii: "\"") {
-                let text = String(validating: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 index += 1
-                return text
+                // ASCII needs no validation; anything else must be valid UTF-8.
+                return ascii ? String(decoding: slice, as: UTF8.self) : String(validating: slice, as: UTF8.self)
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { return nil }

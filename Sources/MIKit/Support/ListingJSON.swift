@@ -58,16 +58,7 @@ public enum ListingJSON {
         let seconds = Int(interval)
         var days = seconds / 86_400, rest = seconds % 86_400
         if rest < 0 { rest += 86_400; days -= 1 }
-        // The civil date of a day number (Howard Hinnant's algorithm).
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let (year, month, day) = UTCDay.civil(daysSinceEpoch: days)
         guard (0...9999).contains(year) else { throw Unsupported() }
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : String(n) }
         let paddedYear = String(repeating: "0", count: 4 - String(year).count) + String(year)
