@@ -49,6 +49,11 @@ public struct Store: Sendable {
     // MARK: - Forms
 
     public func load(_ location: FormLocation) throws -> Form {
+        try loadWithFile(location).form
+    }
+
+    /// `load`, with the bytes of form.json as they are on disk (the export's `jsonl` writes them).
+    public func loadWithFile(_ location: FormLocation) throws -> (form: Form, file: Data) {
         let url = location.formFile
         let data: Data
         do {
@@ -63,7 +68,7 @@ public struct Store: Sendable {
             form.status = location.area.status
             form.user = location.user
             form.name = location.name
-            return form
+            return (form, data)
         } catch let error as FormFileError {
             throw StoreError.unreadableForm(path: url.path, reason: error.reason)
         }
