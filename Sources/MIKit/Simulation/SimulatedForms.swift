@@ -25,6 +25,11 @@ public struct SimulationRequest: Sendable {
         self.submit = submit
     }
 
+    /// Refuses a count outside 1…10,000 (checked before anything else, even logging in).
+    public static func check(count: Int) throws {
+        guard (1...maximumCount).contains(count) else { throw SimulationError.countOutOfRange(count) }
+    }
+
     /// `sim-<seed>-<n>`, n from 1.
     public func name(_ number: Int) -> String { "sim-\(seed)-\(number)" }
 
@@ -77,9 +82,7 @@ extension Workflow {
     /// every name first, so a refused run creates nothing. `created` is told of each form.
     public func simulate(_ request: SimulationRequest, displayName: String? = nil,
                          created: (Int, FormLocation, Form) -> Void = { _, _, _ in }) throws -> [Form] {
-        guard (1...SimulationRequest.maximumCount).contains(request.count) else {
-            throw SimulationError.countOutOfRange(request.count)
-        }
+        try SimulationRequest.check(count: request.count)
         _ = try templates.template(id: request.templateID)
         for number in 1...request.count where try nameTaken(request.name(number), user: actor.name) {
             throw SimulationError.nameTaken(request.name(number))
