@@ -87,3 +87,37 @@ final class SimulateTests: XCTestCase {
         XCTAssertEqual(sandbox.allFormFiles().count, 2)
     }
 }
+
+/// Simulated forms and the real mi-server: refused by default, kept locally; accepted when
+/// Server.AcceptSimulated is true.
+final class SimulatedUploadTests: XCTestCase {
+    func testTheServerRefusesSimulatedFormsUntilAcceptSimulatedIsSet() throws {
+        let sandbox = try Sandbox()
+        try ServerTests.prepare(sandbox)
+        var server = try RunningServer(sandbox)
+        XCTAssertEqual(try sandbox.run(["templates"]).status, 0)
+        let made = try sandbox.run(["simulate", "pump-inspection", "--count", "2", "--seed", "5", "--submit"])
+        XCTAssertEqual(made.status, 0, made.output)
+        try sandbox.ensureLoggedIn("fiona")
+
+        let refused = try sandbox.run(["upload", "ana/sim-5-1"], as: "fiona")
+        XCTAssertEqual(refused.status, 69, refused.output)
+        XCTAssertTrue(refused.stderr.contains("was not uploaded and is kept"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("simulated"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("set Server.AcceptSimulated to true"), refused.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: sandbox.formFolder("sim-5-1", in: "CompletedMIs").path))
+        let submissions = sandbox.root.appendingPathComponent("server-data/submissions")
+        XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: submissions.path))?.count ?? 0, 0)
+
+        server.kill9()
+        let text = try String(contentsOf: sandbox.config, encoding: .utf8)
+            .replacingOccurrences(of: "<key>DataDirectory</key>", with: "<key>AcceptSimulated</key><true/><key>DataDirectory</key>")
+        try Data(text.utf8).write(to: sandbox.config)
+        server = try RunningServer(sandbox)
+        let accepted = try sandbox.run(["upload", "ana/sim-5-1"], as: "fiona")
+        XCTAssertEqual(accepted.status, 0, accepted.output)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: sandbox.formFolder("sim-5-1", in: "CompletedMIs").path))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: submissions.path).count, 1)
+        withExtendedLifetime(server) {}
+    }
+}
