@@ -193,19 +193,28 @@ private struct TemplateBytes: Hashable, Sendable {
     func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
 }
 
-extension Store {
-    /// The forms at `locations`, read on every core (each with its own `FormReader`), in order.
-    public func loadConcurrently(_ locations: [FormLocation]) -> [Result<Form, any Error>] {
-        let slots = Slots<Result<Form, any Error>>(count: locations.count)
-        let chunks = min(locations.count, ProcessInfo.processInfo.activeProcessorCount)
+extension FormReader {
+    /// `read` of every item, on every core (a `FormReader` for each core's share), in the
+    /// items' order: the local store's forms and the server's stored submissions alike.
+    public static func concurrently<Item: Sendable>(_ items: [Item],
+                                                    _ read: @Sendable (Item, inout FormReader) throws -> Form) -> [Result<Form, any Error>] {
+        let slots = Slots<Result<Form, any Error>>(count: items.count)
+        let chunks = min(items.count, ProcessInfo.processInfo.activeProcessorCount)
         DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
             var reader = FormReader()
-            let share = (locations.count + chunks - 1) / chunks
-            for index in (chunk * share)..<min(locations.count, (chunk + 1) * share) {
-                slots.set(index, Result { try load(locations[index], reader: &reader) })
+            let share = (items.count + chunks - 1) / chunks
+            for index in (chunk * share)..<min(items.count, (chunk + 1) * share) {
+                slots.set(index, Result { try read(items[index], &reader) })
             }
         }
         return slots.values()
+    }
+}
+
+extension Store {
+    /// The forms at `locations`, read on every core (each with its own `FormReader`), in order.
+    public func loadConcurrently(_ locations: [FormLocation]) -> [Result<Form, any Error>] {
+        FormReader.concurrently(locations) { location, reader in try load(location, reader: &reader) }
     }
 }
 

@@ -39,6 +39,10 @@ struct ServerServices: Sendable {
     /// Failed sign-ins, shared by the API's session endpoint and the office's `/login`.
     let signInLimiter: SignInLimiter
     let now: @Sendable () -> Date
+
+    /// The stored submissions of a template, read whole (statistics, exports).
+    var storedForms: StoredForms { StoredForms(repository: repository, layout: layout) }
+    var statistics: StoredStatistics { StoredStatistics(forms: storedForms, catalog: templates) }
 }
 
 /// Builds mi-server: prepares `Server.DataDirectory` (owner-only folder, signing key, SQLite
@@ -116,6 +120,8 @@ func buildRouter(_ services: ServerServices) -> ServerRouter {
     recorder.addRoutes(sessionController.endpoints)
     recorder.addRoutes(TemplateController(listPath: paths.templateList, templatePath: paths.template,
                                           catalog: services.templates, sessions: sessions).endpoints)
+    recorder.addRoutes(StatisticsController(templatePath: paths.template, statistics: services.statistics,
+                                            sessions: sessions).endpoints)
     recorder.addRoutes(SubmissionController(path: paths.submit, layout: services.layout,
                                             repository: services.repository, sessions: sessions,
                                             maxUploadBytes: services.configuration.server.maxUploadBytes,

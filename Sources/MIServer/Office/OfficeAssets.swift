@@ -15,6 +15,13 @@ enum OfficeAssets {
         "dashboard": PackageResources.dashboard_mustache,
         "templates": PackageResources.templates_mustache,
         "editor": PackageResources.editor_mustache,
+        "stats": PackageResources.stats_mustache,
+        "stats-question": PackageResources.stats_question_mustache,
+        "stats-numbers": PackageResources.stats_numbers_mustache,
+        "stats-values": PackageResources.stats_values_mustache,
+        "chart-bars": PackageResources.chart_bars_mustache,
+        "chart-columns": PackageResources.chart_columns_mustache,
+        "chart-line": PackageResources.chart_line_mustache,
     ]
 
     /// Files served at `/static/{name}`.

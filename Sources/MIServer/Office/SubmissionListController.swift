@@ -137,49 +137,27 @@ struct SubmissionListController {
         Date(timeIntervalSince1970: (date.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400)
     }
 
-    /// Geometry of the per-day chart (SVG user units).
-    static let chartHeight = 120.0, barPitch = 22.0, barWidth = 18.0
-
     /// One bar per day from `first` (empty days included), scaled to the busiest day.
     static func dayChart(_ days: [SubmissionCounts.Day], from first: Date) -> [String: Any] {
         let byDay = Dictionary(days.map { (Int($0.day.timeIntervalSince1970 / 86_400), $0.count) }, uniquingKeysWith: +)
         let firstDay = Int(first.timeIntervalSince1970 / 86_400)
-        let counts = (0..<dashboardDays).map { byDay[firstDay + $0] ?? 0 }
-        let highest = max(counts.max() ?? 0, 1)
-        let bars: [[String: Any]] = counts.enumerated().map { index, count in
-            let height = (Double(count) / Double(highest) * chartHeight).rounded()
-            let date = Date(timeIntervalSince1970: Double(firstDay + index) * 86_400)
-            return [
-                "x": Double(index) * barPitch, "y": chartHeight - height, "width": barWidth, "height": height,
-                "count": count, "day": OfficeFormat.day(date),
-                "label": index % 5 == 0 || index == dashboardDays - 1 ? String(OfficeFormat.day(date).suffix(5)) : "",
-                // The first and last labels stay inside the chart.
-                "anchor": index == 0 ? "start" : (index == dashboardDays - 1 ? "end" : "middle"),
-                "labelX": index == 0 ? 0 : (index == dashboardDays - 1 ? Double(index) * barPitch + barWidth : Double(index) * barPitch + barWidth / 2),
-            ]
+        let columns = (0..<dashboardDays).map { index in
+            let count = byDay[firstDay + index] ?? 0
+            let day = OfficeFormat.day(Date(timeIntervalSince1970: Double(firstDay + index) * 86_400))
+            return SVGChart.Column(value: count, title: "\(day): \(count)",
+                                   tick: index % 5 == 0 || index == dashboardDays - 1 ? String(day.suffix(5)) : "")
         }
-        return ["bars": bars, "width": Double(dashboardDays) * barPitch, "height": chartHeight + 18,
-                "labelY": chartHeight + 14, "highest": highest]
+        return SVGChart.columns(columns, kind: "day", svgClass: "bars",
+                                label: "Submissions per day, at most \(columns.map(\.value).max() ?? 0)")
     }
 
-    /// One horizontal bar per template, most submissions first.
+    /// One horizontal bar per template, most submissions first, each a link to its statistics.
     static func templateChart(_ templates: [SubmissionCounts.Template]) -> [String: Any] {
-        let highest = max(templates.map(\.count).max() ?? 0, 1)
-        let rowHeight = 24.0, barStart = 220.0, barRoom = 320.0
-        let rows: [[String: Any]] = templates.enumerated().map { index, template in
-            let y = Double(index) * rowHeight
-            let width = max((Double(template.count) / Double(highest) * barRoom).rounded(), 1)
+        SVGChart.bars(templates.map { template in
             let title = template.templateTitle.isEmpty ? template.templateID : template.templateTitle
-            return [
-                "title": title,
-                // The label has room for about 30 characters before the bars; the tooltip has it all.
-                "label": title.count > 30 ? String(title.prefix(29)) + "…" : title,
-                "id": template.templateID, "count": template.count, "y": y, "textY": y + 16,
-                "barX": barStart, "width": width, "countX": barStart + width + 6, "barHeight": rowHeight - 6,
-            ]
-        }
-        return ["rows": rows, "height": max(Double(templates.count) * rowHeight, rowHeight), "width": barStart + barRoom + 60,
-                "empty": templates.isEmpty]
+            return SVGChart.Bar(label: title, title: "\(title) (\(template.templateID)): \(template.count)", value: template.count,
+                                text: "\(template.count)", href: StatisticsPage.path(template.templateID))
+        }, kind: "template", svgClass: "bars", label: "Submissions per template")
     }
 
     /// The template files changed last, newest first (the catalog's files' modification times).
@@ -197,7 +175,8 @@ struct SubmissionListController {
         var changed: Date
 
         var values: [String: Any] {
-            ["id": id, "title": title, "version": version, "changed": OfficeFormat.dateTime(changed)]
+            ["id": id, "title": title, "version": version, "changed": OfficeFormat.dateTime(changed),
+             "statistics": StatisticsPage.path(id)]
         }
     }
 }

@@ -154,6 +154,35 @@ public final class SQLiteSubmissionRepository: SubmissionRepository {
         }
     }
 
+    public func forms(of templateID: String, filters: StatisticsFilters) async throws -> [SubmissionSummary] {
+        var conditions = ["templateID = ?"]
+        var arguments: StatementArguments = [templateID]
+        if let user = filters.user {
+            conditions.append("user = ?")
+            arguments += [user]
+        }
+        if let version = filters.version {
+            conditions.append("templateVersion = ?")
+            arguments += [version]
+        }
+        // Whole seconds on both sides (the parsers give whole seconds): the stored second,
+        // rounded down, is in the range exactly when the submission time is.
+        if filters.from != nil || filters.to != nil { conditions.append("submittedAt IS NOT NULL") }
+        if let from = filters.from {
+            conditions.append("submittedSort >= ?")
+            arguments += [Int64(from.timeIntervalSince1970.rounded(.down))]
+        }
+        if let to = filters.to {
+            conditions.append("submittedSort < ?")
+            arguments += [Int64(to.timeIntervalSince1970.rounded(.up))]
+        }
+        let sql = "SELECT * FROM submission" + Self.whereClause(conditions) + " ORDER BY submittedSort, seq"
+        let bound = arguments
+        return try await pool.read { db in
+            try Row.fetchAll(db, sql: sql, arguments: bound).map(Self.summary)
+        }
+    }
+
     public func users() async throws -> [String] {
         // One index seek per technician rather than a walk over every submission.
         try await pool.read { db in

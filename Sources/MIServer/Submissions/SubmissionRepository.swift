@@ -21,6 +21,11 @@ public protocol SubmissionRepository: Sendable {
     func count(_ query: SubmissionQuery) async throws -> Int
     /// Submissions stored since `start` (only `user`'s when given), per template and per UTC day.
     func counts(since start: Date, user: String?) async throws -> SubmissionCounts
+    /// The stored submissions of template `templateID` that `filters` select by their summaries
+    /// (technician, template version, submission time; `groupBy` is the statistics' business),
+    /// oldest submission first, then in the order stored. Statistics and exports read these
+    /// forms whole (`StoredForms`) and apply `StatisticsFilters.includes` again, the one rule.
+    func forms(of templateID: String, filters: StatisticsFilters) async throws -> [SubmissionSummary]
     /// The technicians (user names) with at least one submission, sorted.
     func users() async throws -> [String]
     /// The ids of every committed submission.

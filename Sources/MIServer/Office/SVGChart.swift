@@ -1,0 +1,111 @@
+import Foundation
+
+/// The geometry of the office's server-rendered SVG charts (the dashboard, the statistics
+/// page): figures in, positions in SVG user units out, drawn by the `chart-*` views with
+/// presentation attributes only (the CSP allows no inline style) and no script. Every mark
+/// carries a `<title>` with its figure, and bars keep their count in text beside them, so a
+/// chart is read without hovering and prints as it shows.
+enum SVGChart {
+    /// One horizontal bar: `label` on its left (shortened to fit), `text` on its right,
+    /// `title` the tooltip (the whole label and figure), `href` where the row links to.
+    struct Bar: Sendable {
+        var label: String
+        var title: String
+        var value: Int
+        var text: String
+        var href: String = ""
+    }
+
+    /// One vertical bar: `tick` (if any) under it, `text` (if any) above it.
+    struct Column: Sendable {
+        var value: Int
+        var title: String
+        var tick: String = ""
+        var text: String = ""
+    }
+
+    /// One point of a line; `title` nil for a point drawn without a marker (a day without forms).
+    struct Point: Sendable {
+        var value: Int
+        var title: String?
+    }
+
+    static let rowHeight = 24.0, labelRoom = 220.0, barRoom = 320.0, textRoom = 110.0
+    /// Characters that fit in `labelRoom` at the label's size.
+    static let labelCharacters = 30
+
+    /// Horizontal bars scaled to the largest value (a zero is a bar of no width: still counted),
+    /// one row each, in the given order. `kind` is the class of each row's `<g>`.
+    static func bars(_ bars: [Bar], kind: String, svgClass: String, label: String) -> [String: Any] {
+        let highest = max(bars.map(\.value).max() ?? 0, 1)
+        let rows: [[String: Any]] = bars.enumerated().map { index, bar in
+            let y = Double(index) * rowHeight
+            let width = bar.value == 0 ? 0 : max((Double(bar.value) / Double(highest) * barRoom).rounded(), 1)
+            return [
+                "kind": kind, "title": bar.title, "label": shortened(bar.label), "text": bar.text, "href": bar.href,
+                "y": y, "textY": y + 16, "barX": labelRoom, "width": width, "textX": labelRoom + width + 6,
+                "barHeight": rowHeight - 6,
+            ]
+        }
+        return ["rows": rows, "svgClass": svgClass, "ariaLabel": label, "empty": bars.isEmpty,
+                "height": max(Double(bars.count) * rowHeight, rowHeight), "width": labelRoom + barRoom + textRoom]
+    }
+
+    /// Vertical bars `pitch` apart and `width` wide, scaled so the largest fills `height`; room
+    /// below for the ticks and, when any column has a `text`, above for the counts. The first
+    /// and last ticks are anchored inside the chart.
+    static func columns(_ columns: [Column], kind: String, svgClass: String, label: String,
+                        height: Double = 120, pitch: Double = 22, width: Double = 18) -> [String: Any] {
+        let highest = max(columns.map(\.value).max() ?? 0, 1)
+        let top = columns.contains { !$0.text.isEmpty } ? 14.0 : 0
+        let last = columns.count - 1
+        let bars: [[String: Any]] = columns.enumerated().map { index, column in
+            let barHeight = (Double(column.value) / Double(highest) * height).rounded()
+            let x = Double(index) * pitch
+            return [
+                "kind": kind, "title": column.title, "x": x, "y": top + height - barHeight, "width": width,
+                "height": barHeight, "tick": column.tick, "text": column.text,
+                "textX": x + width / 2, "textY": top + height - barHeight - 3,
+                "anchor": index == 0 ? "start" : (index == last ? "end" : "middle"),
+                "labelX": index == 0 ? x : (index == last ? x + width : x + width / 2),
+            ]
+        }
+        return ["bars": bars, "svgClass": svgClass, "ariaLabel": label, "highest": highest,
+                "width": max(Double(columns.count) * pitch - (pitch - width), width), "height": top + height + 18,
+                "labelY": top + height + 14]
+    }
+
+    /// A line through `points`, evenly spaced over `width`, scaled so the largest value reaches
+    /// the top; a marker with its tooltip on every point that has a title.
+    static func line(_ points: [Point], firstTick: String, lastTick: String, svgClass: String, label: String,
+                     width: Double = 560, height: Double = 120) -> [String: Any] {
+        let highest = max(points.map(\.value).max() ?? 0, 1)
+        let top = 8.0, left = 30.0
+        let step = points.count > 1 ? width / Double(points.count - 1) : 0
+        func position(_ index: Int, _ value: Int) -> (x: Double, y: Double) {
+            let x = left + (points.count > 1 ? Double(index) * step : width / 2)
+            return (x, top + height - (Double(value) / Double(highest) * height))
+        }
+        let placed = points.enumerated().map { position($0.offset, $0.element.value) }
+        let markers: [[String: Any]] = points.enumerated().compactMap { index, point in
+            guard let title = point.title else { return nil }
+            return ["x": placed[index].x, "y": placed[index].y, "title": title]
+        }
+        return [
+            "points": placed.map { "\(rounded($0.x)),\(rounded($0.y))" }.joined(separator: " "),
+            "markers": markers, "svgClass": svgClass, "ariaLabel": label, "highest": highest,
+            "width": left + width + 4, "height": top + height + 20, "left": left, "right": left + width,
+            "top": top, "bottom": top + height, "labelY": top + height + 15, "highestY": top + 4,
+            "firstTick": firstTick, "lastTick": lastTick,
+        ]
+    }
+
+    /// `label` cut to `labelCharacters` with an ellipsis; the tooltip keeps it whole.
+    static func shortened(_ label: String) -> String {
+        label.count > labelCharacters ? String(label.prefix(labelCharacters - 1)) + "…" : label
+    }
+
+    private static func rounded(_ value: Double) -> String {
+        String(format: "%.1f", value)
+    }
+}

@@ -1,0 +1,212 @@
+import Foundation
+import Hummingbird
+import MIKit
+
+/// `/templates/{id}/stats`: a template's statistics over the stored submissions, with the
+/// API's filters in a GET form (`form#stats-filters`) and the figures drawn as SVG on the
+/// server — the forms per day as a line, each choice question's options as bars, each number's
+/// histogram — every chart beside a table of its numbers. No script; prints as shown.
+struct StatisticsPage {
+    let views: OfficeViews
+    let statistics: StoredStatistics
+    let repository: any SubmissionRepository
+
+    func register(on pages: RouteCollection<ServerContext>) {
+        pages.get("templates/{id}/stats", use: show)
+    }
+
+    /// The page of template `id`.
+    static func path(_ id: String) -> String { "/templates/\(TemplatesPage.pathSegment(id))/stats" }
+
+    @Sendable func show(_ request: Request, context: ServerContext) async throws -> Response {
+        let session = try context.requireSession()
+        let filters = try StoredStatistics.filters(request.uri.query, session: session)
+        let id = try context.parameters.decoded("id")
+        async let figures = statistics.statistics(of: id, filters: filters, logger: context.logger)
+        async let technicians = session.role == .foreman ? repository.users() : [session.sub]
+        let catalog = statistics.catalog
+        async let versions = Blocking.run { catalog.versions(id: id).map(\.version) }
+        let ((result, template), users, known) = try await (figures, technicians, versions)
+        let parameters = SubmissionListController.parameters(of: request)
+        var values = Self.values(result, template: template)
+        values["path"] = Self.path(id)
+        values["from"] = parameters["from"] ?? ""
+        values["to"] = parameters["to"] ?? ""
+        values["allUsers"] = session.role == .foreman
+        values["users"] = SubmissionListController.options(users.map { ($0, $0) }, selected: result.filters.user)
+        values["versions"] = SubmissionListController.options(known.map { ("\($0)", "version \($0)") },
+                                                              selected: result.filters.version.map { "\($0)" })
+        values["groupChoices"] = SubmissionListController.options(
+            result.questions.filter { $0.options != nil }.map { ($0.id, "\(SVGChart.shortened($0.text)) (\($0.id))") },
+            selected: result.filters.groupBy)
+        let title = result.templateTitle.isEmpty ? result.templateID : result.templateTitle
+        return views.page("stats", title: "Statistics · \(title)", context: context, section: .templates, values: values)
+    }
+
+    // MARK: - Values for the view
+
+    static func values(_ statistics: TemplateStatistics, template: Template) -> [String: Any] {
+        let types = Dictionary(template.questions.map { ($0.id, $0.typeDescription) }, uniquingKeysWith: { first, _ in first })
+        func question(_ figures: QuestionStatistics, forms: Int) -> [String: Any] {
+            Self.question(figures, forms: forms, type: types[figures.id] ?? figures.type)
+        }
+        var values: [String: Any] = [
+            "id": statistics.templateID, "title": statistics.templateTitle.isEmpty ? statistics.templateID : statistics.templateTitle,
+            "version": statistics.templateVersion,
+            "forms": count(statistics.forms, "form"),
+            "simulated": statistics.simulated, "hasSimulated": statistics.simulated > 0,
+            "empty": statistics.forms == 0,
+            "questions": statistics.questions.map { question($0, forms: statistics.forms) },
+        ]
+        if let days = dayValues(statistics.days) { values["days"] = days }
+        if let groups = statistics.groups, let groupBy = statistics.filters.groupBy {
+            let text = statistics.questions.first { $0.id == groupBy }?.text ?? groupBy
+            values["grouping"] = [
+                "question": text, "id": groupBy,
+                "groups": groups.map { group in
+                    [
+                        "label": group.label ?? "Not answered", "unanswered": group.label == nil,
+                        "forms": count(group.forms, "form"),
+                        "questions": group.questions.filter { $0.id != groupBy }.map { question($0, forms: group.forms) },
+                    ] as [String: Any]
+                },
+            ] as [String: Any]
+        }
+        return values
+    }
+
+    /// The line of forms per day from the first day with forms to the last (days between
+    /// without any at zero), and the figures beside it; nil without forms.
+    static func dayValues(_ days: [DayCount]) -> [String: Any]? {
+        let numbered = days.compactMap { day in dayNumber(day.day).map { (number: $0, day: day) } }
+        guard let first = numbered.first, let last = numbered.last else { return nil }
+        let byNumber = Dictionary(numbered.map { ($0.number, $0.day.count) }, uniquingKeysWith: +)
+        let points = (first.number...last.number).map { number -> SVGChart.Point in
+            let count = byNumber[number] ?? 0
+            let day = UTCDay.string(Date(timeIntervalSince1970: Double(number) * 86_400))
+            return SVGChart.Point(value: count, title: count == 0 ? nil : "\(day): \(Self.count(count, "form"))")
+        }
+        let busiest = days.max { $0.count < $1.count || ($0.count == $1.count && $0.day > $1.day) }
+        return [
+            "chart": SVGChart.line(points, firstTick: first.day.day, lastTick: last.day.day, svgClass: "chart-days",
+                                   label: "Forms per day from \(first.day.day) to \(last.day.day)"),
+            "first": first.day.day, "last": last.day.day, "span": count(points.count, "day"),
+            "withForms": count(days.count, "day"), "busiest": busiest?.day ?? "", "busiestCount": count(busiest?.count ?? 0, "form"),
+        ]
+    }
+
+    /// Days since 1970-01-01 of a `YYYY-MM-DD` day.
+    private static func dayNumber(_ day: String) -> Int? {
+        (try? UTCDay.parse(day, parameter: "day", endOfDay: false)).map { Int($0.timeIntervalSince1970 / 86_400) }
+    }
+
+    /// One question's figures: the counts, then by type its chart and table.
+    static func question(_ question: QuestionStatistics, forms: Int, type: String) -> [String: Any] {
+        var values: [String: Any] = [
+            "id": question.id, "text": question.text, "type": type,
+            "answered": question.answered, "commentOnly": question.commentOnly, "unanswered": question.unanswered,
+            "answeredPercent": percent(question.answered, of: forms),
+            "media": question.media.map { ["kind": $0.kind, "count": $0.count] }, "hasMedia": !question.media.isEmpty,
+        ]
+        if let options = question.options {
+            values["options"] = optionValues(options, multiple: question.multipleAnswers ?? false, answered: question.answered,
+                                             question: question.id)
+        }
+        if let numbers = question.numbers { values["numbers"] = numberValues(numbers, name: question.text) }
+        if let frequent = question.values {
+            values["values"] = valueValues(frequent, distinct: question.distinctValues ?? frequent.count, name: question.text)
+        }
+        if let cells = question.cells {
+            values["cells"] = cells.map { cell -> [String: Any] in
+                let name = "\(cell.rowLabel) · \(cell.columnLabel)"
+                var cellValues: [String: Any] = [
+                    "row": cell.row, "column": cell.column, "name": name, "answered": count(cell.answered, "form"),
+                ]
+                if let numbers = cell.numbers { cellValues["numbers"] = numberValues(numbers, name: name) }
+                if let frequent = cell.values {
+                    cellValues["values"] = valueValues(frequent, distinct: cell.distinctValues ?? frequent.count, name: name)
+                }
+                return cellValues
+            }
+        }
+        return values
+    }
+
+    static func optionValues(_ options: [OptionCount], multiple: Bool, answered: Int, question: String) -> [String: Any] {
+        let bars = options.map { option in
+            SVGChart.Bar(label: option.label, title: "\(option.label): \(count(option.count, "form")), \(percentText(option.percent)) of \(answered) answered",
+                         value: option.count, text: "\(option.count) · \(percentText(option.percent))")
+        }
+        return [
+            "chart": SVGChart.bars(bars, kind: "option", svgClass: "chart-options", label: "Answers to \(question) by option"),
+            "rows": options.map { ["label": $0.label, "count": $0.count, "percent": percentText($0.percent)] },
+            "multiple": multiple, "answered": answered,
+        ]
+    }
+
+    static func numberValues(_ numbers: NumberSummary, name: String) -> [String: Any] {
+        let integer = numbers.integer ?? false
+        let bins = numbers.histogram
+        let pitch = min(max(560 / Double(max(bins.count, 1)), 28), 80)
+        // A tick under every bar when its range fits, else under every other (or third) bar.
+        let every = Int((56 / pitch).rounded(.up))
+        let columns = bins.enumerated().map { index, bin in
+            let range = binText(bin, integer: integer)
+            return SVGChart.Column(value: bin.count, title: "\(range): \(count(bin.count, "value"))",
+                                   tick: index % every == 0 || index == bins.count - 1 ? range : "",
+                                   text: "\(bin.count)")
+        }
+        let summary: [(String, String)] = [
+            ("Values", "\(numbers.count)"), ("Mean", number(numbers.mean)),
+            ("Standard deviation", numbers.standardDeviation.map(number) ?? "—"),
+            ("Minimum", number(numbers.minimum)), ("Lower quartile", number(numbers.lowerQuartile)),
+            ("Median", number(numbers.median)), ("Upper quartile", number(numbers.upperQuartile)),
+            ("Maximum", number(numbers.maximum)),
+        ]
+        return [
+            "chart": SVGChart.columns(columns, kind: "bin", svgClass: "chart-histogram", label: "Histogram of \(name)",
+                                      pitch: pitch, width: pitch - 3),
+            "summary": summary.map { ["name": $0.0, "value": $0.1] },
+            "bins": bins.map { ["range": binText($0, integer: integer), "count": $0.count] },
+        ]
+    }
+
+    static func valueValues(_ frequent: [ValueCount], distinct: Int, name: String) -> [String: Any] {
+        let bars = frequent.map { SVGChart.Bar(label: $0.value, title: "\($0.value): \(count($0.count, "form"))", value: $0.count, text: "\($0.count)") }
+        var values: [String: Any] = [
+            "chart": SVGChart.bars(bars, kind: "value", svgClass: "chart-values", label: "Most frequent values of \(name)"),
+            "rows": frequent.map { ["value": $0.value, "count": $0.count] },
+            "distinct": count(distinct, "distinct value"),
+        ]
+        if distinct > frequent.count { values["more"] = "the \(frequent.count) most frequent of \(distinct) distinct values" }
+        return values
+    }
+
+    /// What a bin holds: `lower ≤ x < upper` (the last bin also `upper`) spelled `lower–upper`;
+    /// whole numbers `lower` … `upper − 1` spelled `10–19`, or `7` for a bin one wide.
+    static func binText(_ bin: HistogramBin, integer: Bool) -> String {
+        guard bin.lower != bin.upper else { return number(bin.lower) }
+        guard integer else { return "\(number(bin.lower))–\(number(bin.upper))" }
+        let highest = bin.upper - 1
+        return highest <= bin.lower ? number(bin.lower) : "\(number(bin.lower))–\(number(highest))"
+    }
+
+    /// At most three decimals, without trailing zeros.
+    static func number(_ value: Double) -> String {
+        guard value.isFinite else { return "\(value)" }
+        if value.rounded() == value, abs(value) < 1e15 { return String(Int64(value)) }
+        var text = String(format: "%.3f", value)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+
+    static func percentText(_ percent: Double) -> String { String(format: "%.1f %%", percent) }
+
+    static func percent(_ part: Int, of whole: Int) -> String {
+        percentText(whole == 0 ? 0 : Double(part) / Double(whole) * 100)
+    }
+
+    /// `1 form`, `12 forms`.
+    static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import Hummingbird
+import Logging
+import MIKit
+
+/// Statistics over the stored submissions of one template, for `GET …/templates/{id}/stats`
+/// and the office's statistics page: the filters read from the request, the layout template
+/// chosen, and every form counted by MIKit's `StatisticsBuilder` (the same rules as `mi stats`).
+struct StoredStatistics: Sendable {
+    let forms: StoredForms
+    let catalog: TemplateCatalog
+
+    /// The parameters statistics take (an export takes `from`, `to` and `user` the same way).
+    static let parameterNames = ["from", "to", "user", "version", "groupBy"]
+
+    /// The filters of a request's query for `session`: empty parameters count as absent (a
+    /// filter form sends its empty fields), the last of a repeated one wins. A bad value is
+    /// 400 naming the parameter; a technician asking for another technician's forms is 403,
+    /// and a technician's filters are narrowed to their own forms.
+    static func filters(_ query: String?, session: SessionClaims) throws -> StatisticsFilters {
+        var values: [String: String] = [:]
+        for (name, value) in FormQuery.parameters(query) where !value.isEmpty { values[name] = value }
+        var filters = StatisticsFilters()
+        do {
+            (filters.from, filters.to) = try StatisticsFilters.dates(from: values["from"], to: values["to"])
+        } catch {
+            switch error {
+            case .invalid(let parameter, let value, let expected):
+                // Worded as the listing's parameters are (`SubmissionQueryError`).
+                throw HTTPError(.badRequest, message: "parameter `\(parameter)` is \"\(SafeName.printable(value))\" — give \(expected)")
+            }
+        }
+        if let user = values["user"] {
+            if let problem = SafeName.problem(user) {
+                throw HTTPError(.badRequest, message: "parameter `user` is \"\(SafeName.printable(user))\", which is no user name: \(problem)")
+            }
+            filters.user = user
+        }
+        if let text = values["version"] {
+            guard let version = Int(text), version > 0 else {
+                throw HTTPError(.badRequest, message: "parameter `version` is \"\(SafeName.printable(text))\" — give a template version, a whole number from 1")
+            }
+            filters.version = version
+        }
+        filters.groupBy = values["groupBy"]
+        do {
+            return try filters.scoped(to: Actor(name: session.sub, role: session.role))
+        } catch {
+            throw HTTPError(.forbidden, message: error.errorDescription ?? error.code)
+        }
+    }
+
+    /// The statistics of template `id`'s stored submissions that `filters` select.
+    ///
+    /// The layout is the newest version the catalog has, or the version filtered on; a version
+    /// (or a template) the catalog no longer has is laid out by the copy kept in the newest
+    /// selected submission. 404 when neither exists; 400 naming `groupBy` when it is not a
+    /// multiple-choice or true/false question of the layout.
+    /// Returns the layout template with them.
+    func statistics(of id: String, filters: StatisticsFilters,
+                    logger: Logger) async throws -> (statistics: TemplateStatistics, template: Template) {
+        let catalog = self.catalog
+        let versions = try await Blocking.run { catalog.versions(id: id) }
+        let submissions = try await forms.list(id, filters: filters)
+        var template = try await Blocking.run { try Self.layout(versions, version: filters.version, coding: catalog.coding) }
+        if template == nil, let newest = submissions.last {
+            try await forms.read([newest]) { read in template = try? read.first?.form.get().template }
+        }
+        if template == nil {
+            template = try await Blocking.run { try Self.layout(versions, version: nil, coding: catalog.coding) }
+        }
+        guard let template else {
+            throw HTTPError(.notFound, message: "the server has no template \"\(SafeName.printable(id))\" and no submission of it — the templates page lists those it has")
+        }
+        var builder: StatisticsBuilder
+        do {
+            builder = try StatisticsBuilder(template: template, filters: filters)
+        } catch {
+            throw HTTPError(.badRequest, message: "parameter `groupBy`: " + (error.errorDescription ?? error.code))
+        }
+        var unreadable: [String] = []
+        try await forms.read(submissions) { batch in
+            for read in batch {
+                switch read.form {
+                case .success(let form): builder.add(form)
+                case .failure: unreadable.append(read.submission.id)
+                }
+            }
+        }
+        if !unreadable.isEmpty {
+            // Damaged since the upload (it was checked then): the administrator restores it.
+            logger.error("statistics of \(id) left out \(unreadable.count) submission(s) whose form.json cannot be read — restore them from a backup", metadata: [
+                "submissions": .array(unreadable.prefix(20).map { .string($0) }),
+            ])
+        }
+        return (builder.result(), template)
+    }
+
+    /// The catalog's `version` of the template (its newest when nil), decoded; nil when absent.
+    private static func layout(_ versions: [TemplateCatalog.Entry], version: Int?, coding: TemplateCoding) throws -> Template? {
+        guard let entry = version == nil ? versions.first : versions.first(where: { $0.version == version }) else { return nil }
+        return try coding.decode(entry.data, source: entry.fileName)
+    }
+}

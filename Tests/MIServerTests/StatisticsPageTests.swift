@@ -1,0 +1,165 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import MIKit
+@testable import MIServer
+import TestSupport
+import XCTest
+
+/// `/templates/{id}/stats` as a browser gets it: the filter form, the totals, the per-day line
+/// and a section per question with its SVG chart and table; links from `/templates` and `/`.
+final class StatisticsPageTests: XCTestCase {
+    static let path = "/templates/pump-inspection/stats"
+
+    static func get(_ client: any TestClientProtocol, _ uri: String, _ session: OfficeBrowserSession) async throws -> TestResponse {
+        try await SubmissionListPageTests.get(client, uri, session)
+    }
+
+    /// The HTML of the `section.question-stats` of `question`.
+    static func section(_ question: String, in html: String, kind: String = "panel question-stats") -> String? {
+        guard let start = html.range(of: "<section class=\"\(kind)\" data-question-id=\"\(question)\">") else { return nil }
+        let rest = html[start.upperBound...]
+        return String(rest[..<(rest.range(of: "</section>")?.lowerBound ?? rest.endIndex)])
+    }
+
+    static func count(_ marker: String, in text: String) -> Int { text.components(separatedBy: marker).count - 1 }
+
+    func testTheForemanSeesEveryQuestionChartedBesideItsNumbers() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.test { client in
+            _ = try await StatisticsAPITests.uploadSamples(client)
+            let session = try await client.officeSession("fiona", fixture: fixture)
+            let page = try await Self.get(client, Self.path, session)
+            XCTAssertEqual(page.status, .ok, page.text)
+            let html = page.text
+            for marker in ["<form id=\"stats-filters\" class=\"panel filters\" method=\"get\" action=\"/templates/pump-inspection/stats\">",
+                           "<input id=\"from\" name=\"from\" type=\"date\" value=\"\">", "<select id=\"user\" name=\"user\">",
+                           "<option value=\"bob\">bob</option>", "<select id=\"version\" name=\"version\">",
+                           "<option value=\"3\">version 3</option>", "<select id=\"groupBy\" name=\"groupBy\">",
+                           "<option value=\"noise\">", "<strong>5 forms</strong>", "none simulated",
+                           "<svg class=\"chart chart-days\"", "<polyline class=\"line\"", "<title>2026-03-02: 2 forms</title>",
+                           "<a id=\"nav-templates\" href=\"/templates\" class=\"current\">"] {
+                XCTAssertTrue(html.contains(marker), "\(marker) in\n\(html)")
+            }
+            XCTAssertFalse(html.contains("<option value=\"notes\">"), "only choice questions group")
+            XCTAssertFalse(html.contains("style="), "no inline style: the CSP forbids it")
+            XCTAssertFalse(html.contains("<script"), "no script")
+            XCTAssertEqual(Self.count("<section class=\"panel question-stats\"", in: html), 8, "a section per question")
+            // The days between the first and the last are on the line at zero, without a marker.
+            XCTAssertEqual(Self.count("<circle class=\"point\"", in: html), 3)
+
+            let noise = try XCTUnwrap(Self.section("noise", in: html), html)
+            XCTAssertTrue(noise.contains("<svg class=\"chart chart-options\""), noise)
+            XCTAssertEqual(Self.count("<rect class=\"bar\"", in: noise), 4, "a bar per option, the empty one too")
+            XCTAssertTrue(noise.contains("<title>Normal: 2 forms, 50.0 % of 4 answered</title>"), noise)
+            XCTAssertTrue(noise.contains("<td>Cavitation (gravel noise)</td><td class=\"number\">0</td><td class=\"number\">0.0 %</td>"), noise)
+            XCTAssertTrue(noise.contains("1 with only a comment"), noise)
+            XCTAssertFalse(noise.contains("may add up to more than 100"), "one answer only")
+            let leaks = try XCTUnwrap(Self.section("leaks", in: html))
+            XCTAssertEqual(Self.count("<rect class=\"bar\"", in: leaks), 5)
+            XCTAssertTrue(leaks.contains("may add up to more than 100 %"), "several answers: said so")
+            let truth = try XCTUnwrap(Self.section("guard", in: html))
+            XCTAssertEqual(Self.count("<rect class=\"bar\"", in: truth), 2)
+
+            let hours = try XCTUnwrap(Self.section("hours", in: html))
+            XCTAssertTrue(hours.contains("<svg class=\"chart chart-histogram\""), hours)
+            let statistics = try XCTUnwrap(try StatisticsAPITests.expected(try StatisticsAPITests.samples.map {
+                try StatisticsAPITests.form($0, template: try TemplateFixture.sampleTemplate())
+            }).questions.first { $0.id == "hours" }?.numbers)
+            XCTAssertEqual(Self.count("<rect class=\"bar\"", in: hours), statistics.histogram.count, "a bar per bin")
+            XCTAssertTrue(hours.contains("<tr><th>Median</th><td class=\"number\">1200</td></tr>"), hours)
+            XCTAssertTrue(hours.contains("<tr><th>Mean</th><td class=\"number\">1130</td></tr>"), hours)
+            let notes = try XCTUnwrap(Self.section("notes", in: html))
+            XCTAssertTrue(notes.contains("<svg class=\"chart chart-values\""), notes)
+            XCTAssertTrue(notes.contains("<td>all fine</td><td class=\"number\">2</td>"), notes)
+            let bearings = try XCTUnwrap(Self.section("bearings", in: html))
+            XCTAssertEqual(Self.count("<div class=\"cell-stats\"", in: bearings), 5, "every cell that takes a value")
+            XCTAssertTrue(bearings.contains("<svg class=\"chart chart-histogram\""), bearings)
+        }
+    }
+
+    func testFiltersAndGroupsOnThePage() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.test { client in
+            _ = try await StatisticsAPITests.uploadSamples(client)
+            let session = try await client.officeSession("fiona", fixture: fixture)
+            let page = try await Self.get(client, Self.path + "?from=2026-03-04&to=&user=bob&version=3&groupBy=noise", session)
+            XCTAssertEqual(page.status, .ok, page.text)
+            let html = page.text
+            for marker in ["<strong>2 forms</strong>", "value=\"2026-03-04\"", "<option value=\"bob\" selected>bob</option>",
+                           "<option value=\"3\" selected>version 3</option>", "Grouped by “How does the pump sound while running?”",
+                           "<section class=\"panel group\" data-group=\"Normal\">",
+                           "<section class=\"panel group\" data-group=\"Not answered\">"] {
+                XCTAssertTrue(html.contains(marker), "\(marker) in\n\(html)")
+            }
+            XCTAssertEqual(Self.count("<section class=\"panel group\"", in: html), 5, "every option, the empty ones too, and the unanswered")
+            XCTAssertEqual(Self.count("<section class=\"group-question-stats\"", in: html), 5 * 7, "each group's questions but the grouping one")
+            let normalGuard = try XCTUnwrap(Self.section("guard", in: html, kind: "group-question-stats"))
+            XCTAssertTrue(normalGuard.contains("<title>true: 1 form, 100.0 % of 1 answered</title>"), normalGuard)
+        }
+    }
+
+    func testRefusalsAreOfficePages() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.test { client in
+            _ = try await StatisticsAPITests.uploadSamples(client)
+            let fiona = try await client.officeSession("fiona", fixture: fixture)
+            let bad = try await Self.get(client, Self.path + "?version=last", fiona)
+            XCTAssertEqual(bad.status, .badRequest)
+            XCTAssertTrue(bad.headers[.contentType]?.hasPrefix("text/html") ?? false)
+            XCTAssertTrue(bad.text.contains("parameter `version` is &quot;last&quot;") || bad.text.contains("parameter `version`"), bad.text)
+            let unknown = try await Self.get(client, "/templates/nothing-here/stats", fiona)
+            XCTAssertEqual(unknown.status, .notFound)
+            XCTAssertTrue(unknown.headers[.contentType]?.hasPrefix("text/html") ?? false)
+
+            let ana = try await client.officeSession("ana", fixture: fixture)
+            let own = try await Self.get(client, Self.path, ana)
+            XCTAssertEqual(own.status, .ok, own.text)
+            XCTAssertTrue(own.text.contains("<strong>3 forms</strong>"), own.text)
+            XCTAssertFalse(own.text.contains("All technicians"))
+            XCTAssertFalse(own.text.contains("<option value=\"bob\""))
+            let other = try await Self.get(client, Self.path + "?user=bob", ana)
+            XCTAssertEqual(other.status, .forbidden)
+            XCTAssertTrue(other.headers[.contentType]?.hasPrefix("text/html") ?? false)
+        }
+    }
+
+    func testTheTemplatesPageAndTheDashboardLinkToTheStatistics() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.test { client in
+            _ = try await StatisticsAPITests.uploadSamples(client, samples: Array(StatisticsAPITests.samples.prefix(1)))
+            let session = try await client.officeSession("fiona", fixture: fixture)
+            let templates = try await Self.get(client, "/templates", session)
+            XCTAssertTrue(templates.text.contains("<a class=\"statistics\" href=\"/templates/pump-inspection/stats\">Statistics</a>"), templates.text)
+            let dashboard = try await Self.get(client, "/", session)
+            XCTAssertTrue(dashboard.text.contains("<a class=\"chart-link\" href=\"/templates/pump-inspection/stats\">"), dashboard.text)
+            XCTAssertTrue(dashboard.text.contains("<a class=\"statistics\" href=\"/templates/pump-inspection/stats\">Statistics</a>"))
+        }
+    }
+
+    /// The chart geometry: bars scale to the largest, a zero is a bar of no width, ticks stay inside.
+    func testChartGeometry() throws {
+        let bars = SVGChart.bars([SVGChart.Bar(label: "a", title: "a: 4", value: 4, text: "4"),
+                                  SVGChart.Bar(label: "b", title: "b: 0", value: 0, text: "0"),
+                                  SVGChart.Bar(label: "c", title: "c: 1", value: 1, text: "1")],
+                                 kind: "option", svgClass: "chart-options", label: "x")
+        let rows = try XCTUnwrap(bars["rows"] as? [[String: Any]])
+        XCTAssertEqual(rows.map { $0["width"] as? Double }, [SVGChart.barRoom, 0, SVGChart.barRoom / 4])
+        let columns = SVGChart.columns([SVGChart.Column(value: 2, title: "", tick: "a"), SVGChart.Column(value: 1, title: "", tick: "b")],
+                                       kind: "bin", svgClass: "chart-histogram", label: "x")
+        let drawn = try XCTUnwrap(columns["bars"] as? [[String: Any]])
+        XCTAssertEqual(drawn.map { $0["height"] as? Double }, [120, 60])
+        XCTAssertEqual(drawn.map { $0["anchor"] as? String }, ["start", "end"])
+        let line = SVGChart.line([SVGChart.Point(value: 0, title: nil), SVGChart.Point(value: 2, title: "d: 2")],
+                                 firstTick: "d0", lastTick: "d1", svgClass: "chart-days", label: "x")
+        XCTAssertEqual(line["points"] as? String, "30.0,128.0 590.0,8.0")
+        XCTAssertEqual((line["markers"] as? [[String: Any]])?.count, 1)
+        XCTAssertEqual(StatisticsPage.binText(HistogramBin(lower: 10, upper: 20, count: 1), integer: true), "10–19")
+        XCTAssertEqual(StatisticsPage.binText(HistogramBin(lower: 7, upper: 8, count: 1), integer: true), "7")
+        XCTAssertEqual(StatisticsPage.binText(HistogramBin(lower: 2.5, upper: 5, count: 1), integer: false), "2.5–5")
+        XCTAssertEqual(StatisticsPage.number(1130), "1130")
+        XCTAssertEqual(StatisticsPage.number(2.125), "2.125")
+        XCTAssertEqual(StatisticsPage.number(0.1 + 0.2), "0.3")
+    }
+}
