@@ -109,6 +109,19 @@ final class SubmissionPageTests: XCTestCase {
                                                 headers: [.cookie: session.cookieHeader]) { $0 }
             XCTAssertEqual(real.status, .ok, real.text)
             XCTAssertFalse(real.text.contains("badge simulated"), real.text)
+            // The listing marks the simulated row only, and the API says which is which.
+            let simulatedID = ServerFixture.formID.uuidString.lowercased(), real2 = realID.uuidString.lowercased()
+            let listing = try await client.execute(uri: "/submissions", method: .get, headers: [.cookie: session.cookieHeader]) { $0 }
+            XCTAssertEqual(listing.status, .ok, listing.text)
+            let rows = listing.text.components(separatedBy: "<tr class=\"submission\"").dropFirst()
+            XCTAssertEqual(rows.count, 2, listing.text)
+            for row in rows {
+                XCTAssertEqual(row.contains("class=\"badge simulated\""), row.contains("data-id=\"\(simulatedID)\""), row)
+            }
+            let page = try await client.get("/api/v1/submissions", token: token)
+            let decoded = try WireJSON.decoder().decode(SubmissionPage.self, from: Data(buffer: page.body))
+            XCTAssertEqual(Dictionary(uniqueKeysWithValues: decoded.submissions.map { ($0.id, $0.simulated) }),
+                           [simulatedID: true, real2: false])
         }
     }
 
