@@ -122,6 +122,8 @@ func buildRouter(_ services: ServerServices) -> ServerRouter {
                                           catalog: services.templates, sessions: sessions).endpoints)
     recorder.addRoutes(StatisticsController(templatePath: paths.template, statistics: services.statistics,
                                             sessions: sessions).endpoints)
+    recorder.addRoutes(ExportController(templatePath: paths.template, statistics: services.statistics, layout: services.layout,
+                                        sessions: sessions).endpoints)
     recorder.addRoutes(SubmissionController(path: paths.submit, layout: services.layout,
                                             repository: services.repository, sessions: sessions,
                                             maxUploadBytes: services.configuration.server.maxUploadBytes,

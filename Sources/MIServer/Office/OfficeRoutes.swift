@@ -21,6 +21,7 @@ func officeRoutes(_ services: ServerServices, sessionController: SessionControll
     SubmissionListController(views: services.views, repository: services.repository, templates: services.templates,
                              now: services.now).register(on: pages)
     TemplatesPage(views: services.views, publisher: TemplatePublisher(catalog: services.templates)).register(on: pages)
-    StatisticsPage(views: services.views, statistics: services.statistics, repository: services.repository).register(on: pages)
+    StatisticsPage(views: services.views, statistics: services.statistics, repository: services.repository,
+                   templatePath: services.configuration.server.paths.template).register(on: pages)
     return [signIn, assets, pages]
 }

@@ -10,6 +10,9 @@ struct StatisticsPage {
     let views: OfficeViews
     let statistics: StoredStatistics
     let repository: any SubmissionRepository
+    /// `Server.Paths.Template` (`/api/v1/templates/{id}`): the export link goes to the API,
+    /// which takes the office's session cookie for a GET.
+    let templatePath: String
 
     func register(on pages: RouteCollection<ServerContext>) {
         pages.get("templates/{id}/stats", use: show)
@@ -30,6 +33,7 @@ struct StatisticsPage {
         let parameters = SubmissionListController.parameters(of: request)
         var values = Self.values(result, template: template)
         values["path"] = Self.path(id)
+        values["export"] = Self.exportLink(templatePath: templatePath, id: id, parameters: parameters)
         values["from"] = parameters["from"] ?? ""
         values["to"] = parameters["to"] ?? ""
         values["allUsers"] = session.role == .foreman
@@ -41,6 +45,15 @@ struct StatisticsPage {
             selected: result.filters.groupBy)
         let title = result.templateTitle.isEmpty ? result.templateID : result.templateTitle
         return views.page("stats", title: "Statistics · \(title)", context: context, section: .templates, values: values)
+    }
+
+    /// The API's zip export of template `id` with the page's filters (`groupBy` is not one).
+    static func exportLink(templatePath: String, id: String, parameters: [String: String]) -> String {
+        let query = ["from", "to", "user", "version"].compactMap { name in
+            parameters[name].map { "\(name)=\(FormQuery.encoded($0))" }
+        }
+        let path = templatePath.replacingOccurrences(of: "{id}", with: TemplatesPage.pathSegment(id)) + "/export.zip"
+        return query.isEmpty ? path : path + "?" + query.joined(separator: "&")
     }
 
     // MARK: - Values for the view

@@ -50,28 +50,14 @@ struct StoredStatistics: Sendable {
         }
     }
 
-    /// The statistics of template `id`'s stored submissions that `filters` select.
-    ///
-    /// The layout is the newest version the catalog has, or the version filtered on; a version
-    /// (or a template) the catalog no longer has is laid out by the copy kept in the newest
-    /// selected submission. 404 when neither exists; 400 naming `groupBy` when it is not a
-    /// multiple-choice or true/false question of the layout.
+    /// The statistics of template `id`'s stored submissions that `filters` select, laid out as
+    /// `layout(of:version:submissions:)` says (404 when there is no layout); 400 naming
+    /// `groupBy` when it is not a multiple-choice or true/false question of the layout.
     /// Returns the layout template with them.
     func statistics(of id: String, filters: StatisticsFilters,
                     logger: Logger) async throws -> (statistics: TemplateStatistics, template: Template) {
-        let catalog = self.catalog
-        let versions = try await Blocking.run { catalog.versions(id: id) }
         let submissions = try await forms.list(id, filters: filters)
-        var template = try await Blocking.run { try Self.layout(versions, version: filters.version, coding: catalog.coding) }
-        if template == nil, let newest = submissions.last {
-            try await forms.read([newest]) { read in template = try? read.first?.form.get().template }
-        }
-        if template == nil {
-            template = try await Blocking.run { try Self.layout(versions, version: nil, coding: catalog.coding) }
-        }
-        guard let template else {
-            throw HTTPError(.notFound, message: "the server has no template \"\(SafeName.printable(id))\" and no submission of it — the templates page lists those it has")
-        }
+        let template = try await layout(of: id, version: filters.version, submissions: submissions)
         var builder: StatisticsBuilder
         do {
             builder = try StatisticsBuilder(template: template, filters: filters)
@@ -94,6 +80,26 @@ struct StoredStatistics: Sendable {
             ])
         }
         return (builder.result(), template)
+    }
+
+    /// The template that lays out template `id`'s `submissions` (selected by `filters`, in
+    /// submission order): the newest version the catalog has, or `version` when filtered on; a
+    /// version (or a template) the catalog no longer has is laid out by the copy kept in the
+    /// newest submission. 404 when neither exists. Statistics and exports choose it alike.
+    func layout(of id: String, version: Int?, submissions: [SubmissionSummary]) async throws -> Template {
+        let catalog = self.catalog
+        let versions = try await Blocking.run { catalog.versions(id: id) }
+        var template = try await Blocking.run { try Self.layout(versions, version: version, coding: catalog.coding) }
+        if template == nil, let newest = submissions.last {
+            try await forms.read([newest]) { read in template = try? read.first?.form.get().template }
+        }
+        if template == nil {
+            template = try await Blocking.run { try Self.layout(versions, version: nil, coding: catalog.coding) }
+        }
+        guard let template else {
+            throw HTTPError(.notFound, message: "the server has no template \"\(SafeName.printable(id))\" and no submission of it — the templates page lists those it has")
+        }
+        return template
     }
 
     /// The catalog's `version` of the template (its newest when nil), decoded; nil when absent.

@@ -1,0 +1,108 @@
+import Foundation
+import Hummingbird
+import Logging
+import MIKit
+
+/// `GET Server.Paths.Template/export.zip` (`/api/v1/templates/{id}/export.zip?from=&to=&user=&version=&media=&format=`):
+/// a template's stored submissions as MIKit's `ExportWriter` lays them out — a zip of
+/// `<template>.csv` and `media/<form id>/<file>`, or (`format=jsonl`) one form.json per line —
+/// streamed as it is made. Foremen export everyone's forms, a technician only their own.
+struct ExportController {
+    let templatePath: String
+    let statistics: StoredStatistics
+    let layout: DataLayout
+    let sessions: SessionMiddleware
+
+    var endpoints: RouteCollection<ServerContext> {
+        let routes = RouteCollection(context: ServerContext.self)
+        routes.add(middleware: sessions)
+        routes.get(RouterPath(templatePath + "/export.zip"), use: export)
+        return routes
+    }
+
+    /// What an export request asks for besides the statistics' filters.
+    struct Options: Equatable {
+        var media = true
+        var format = ExportFormat.zip
+    }
+
+    /// `media` (`true` or `false`, default true) and `format` (`zip` or `jsonl`, default zip)
+    /// of a request's query; an empty one counts as absent, the last of a repeated one wins.
+    /// A bad value is 400 naming the parameter.
+    static func options(_ query: String?) throws -> Options {
+        var options = Options()
+        for (name, value) in FormQuery.parameters(query) where !value.isEmpty {
+            switch name {
+            case "media":
+                switch value.lowercased() {
+                case "true": options.media = true
+                case "false": options.media = false
+                default:
+                    throw HTTPError(.badRequest, message: "parameter `media` is \"\(SafeName.printable(value))\" — give true (the default) or false")
+                }
+            case "format":
+                do {
+                    options.format = try ExportFormat(parsing: value)
+                } catch {
+                    throw HTTPError(.badRequest, message: "parameter `format` is \"\(SafeName.printable(value))\" — give zip (the default) or jsonl")
+                }
+            default:
+                continue
+            }
+        }
+        return options
+    }
+
+    @Sendable func export(_ request: Request, context: ServerContext) async throws -> Response {
+        var filters = try StoredStatistics.filters(request.uri.query, session: try context.requireSession())
+        filters.groupBy = nil
+        let options = try Self.options(request.uri.query)
+        let id = try context.parameters.decoded("id")
+        let submissions = try await statistics.forms.list(id, filters: filters)
+        let template = try await statistics.layout(of: id, version: filters.version, submissions: submissions)
+        let (layout, selected) = (self.layout, filters)
+        // Made on the thread pool: it opens the temporary files of the zip's central directory.
+        let box = try await Blocking.run {
+            WriterBox(try ExportWriter(template: template, source: StoredExportSource(submissions: submissions, layout: layout),
+                                       format: options.format, filters: selected, includeMedia: options.media,
+                                       temporaryFolder: layout.incoming.path))
+        }
+        let logger = context.logger
+        let body = ResponseBody { writer in
+            do {
+                while let chunk = try await Blocking.run({ try box.writer.next() }) {
+                    try await writer.write(ByteBuffer(bytes: chunk))
+                }
+            } catch let error as ExportError {
+                // The status and headers are gone already: all that is left is to end the
+                // body, so the client gets a zip cut short (no central directory, which zip
+                // tools report) and the administrator this line.
+                logger.error("export of \(id) stopped midway: \(error.errorDescription ?? error.code)", metadata: [
+                    "formsRead": "\(box.writer.progress.formsRead)", "bytes": "\(box.writer.progress.bytes)",
+                ])
+            }
+            try await writer.finish(nil)
+            let skipped = box.writer.skipped
+            if !skipped.isEmpty {
+                // Damaged since the upload (it was checked then): the administrator restores it.
+                logger.error("export of \(id) left out \(skipped.count) submission(s) whose form.json cannot be read — restore them from a backup", metadata: [
+                    "submissions": .array(skipped.prefix(20).map { .string("\($0.form): \($0.reason)") }),
+                ])
+            }
+        }
+        let name = SubmissionPageController.attachment("\(id)-export.\(options.format.fileExtension)")
+        return Response(status: .ok, headers: [
+            .contentType: options.format.contentType,
+            .contentDisposition: name,
+        ], body: body)
+    }
+
+    /// The export writer, handed between the request's task and the thread pool. Not
+    /// `Sendable` by itself (it is mutable state); safe here because the body writes one chunk
+    /// before it asks for the next, so no two calls on it ever overlap, and each call's
+    /// effects are seen by the next through the await between them.
+    private final class WriterBox: @unchecked Sendable {
+        let writer: ExportWriter
+        init(_ writer: ExportWriter) { self.writer = writer }
+    }
+}
