@@ -15,7 +15,9 @@ env = os.environ
 if env.get("MI_DEMO_PORT"):
     port = int(env["MI_DEMO_PORT"])
     config["Server"].update({"Scheme": "http", "Domain": "127.0.0.1", "Port": port, "Listen": "127.0.0.1:%d" % port,
-                             "TemplatesDirectory": env["MI_DEMO_TEMPLATES"], "DataDirectory": env["MI_DEMO_DATA"]})
+                             "TemplatesDirectory": env["MI_DEMO_TEMPLATES"], "DataDirectory": env["MI_DEMO_DATA"],
+                             # The demo fills the statistics page with `mi simulate`'s forms.
+                             "AcceptSimulated": True})
 if env.get("LDAP_TEST_URL"):
     config["LDAP"].update({
         "URL": env["LDAP_TEST_URL"], "StartTLS": False, "BaseDN": env["LDAP_TEST_BASE"],

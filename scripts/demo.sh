@@ -2,8 +2,9 @@
 # The whole job end to end on the shipped sample data, on loopback: a throwaway directory (slapd
 # with sample users) and a real mi-server. A technician downloads the templates, fills a form
 # question by question (piped answers), attaches a photo and submits; a foreman reviews it,
-# comments, reassigns another technician's draft, sends one form back, and uploads; the server
-# shows the submission. With OFFICE=1 (`make demo OFFICE=1`) mi-server keeps running at the end
+# comments, reassigns another technician's draft, sends one form back, and uploads them with 30
+# simulated forms (`mi simulate`, a fixed seed) so the statistics page has data; the server
+# shows the submissions. With OFFICE=1 (`make demo OFFICE=1`) mi-server keeps running at the end
 # so the office can be opened in a browser, until Ctrl-C.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
@@ -53,10 +54,14 @@ step "mi assign bob/hall-c --to carla"
 as fiona "$mi" assign bob/hall-c --to carla
 step 'mi return ana/post-4 --note "Seal broken: attach a photo"'
 as fiona "$mi" return ana/post-4 --note "Seal broken: attach a photo"
-step "mi upload --all"
-as fiona "$mi" upload --all
+step "mi simulate pump-inspection --count 30 --seed 2026 --submit   (ana: simulated forms for the statistics page)"
+as ana "$mi" simulate pump-inspection --count 30 --seed 2026 --submit
+step "mi upload --all   (the real forms and the simulated ones: the demo's server has Server.AcceptSimulated)"
+as fiona "$mi" upload --all | tail -4
 step "what mi-server stored: DataDirectory/submissions/<form id>/"
-ls "$work/server-data/submissions/"*/
+echo "$(ls -d "$work/server-data/submissions/"*/ | wc -l) submissions; pump-7's folder:"
+pump7=$(grep -l '"name" *: *"pump-7"' "$work/server-data/submissions/"*/form.json | head -1)
+ls "$(dirname "$pump7")"
 step "bob logs in again and is told about the reassignment"
 echo bob-password | as bob "$mi" login --user bob --password-stdin
 step "the server log"
@@ -71,5 +76,6 @@ submission=$(grep -l '"name" *: *"pump-7"' "$work/server-data/submissions/"*/for
 printf '\n\033[1mThe office is open at %s\033[0m\n' "$office/"
 echo "  sign in as fiona / fiona-password (a foreman; ana / ana-password sees only her own forms)"
 [ -z "$submission" ] || echo "  pump-7 with its photo, video and audio: $office/submissions/$(basename "$(dirname "$submission")")"
+echo "  statistics of pump-inspection (pump-7 and 30 simulated forms): $office/templates/pump-inspection/stats"
 echo "  mi-server keeps running until Ctrl-C"
 wait "$server_pid"

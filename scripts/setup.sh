@@ -13,6 +13,7 @@ packages=(
   libcairo2-dev libpango1.0-dev fonts-dejavu-core                     # PDF reports (CCairo)
   poppler-utils                                                       # reading the PDFs back in tests
   chromium chromium-driver                                            # the office's browser tests (headless, through Selenium)
+  libreoffice-calc-nogui zip unzip                                    # exports: the CSV opened by LibreOffice, the zip against `zip -0 -r`
 )
 # Python packages the tests use as independent checkers (module name = package name):
 # icalendar reads `mi reminders`' calendars; schemathesis probes the live mi-server against openapi.yaml;

@@ -40,6 +40,8 @@ extension ServerClient {
             return .notFound(what: what)
         case 409:
             return .conflict(message: message ?? "a different upload already used this form's id (409)")
+        case 422:
+            return .rejected(message: message ?? "the server will not take this form (422)")
         case 413:
             return .uploadTooLarge(message: message, uploadBytes: response.uploadBytes)
         case 429:

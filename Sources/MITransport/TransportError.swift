@@ -34,6 +34,8 @@ public enum TransportError: ClassifiedError, Equatable {
     case notFound(what: String)
     /// 409: the server's message (a different upload already used this form id).
     case conflict(message: String)
+    /// 422: the server's message (a form it will not take, e.g. simulated answers).
+    case rejected(message: String)
     /// 413: the server's message (which names its limit) and this upload's size.
     case uploadTooLarge(message: String?, uploadBytes: Int64)
     /// 429 on every attempt.
@@ -84,6 +86,8 @@ public enum TransportError: ClassifiedError, Equatable {
             return "\(what) is not on the server (404)"
         case .conflict(let message):
             return "the server refused the upload: \(message)"
+        case .rejected(let message):
+            return "the server refused the form: \(message)"
         case .uploadTooLarge(let message, let uploadBytes):
             let reason = message ?? "the upload is larger than the server's limit"
             return "\(reason) (this upload: \(uploadBytes) bytes) — ask the administrator to raise Server.MaxUploadBytes"
@@ -119,7 +123,7 @@ public enum TransportError: ClassifiedError, Equatable {
             return .notPermitted
         case .notFound:
             return .notFound
-        case .conflict, .uploadTooLarge, .unexpectedStatus, .badResponse, .responseTooLarge:
+        case .conflict, .rejected, .uploadTooLarge, .unexpectedStatus, .badResponse, .responseTooLarge:
             return .refused
         case .unreadableFile:
             return .notFound
@@ -146,6 +150,7 @@ public enum TransportError: ClassifiedError, Equatable {
         case .forbidden: return "forbidden"
         case .notFound: return "not-on-server"
         case .conflict: return "upload-conflict"
+        case .rejected: return "upload-rejected"
         case .uploadTooLarge: return "upload-too-large"
         case .tooManyRequests: return "server-busy"
         case .serverError: return "server-error"

@@ -202,6 +202,13 @@ final class ConfigurationTests: XCTestCase {
         ])
     }
 
+    func testAcceptSimulatedDefaultsToFalseAndReadsABoolean() throws {
+        XCTAssertFalse(try XCTUnwrap(try check([]).configuration).server.acceptSimulated)
+        XCTAssertTrue(try XCTUnwrap(try check([.set("Server.AcceptSimulated", true)]).configuration).server.acceptSimulated)
+        XCTAssertEqual(errors(try check([.set("Server.AcceptSimulated", "yes")])),
+                       ["Server.AcceptSimulated: expected a boolean, found a string"])
+    }
+
     func testReminderDaysElementOfWrongTypeNamesItsIndex() throws {
         let report = try check([.set("ReminderDays", [1, "two"])])
         XCTAssertEqual(errors(report), ["ReminderDays[1]: expected an integer, found a string"])

@@ -52,6 +52,14 @@ final class StatisticsBuilderTests: XCTestCase {
         XCTAssertEqual(result.questions.map(\.id), Self.template.questions.map(\.id))
     }
 
+    func testCountsTheSimulatedForms() throws {
+        var simulated = form([:])
+        simulated.record(AuditEvent(at: Self.day, by: "ana", action: .simulated))
+        let result = try statistics([simulated, form([:]), form([:])])
+        XCTAssertEqual(result.forms, 3)
+        XCTAssertEqual(result.simulated, 1)
+    }
+
     func testSingleChoicePercentagesAreOfTheFormsThatAnswered() throws {
         let result = try statistics([
             form(["state": Answer(value: .choices(["ok"]))]),

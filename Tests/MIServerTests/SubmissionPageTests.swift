@@ -92,6 +92,39 @@ final class SubmissionPageTests: XCTestCase {
         }
     }
 
+    func testASimulatedFormCarriesTheSimulatedBadgeAndARealOneDoesNot() async throws {
+        let fixture = try ServerFixture([.set("Server.AcceptSimulated", true)])
+        let realID = UUID()
+        try await fixture.test { client in
+            let token = try await client.login("fiona")
+            try await assertStatus(.created, try await client.upload(try ServerFixture.upload(formData: try ServerFixture.formData(simulated: true)), token: token))
+            try await assertStatus(.created, try await client.upload(try ServerFixture.upload(formData: try ServerFixture.formData(id: realID)), token: token))
+            let session = try await client.officeSession("fiona", fixture: fixture)
+            let simulated = try await client.execute(uri: "/submissions/\(ServerFixture.formID.uuidString.lowercased())", method: .get,
+                                                     headers: [.cookie: session.cookieHeader]) { $0 }
+            XCTAssertEqual(simulated.status, .ok, simulated.text)
+            XCTAssertTrue(simulated.text.contains("<span class=\"badge simulated\""), simulated.text)
+            XCTAssertTrue(simulated.text.contains("answers simulated (mi simulate) by ana"), "the audit trail says so too")
+            let real = try await client.execute(uri: "/submissions/\(realID.uuidString.lowercased())", method: .get,
+                                                headers: [.cookie: session.cookieHeader]) { $0 }
+            XCTAssertEqual(real.status, .ok, real.text)
+            XCTAssertFalse(real.text.contains("badge simulated"), real.text)
+            // The listing marks the simulated row only, and the API says which is which.
+            let simulatedID = ServerFixture.formID.uuidString.lowercased(), real2 = realID.uuidString.lowercased()
+            let listing = try await client.execute(uri: "/submissions", method: .get, headers: [.cookie: session.cookieHeader]) { $0 }
+            XCTAssertEqual(listing.status, .ok, listing.text)
+            let rows = listing.text.components(separatedBy: "<tr class=\"submission\"").dropFirst()
+            XCTAssertEqual(rows.count, 2, listing.text)
+            for row in rows {
+                XCTAssertEqual(row.contains("class=\"badge simulated\""), row.contains("data-id=\"\(simulatedID)\""), row)
+            }
+            let page = try await client.get("/api/v1/submissions", token: token)
+            let decoded = try WireJSON.decoder().decode(SubmissionPage.self, from: Data(buffer: page.body))
+            XCTAssertEqual(Dictionary(uniqueKeysWithValues: decoded.submissions.map { ($0.id, $0.simulated) }),
+                           [simulatedID: true, real2: false])
+        }
+    }
+
     func testADownloadNameCannotBreakTheHeader() {
         XCTAssertEqual(SubmissionPageController.attachment("bomba \"7\"\r\nX: y ñ.pdf"),
                        "attachment; filename=\"bomba _7___X: y _.pdf\"; filename*=UTF-8''bomba%20%227%22%0D%0AX%3A%20y%20%C3%B1.pdf")

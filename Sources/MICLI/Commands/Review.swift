@@ -42,6 +42,7 @@ enum ReviewText {
         lines.append("id \(form.id.uuidString.lowercased()) · \(form.technicianLabel) · \(form.status.rawValue) · created \(Format.date(form.createdAt)) · updated \(Format.date(form.updatedAt))"
                      + (form.submittedAt.map { " · submitted \(Format.date($0))" } ?? ""))
         lines.append("\(done) of \(form.template.questions.count) questions done")
+        if form.isSimulated { lines.append("Simulated form (mi simulate) — not a real inspection") }
         if let note = form.returnNote, let returned = form.returnedAt {
             lines.append("Sent back \(Format.date(returned)): \(note)")
         }

@@ -25,11 +25,13 @@ public struct SubmissionSummary: Codable, Sendable, Equatable {
     public var questions: Int
     /// Media files.
     public var media: Int
+    /// Made by `mi simulate` (stored only by a server with `Server.AcceptSimulated`).
+    public var simulated: Bool
 
     /// A summary as the server describes it.
     public init(id: String, templateID: String, templateTitle: String, templateVersion: Int, formName: String,
                 user: String, userDisplayName: String?, submittedAt: Date?, receivedAt: Date, uploadedBy: String,
-                answered: Int, questions: Int, media: Int) {
+                answered: Int, questions: Int, media: Int, simulated: Bool = false) {
         self.id = id
         self.templateID = templateID
         self.templateTitle = templateTitle
@@ -43,6 +45,7 @@ public struct SubmissionSummary: Codable, Sendable, Equatable {
         self.answered = answered
         self.questions = questions
         self.media = media
+        self.simulated = simulated
     }
 
     /// The summary of `form` as stored under `receipt`.
@@ -52,7 +55,7 @@ public struct SubmissionSummary: Codable, Sendable, Equatable {
                   templateVersion: summary.templateVersion, formName: receipt.formName, user: receipt.user,
                   userDisplayName: form.userDisplayName, submittedAt: form.submittedAt, receivedAt: receipt.receivedAt,
                   uploadedBy: receipt.uploadedBy, answered: summary.answered, questions: summary.questions,
-                  media: summary.media)
+                  media: summary.media, simulated: form.isSimulated)
     }
 
     /// The technician as a reader knows them: "Ana Pérez (ana)", or the user name alone.

@@ -34,6 +34,9 @@ public struct Configuration: Sendable {
         public var resumableExpiryHours: Int
         /// `mi-server` only: how slow and how many connections a client may be.
         public var limits: Limits
+        /// `mi-server` only: whether forms made by `mi simulate` are accepted (a demo or test
+        /// server); a production server refuses them so they never mix with real inspections.
+        public var acceptSimulated: Bool = false
 
         /// `mi-server` only: the limits that keep slow, broken or greedy clients from holding it.
         public struct Limits: Sendable, Equatable {

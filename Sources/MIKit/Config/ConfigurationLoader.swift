@@ -167,6 +167,7 @@ public enum ConfigurationLoader {
             bodyTimeoutSeconds: limit("BodyTimeoutSeconds", defaultLimits.bodyTimeoutSeconds, 1...3600),
             minimumBytesPerSecond: limit("MinimumBytesPerSecond", defaultLimits.minimumBytesPerSecond, 0...(1 << 30)),
             maxConnectionsPerAddress: limit("MaxConnectionsPerAddress", defaultLimits.maxConnectionsPerAddress, 1...100_000))
+        let acceptSimulated = reader.bool("AcceptSimulated", required: false) ?? false
         reader.warnAboutUnknownKeys()
 
         guard let scheme, let domain, let port else { return nil }
@@ -174,7 +175,8 @@ public enum ConfigurationLoader {
                                     listen: listen, templatesDirectory: templatesDirectory,
                                     dataDirectory: dataDirectory, maxUploadBytes: Int64(maxUploadBytes),
                                     tokenMinutes: tokenMinutes, resumableThresholdBytes: Int64(threshold),
-                                    resumableExpiryHours: expiryHours, limits: limits)
+                                    resumableExpiryHours: expiryHours, limits: limits,
+                                    acceptSimulated: acceptSimulated)
     }
 
     private static func readLDAP(_ reader: PlistReader, folder: URL) -> Configuration.LDAP? {

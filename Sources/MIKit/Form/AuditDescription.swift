@@ -25,6 +25,8 @@ extension AuditEvent {
             return [verb, from.map { "from \($0)" }, to.map { "to \($0)" }, who].compactMap { $0 }.joined(separator: " ")
         case .uploaded:
             return "uploaded \(who)"
+        case .simulated:
+            return "answers simulated (mi simulate) \(who)"
         }
     }
 

@@ -169,6 +169,8 @@ public struct ForemanComment: Codable, Sendable, Equatable {
 public struct AuditEvent: Codable, Sendable, Equatable {
     public enum Action: String, Codable, Sendable {
         case created, answered, attached, detached, submitted, commented, returned, assigned, uploaded, renamed
+        /// The answers were made up by `mi simulate`: not a real inspection.
+        case simulated
     }
     public var at: Date
     public var by: String

@@ -69,12 +69,9 @@ public struct StatisticsBuilder: Sendable {
         }
         let day = (form.submittedAt ?? form.updatedAt).timeIntervalSince1970 / 86_400
         daysSinceEpoch[Int(day.rounded(.down)), default: 0] += 1
-        if form.audit.contains(where: { $0.action.rawValue == Self.simulatedAction }) { simulated += 1 }
+        if form.isSimulated { simulated += 1 }
         return true
     }
-
-    /// The audit action `mi simulate` records on the forms it makes.
-    static let simulatedAction = "simulated"
 
     /// The statistics of the forms added so far.
     public func result() -> TemplateStatistics {

@@ -49,16 +49,21 @@ public struct Store: Sendable {
     // MARK: - Forms
 
     public func load(_ location: FormLocation) throws -> Form {
-        try load(location) { try FormFile.decode($0) }
+        try load(location) { try FormFile.decode($0) }.form
     }
 
     /// `load`, reading through `reader`: for many forms at once (statistics, exports), which
     /// share their template copies.
     public func load(_ location: FormLocation, reader: inout FormReader) throws -> Form {
-        try load(location) { try reader.decode($0) }
+        try load(location) { try reader.decode($0) }.form
     }
 
-    private func load(_ location: FormLocation, decode: (Data) throws -> Form) throws -> Form {
+    /// `load`, with the bytes of form.json as they are on disk (the export's `jsonl` writes them).
+    public func loadWithFile(_ location: FormLocation) throws -> (form: Form, file: Data) {
+        try load(location) { try FormFile.decode($0) }
+    }
+
+    private func load(_ location: FormLocation, decode: (Data) throws -> Form) throws -> (form: Form, file: Data) {
         let url = location.formFile
         let data: Data
         do {
@@ -73,7 +78,7 @@ public struct Store: Sendable {
             form.status = location.area.status
             form.user = location.user
             form.name = location.name
-            return form
+            return (form, data)
         } catch let error as FormFileError {
             throw StoreError.unreadableForm(path: url.path, reason: error.reason)
         }

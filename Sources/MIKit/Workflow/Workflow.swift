@@ -22,6 +22,12 @@ public struct Workflow: Sendable {
     /// Starts a form from a cached template. The name defaults to `<template>-<date>-<time>`.
     /// `displayName` is the technician's name from the directory, recorded for the PDF.
     public func startForm(templateID: String, name: String? = nil, displayName: String? = nil) throws -> (FormLocation, Form) {
+        let form = try newForm(templateID: templateID, name: name, displayName: displayName)
+        return (try store.create(form), form)
+    }
+
+    /// A new form as `startForm` makes it, not yet written.
+    func newForm(templateID: String, name: String?, displayName: String?) throws -> Form {
         let template = try templates.template(id: templateID)
         let date = now()
         let chosen: String
@@ -36,7 +42,7 @@ public struct Workflow: Sendable {
         var form = Form(name: chosen, user: actor.name, template: template, createdAt: date)
         form.userDisplayName = Self.recordableDisplayName(displayName)
         form.record(AuditEvent(at: date, by: actor.name, action: .created, note: "template \(template.id) v\(template.version)"))
-        return (try store.create(form), form)
+        return form
     }
 
     /// Sets answers and comments for several questions at once: all are checked first, and
@@ -44,21 +50,28 @@ public struct Workflow: Sendable {
     public func answer(_ reference: String, _ updates: [AnswerUpdate]) throws -> Form {
         let (location, original) = try openForChange(reference)
         var form = original
-        var changed: [String] = []
-        for update in updates {
-            let (index, question) = try Self.question(update.question, in: form.template)
-            let rules = Self.rules(for: index, in: form.template)
-            var answer = form.answer(for: question.id)
-            try answer.apply(update, rules: rules)
-            form.answers[question.id] = answer
-            changed.append(question.id)
-        }
+        let changed = try Self.apply(updates, to: &form)
         guard form != original else { return form }
         form.record(AuditEvent(at: now(), by: actor.name, action: .answered, questions: changed))
         try store.save(form, at: location)
         return form
     }
 
+    /// Checks and applies updates to `form`'s answers (all or, on the first refusal, none);
+    /// returns the ids of the questions changed. The one path by which answers enter a form.
+    static func apply(_ updates: [AnswerUpdate], to form: inout Form) throws -> [String] {
+        var updated = form
+        var changed: [String] = []
+        for update in updates {
+            let (index, question) = try question(update.question, in: updated.template)
+            var answer = updated.answer(for: question.id)
+            try answer.apply(update, rules: rules(for: index, in: updated.template))
+            updated.answers[question.id] = answer
+            changed.append(question.id)
+        }
+        form = updated
+        return changed
+    }
 
     /// Checks every question has an answer or a comment, then moves the whole folder to
     /// `CompletedMIs/<user>/` in one rename.

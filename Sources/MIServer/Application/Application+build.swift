@@ -125,6 +125,7 @@ func buildRouter(_ services: ServerServices) -> ServerRouter {
     recorder.addRoutes(SubmissionController(path: paths.submit, layout: services.layout,
                                             repository: services.repository, sessions: sessions,
                                             maxUploadBytes: services.configuration.server.maxUploadBytes,
+                                            acceptSimulated: services.configuration.server.acceptSimulated,
                                             resumable: services.uploads, now: services.now).endpoints)
     recorder.addRoutes(ResumableUploadController(path: paths.uploads, uploads: services.uploads, sessions: sessions,
                                                  maxUploadBytes: services.configuration.server.maxUploadBytes).endpoints)

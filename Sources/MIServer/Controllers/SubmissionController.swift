@@ -26,6 +26,8 @@ struct SubmissionController {
     let repository: any SubmissionRepository
     let sessions: SessionMiddleware
     let maxUploadBytes: Int64
+    /// `Server.AcceptSimulated`: whether forms made by `mi simulate` are stored.
+    let acceptSimulated: Bool
     let resumable: (any ResumableUploadSource)?
     let now: @Sendable () -> Date
 
@@ -169,6 +171,7 @@ struct SubmissionController {
             if let id, id != formID {
                 throw HTTPError(.badRequest, message: "the form part is form \(formID), but the upload is for \(id) — use `mi upload`")
             }
+            if form.isSimulated && !acceptSimulated { throw Self.simulatedRefused(form) }
             if let manifest {
                 parts = try await takeResumable(manifest, received: parts, owner: session.sub, formID: formID, folder: folder)
             }
@@ -238,6 +241,12 @@ struct SubmissionController {
         }
         if !parts.isEmpty { try await Blocking.run { try DurableFile.syncFolder(folder) } }
         return parts
+    }
+
+    /// 422 for a form made by `mi simulate`, unless the server is set to accept them: simulated
+    /// answers must never be mistaken for real inspections.
+    static func simulatedRefused(_ form: Form) -> HTTPError {
+        HTTPError(.unprocessableContent, message: "form \(form.id.uuidString.lowercased()) (\(SafeName.printable(form.name))) holds simulated answers (made by `mi simulate`), not a real inspection — this server refuses simulated forms; to accept them (a demo or test server) set Server.AcceptSimulated to true in its Config.plist")
     }
 
     private func tooLarge(_ length: Int64?) -> HTTPError {

@@ -105,6 +105,7 @@ struct SubmissionListController {
             "submitted": summary.submittedAt.map(OfficeFormat.dateTime) ?? "—",
             "uploaded": OfficeFormat.dateTime(summary.receivedAt),
             "answered": summary.answered, "questions": summary.questions, "media": summary.media,
+            "simulated": summary.simulated,
         ]
     }
 

@@ -79,6 +79,7 @@ struct SubmissionPageController {
         return [
             "id": id,
             "formName": form.name,
+            "simulated": form.isSimulated,
             "templateTitle": form.template.title,
             "templateID": form.template.id,
             "templateVersion": form.template.version,

@@ -73,6 +73,13 @@ public final class SQLiteSubmissionRepository: SubmissionRepository {
                 }
             }
         }
+        migrator.registerMigration("v3") { db in
+            // Whether `mi simulate` made the form, filled by `summarize`. No backfill: before
+            // v3 no server could read a form with a `simulated` event (the action did not
+            // exist, so such an upload was refused as an invalid form.json), so every row
+            // stored earlier is a real inspection and the default 0 is its true value.
+            try db.execute(sql: "ALTER TABLE submission ADD COLUMN simulated INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 
@@ -216,7 +223,8 @@ public final class SQLiteSubmissionRepository: SubmissionRepository {
         try await pool.write { db in
             try db.execute(sql: """
                 UPDATE submission SET summarized = 0, templateID = '', templateTitle = '', templateVersion = 0,
-                    userDisplayName = NULL, submittedAt = NULL, submittedSort = 0, answered = 0, questions = 0, media = 0;
+                    userDisplayName = NULL, submittedAt = NULL, submittedSort = 0, answered = 0, questions = 0, media = 0,
+                    simulated = 0;
                 DELETE FROM submission_text;
                 """)
         }
@@ -251,10 +259,12 @@ public final class SQLiteSubmissionRepository: SubmissionRepository {
         let submitted = form.submittedAt.map(seconds)
         try db.execute(sql: """
             UPDATE submission SET summarized = 1, templateID = ?, templateTitle = ?, templateVersion = ?,
-                userDisplayName = ?, submittedAt = ?, submittedSort = ?, answered = ?, questions = ?, media = ?
+                userDisplayName = ?, submittedAt = ?, submittedSort = ?, answered = ?, questions = ?, media = ?,
+                simulated = ?
             WHERE seq = ?
             """, arguments: [summary.templateID, summary.templateTitle, summary.templateVersion, form.userDisplayName,
-                             submitted, submitted ?? 0, summary.answered, summary.questions, summary.media, seq])
+                             submitted, submitted ?? 0, summary.answered, summary.questions, summary.media,
+                             form.isSimulated, seq])
         try db.execute(sql: "DELETE FROM submission_text WHERE rowid = ?", arguments: [seq])
         try db.execute(sql: "INSERT INTO submission_text (rowid, body) VALUES (?, ?)",
                        arguments: [seq, SubmissionSearchText.text(of: form)])
@@ -334,7 +344,7 @@ public final class SQLiteSubmissionRepository: SubmissionRepository {
             userDisplayName: row["userDisplayName"],
             submittedAt: submitted.map { Date(timeIntervalSince1970: TimeInterval($0)) },
             receivedAt: Date(timeIntervalSince1970: TimeInterval(received)), uploadedBy: row["uploadedBy"],
-            answered: row["answered"], questions: row["questions"], media: row["media"])
+            answered: row["answered"], questions: row["questions"], media: row["media"], simulated: row["simulated"])
     }
 
     private static func insert(_ db: Database, _ receipt: Receipt) throws {

@@ -51,13 +51,15 @@ final class ServerFixture: @unchecked Sendable {
     static let formID = UUID(uuidString: "6F1D2E4C-9A7B-4C3D-8E5F-1A2B3C4D5E6F") ?? UUID()
 
     static func formData(id: UUID = formID, user: String = "ana",
-                         note: String = "all fine", media: [String] = media.keys.sorted()) throws -> Data {
+                         note: String = "all fine", media: [String] = media.keys.sorted(),
+                         simulated: Bool = false) throws -> Data {
         var form = Form(id: id, name: "pump-1", user: user, template: try TemplateFixture.sampleTemplate(),
                         createdAt: TestClock.start)
         form.status = .completed
         form.answers["guard"] = Answer(value: .bool(true), media: media.filter { $0.hasPrefix("Qid0") })
         form.answers["bearings"] = Answer(comment: "motor not measured", media: media.filter { $0.hasPrefix("Qid6") })
         form.answers["notes"] = Answer(value: .text(note))
+        if simulated { form.record(AuditEvent(at: TestClock.start, by: user, action: .simulated)) }
         return try FormFile.encode(form)
     }
 

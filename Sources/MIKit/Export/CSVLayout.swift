@@ -1,0 +1,190 @@
+import Foundation
+
+/// The columns of an export's `<template>.csv`, laid out from one template version (the
+/// newest) in the order ODK Central users know:
+///
+/// `SubmissionDate`, then per question of the template, in its order:
+/// - multiple choice: `<id>` with the chosen labels joined by ` | `, then `<id>/<label>` per
+///   option holding 1 or 0 (empty when the question has no value);
+/// - true/false: `true` or `false`; numbers without a trailing `.0`; short answers as typed;
+/// - table: `<id>-<row label>-<column label>` per cell, row by row;
+/// - `<id>-comment`;
+///
+/// then `KEY` (the form id), `User`, `UserName`, `FormVersion`, `AttachmentsPresent`,
+/// `AttachmentsExpected`, `ForemanComments`.
+///
+/// Answers are matched to the layout by question id (and table cells by their row and column
+/// labels, by position when a label is not in the form's own template copy). A value that no
+/// longer fits the layout is still written, never dropped: an option the template has since
+/// removed stays in the joined text (it has no 0/1 column), and a value whose type changed is
+/// written as text in the question's column.
+///
+/// Cells that take no value keep their column, always empty for forms of the layout's version:
+/// the grid stays rectangular (a spreadsheet user can reshape it by position, and the header
+/// names every cell of the table), and a value an older version's form holds in a cell the
+/// newest version marks as taking none is still exported rather than dropped.
+public struct CSVLayout: Sendable {
+    /// The version the columns come from.
+    public let template: Template
+    /// The header row.
+    public let header: [String]
+
+    public init(template: Template) {
+        self.template = template
+        var header = ["SubmissionDate"]
+        for question in template.questions {
+            switch question.kind {
+            case .multipleChoice(let options, _):
+                header.append(question.id)
+                header += options.map { "\(question.id)/\($0)" }
+            case .table(let rows, let columns, _):
+                for row in rows {
+                    header += columns.map { "\(question.id)-\(row)-\($0)" }
+                }
+            case .trueFalse, .shortAnswer, .numeric:
+                header.append(question.id)
+            }
+            header.append("\(question.id)-comment")
+        }
+        header += ["KEY", "User", "UserName", "FormVersion", "AttachmentsPresent", "AttachmentsExpected", "ForemanComments"]
+        self.header = header
+    }
+
+    /// The row of `form`, with `attachmentsPresent` of its listed media files at hand.
+    public func row(for form: Form, attachmentsPresent: Int) -> [String] {
+        var row: [String] = [form.submittedAt.map(Self.timestamp) ?? ""]
+        row.reserveCapacity(header.count)
+        for question in template.questions {
+            let answer = form.answers[question.id]
+            let value = answer?.value
+            switch question.kind {
+            case .multipleChoice(let options, _):
+                if case .choices(let chosen)? = value {
+                    row.append(chosen.joined(separator: " | "))
+                    let set = Set(chosen)
+                    row += options.map { set.contains($0) ? "1" : "0" }
+                } else {
+                    row.append(value.map(Self.text) ?? "")
+                    row += options.map { _ in "" }
+                }
+            case .table(let rows, let columns, _):
+                row += Self.cells(of: value, question: question.id, rows: rows, columns: columns, in: form)
+            case .trueFalse, .shortAnswer, .numeric:
+                row.append(value.map(Self.text) ?? "")
+            }
+            row.append(answer?.comment ?? "")
+        }
+        let expected = form.answers.values.reduce(0) { $0 + $1.media.count }
+        row += [form.id.uuidString.lowercased(), form.user, form.userDisplayName ?? "", String(form.template.version),
+                String(attachmentsPresent), String(expected), Self.foremanComments(form.foremanComments)]
+        return row
+    }
+
+    /// A value as its CSV cell: `true`/`false`, numbers without `.0`, choices joined by ` | `.
+    static func text(_ value: AnswerValue) -> String {
+        switch value {
+        case .text(let text): return text
+        case .number(let number): return formatNumber(number)
+        case .bool(let bool): return bool ? "true" : "false"
+        case .choices(let labels): return labels.joined(separator: " | ")
+        case .table: return value.display
+        }
+    }
+
+    /// The table's cells in the layout's order, found in the form by row and column label.
+    static func cells(of value: AnswerValue?, question id: String, rows: [String], columns: [String], in form: Form) -> [String] {
+        let count = rows.count * columns.count
+        guard let value else { return Array(repeating: "", count: count) }
+        guard case .table(let grid) = value else {
+            // A value of another type (the question changed type): kept, in the first cell.
+            return [text(value)] + Array(repeating: "", count: max(count - 1, 0))
+        }
+        var formRows = rows, formColumns = columns
+        if case .table(let ownRows, let ownColumns, _)? = form.template.question(id: id)?.kind {
+            formRows = ownRows
+            formColumns = ownColumns
+        }
+        var cells: [String] = []
+        cells.reserveCapacity(count)
+        for (rowIndex, row) in rows.enumerated() {
+            let r = formRows.firstIndex(of: row) ?? rowIndex
+            for (columnIndex, column) in columns.enumerated() {
+                let c = formColumns.firstIndex(of: column) ?? columnIndex
+                cells.append(r < grid.count && c < grid[r].count ? grid[r][c] ?? "" : "")
+            }
+        }
+        return cells
+    }
+
+    /// Each comment on its own line: `2026-11-23T10:15:00Z boss: Replace the seal.`
+    static func foremanComments(_ comments: [ForemanComment]) -> String {
+        comments.map { "\(timestamp($0.at)) \($0.by): \($0.text)" }.joined(separator: "\n")
+    }
+
+    /// `2026-11-23T06:56:03Z`: ISO 8601 in UTC, to the second.
+    static func timestamp(_ date: Date) -> String {
+        let whole = Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
+        return (try? ListingJSON.iso8601(whole)) ?? ISO8601DateFormatter().string(from: whole)
+    }
+}
+
+/// RFC 4180 text: fields separated by commas, records ended by CRLF, a field quoted when it
+/// holds a comma, a quote, CR or LF (quotes doubled inside).
+///
+/// Spreadsheet formulas: a field that starts with `=`, `+`, `-`, `@`, a tab or CR is run as a
+/// formula by Excel and LibreOffice when the file is opened (CSV injection: `=HYPERLINK(…)`,
+/// DDE). ODK Central writes such fields as they are; MI prefixes them with `'`, so both
+/// programs show them as text, because this CSV is made to be opened in a spreadsheet by office
+/// staff and its text comes from the field (the apostrophe shows, which is the price of never
+/// running a technician's text as a formula). Numbers are never touched (`-3.5` stays a
+/// number); scripts that need every byte as typed use the `jsonl` export.
+public enum CSVText {
+    /// The UTF-8 byte-order mark, so Excel reads the file as UTF-8 (`Ñuñoa`, not `Ã‘uÃ±oa`).
+    public static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+    /// One record, CRLF included, appended to `out`.
+    public static func append(_ fields: [String], to out: inout [UInt8]) {
+        for (index, field) in fields.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            appendField(field, to: &out)
+        }
+        out.append(0x0D)
+        out.append(0x0A)
+    }
+
+    /// One record as bytes.
+    public static func record(_ fields: [String]) -> [UInt8] {
+        var out: [UInt8] = []
+        append(fields, to: &out)
+        return out
+    }
+
+    /// The field as a spreadsheet should see it: prefixed with `'` when it would start a formula.
+    public static func guarded(_ field: String) -> String {
+        guard let first = field.utf8.first else { return field }
+        switch first {
+        case UInt8(ascii: "="), UInt8(ascii: "@"), 0x09, 0x0D:
+            return "'" + field
+        case UInt8(ascii: "+"), UInt8(ascii: "-"):
+            return Double(field) == nil ? "'" + field : field
+        default:
+            return field
+        }
+    }
+
+    static func appendField(_ raw: String, to out: inout [UInt8]) {
+        let field = guarded(raw)
+        let utf8 = field.utf8
+        let needsQuotes = utf8.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0D || $0 == 0x0A }
+        guard needsQuotes else {
+            out.append(contentsOf: utf8)
+            return
+        }
+        out.append(UInt8(ascii: "\""))
+        for byte in utf8 {
+            if byte == UInt8(ascii: "\"") { out.append(byte) }
+            out.append(byte)
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}
