@@ -3,9 +3,12 @@
 #   mi stats  — `mi stats pump-inspection --json` (the foreman fiona: every technician's forms)
 #               over a local store of 10,000 completed forms, against `find … | xargs cat` of
 #               the same form.json files.
+#   server_stats — a release mi-server's `GET /api/v1/templates/pump-inspection/stats` and
+#               office page over the same forms stored as its submissions, against `find … |
+#               xargs cat` of the stored form.json files.
 # Each measurement is a function, so other parts (the server's statistics) add theirs and list
 # them in `measurements`. Median wall time (hyperfine, alternating) and peak RSS (/usr/bin/time).
-#   FORMS=10000 USERS=50 RUNS=10 MI_BINARY=.build/release/mi bash scripts/bench-stats.sh [measurement…]
+#   FORMS=10000 USERS=50 RUNS=10 MI_BINARY=.build/release/mi bash scripts/bench-stats.sh [mi_stats|server_stats…]
 #   BENCH_DIR=/tmp/x keeps the work folder (the store is built once and reused when present).
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
@@ -66,6 +69,96 @@ bench_mi_stats() {
     "$(rss "'$mi' stats pump-inspection --json")"
 }
 
+# The server's half: the same 10,000 forms as mi-server's stored submissions. A release
+# mi-server is started once on an empty data folder (its migrations make the schema) and
+# stopped; each form.json is copied to `submissions/<id>/` and its row (with the summary the
+# server keeps, as an upload records it) inserted by Python's sqlite3. fiona's token asks
+# `GET /api/v1/templates/pump-inspection/stats` (and with `groupBy`), and the same token as
+# the office cookie the page `/templates/pump-inspection/stats`, each a `curl`, against
+# `find | xargs cat` of the same form.json files. Peak RSS: the server's VmHWM after the runs.
+bin="$(dirname "${MI_SERVER_BINARY:-$(dirname "$mi")/mi-server}")"
+. "$here/scripts/server-process.sh"
+# The server's own Config.plist (fiona's MI_CONFIG stays as it is for `mi`).
+start_bench_server() { MI_CONFIG="$work/Server.plist" start_server; }
+
+make_server_data() {
+  rm -rf "$work/server-data"
+  start_bench_server; stop_server
+  python3 - "$work/Documents/CompletedMIs" "$work/server-data" <<'PY'
+import hashlib, json, os, shutil, sqlite3, sys, time
+from datetime import datetime
+completed, data = sys.argv[1:3]
+db = sqlite3.connect(os.path.join(data, "mi-server.sqlite"))
+db.execute("PRAGMA synchronous = OFF")
+now = int(time.time())
+seconds = lambda text: int(datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp())
+for root, _, files in sorted(os.walk(completed)):
+    if "form.json" not in files:
+        continue
+    raw = open(os.path.join(root, "form.json"), "rb").read()
+    form = json.loads(raw)
+    form_id = form["id"].lower()
+    folder = os.path.join(data, "submissions", form_id)
+    os.makedirs(folder)
+    shutil.copyfile(os.path.join(root, "form.json"), os.path.join(folder, "form.json"))
+    submitted = seconds(form["submittedAt"]) if form.get("submittedAt") else None
+    answers = form.get("answers", {})
+    db.execute("""INSERT INTO submission (id, user, formName, uploadedBy, receivedAt, summarized, templateID, templateTitle,
+                  templateVersion, userDisplayName, submittedAt, submittedSort, answered, questions, media)
+                  VALUES (?, ?, ?, 'fiona', ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+               (form_id, form["user"], form["name"], now, form["template"]["id"], form["template"]["title"],
+                form["template"]["version"], form.get("userDisplayName"), submitted, submitted or 0,
+                sum(1 for a in answers.values() if "value" in a or "comment" in a), len(form["template"]["questions"]),
+                sum(len(a.get("media", [])) for a in answers.values())))
+    db.execute("INSERT INTO part (submissionID, position, name, filename, size, sha256) VALUES (?, 0, 'form', 'form.json', ?, ?)",
+               (form_id, len(raw), hashlib.sha256(raw).hexdigest()))
+db.commit()
+PY
+}
+
+# GET …/stats (JSON, and grouped by a question) and the office's page, against reading every
+# form.json the server stores.
+bench_server_stats() {
+  [ -x "$bin/mi-server" ] || { echo "build first: swift build -c release --product mi-server" >&2; exit 1; }
+  local port=$((20000 + RANDOM % 40000))
+  MI_DEMO_PORT=$port MI_DEMO_TEMPLATES="$here/Samples/templates" MI_DEMO_DATA="$work/server-data" \
+    bash "$here/scripts/demo-config.sh" "$work/Server.plist" "$work/Documents"
+  [ -f "$work/server-data/mi-server.sqlite" ] && [ -d "$work/server-data/submissions" ] || make_server_data
+  start_bench_server
+  trap 'stop_server; bash "$here/scripts/slapd-test.sh" stop "$work/slapd" >/dev/null 2>&1 || true' EXIT
+  local base="http://127.0.0.1:$port" token
+  token=$(curl -sS --fail -H 'Content-Type: application/json' -d '{"user":"fiona","password":"fiona-password"}' \
+    "$base/api/v1/session" | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
+  local api="$base/api/v1/templates/pump-inspection/stats"
+  echo "server: $(find server-data/submissions -name form.json | wc -l) stored submissions; the API counts" \
+    "$(curl -sS --fail -H "Authorization: Bearer $token" "$api" | python3 -c 'import json,sys; print(json.load(sys.stdin)["forms"])') forms"
+  # CPU seconds the server spends (utime + stime of /proc/PID/stat, in clock ticks), which a
+  # machine shared with other work disturbs less than wall time.
+  cpu() { awk -v hz="$(getconf CLK_TCK)" '{print ($14 + $15) / hz}' "/proc/$server_pid/stat"; }
+  local cpu_before cpu_after
+  cpu_before=$(cpu)
+  hyperfine -N --warmup 2 --runs "$runs" --export-json "$work/hyperfine-server-stats.json" \
+    -n "GET …/stats" "curl -sS --fail -o /dev/null -H 'Authorization: Bearer $token' '$api'" \
+    -n "GET …/stats?groupBy=noise" "curl -sS --fail -o /dev/null -H 'Authorization: Bearer $token' '$api?groupBy=noise'" \
+    -n "office /templates/…/stats" "curl -sS --fail -o /dev/null -H 'Cookie: mi_office=$token' '$base/templates/pump-inspection/stats'" \
+    -n "find | xargs cat" "bash -c 'find server-data/submissions -name form.json -print0 | xargs -0 cat > /dev/null'" >/dev/null
+  cpu_after=$(cpu)
+  local peak
+  peak=$(awk '/VmHWM/ {print $2}' "/proc/$server_pid/status")
+  report "$work/hyperfine-server-stats.json" "find | xargs cat" "mi-server statistics over $forms stored submissions" "$peak"
+  python3 - "$work/hyperfine-server-stats.json" "$cpu_before" "$cpu_after" "$runs" <<'PY'
+import json, sys
+path, before, after, runs = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4])
+results = {r["command"]: r for r in json.load(open(path))["results"]}
+base = results["find | xargs cat"]
+base_cpu = base["user"] + base["system"]
+requests = (len(results) - 1) * (runs + 2)
+print(f"  CPU: find | xargs cat {base_cpu*1000:.0f} ms; mi-server {(after - before) / requests * 1000:.0f} ms per request"
+      f" (mean of the three), on {__import__('os').cpu_count()} cores")
+PY
+  stop_server
+}
+
 measurements=("$@")
-[ ${#measurements[@]} -gt 0 ] || measurements=(mi_stats)
+[ ${#measurements[@]} -gt 0 ] || measurements=(mi_stats server_stats)
 for measurement in "${measurements[@]}"; do "bench_$measurement"; done

@@ -3,16 +3,7 @@
 # port (MI_CONFIG), and functions to start and stop that mi-server (its pid in `server_pid`, its
 # log in $work/server.log) and to run a command as a user (`as ana mi …`). Everything is removed
 # on exit, unless KEEP is set.
-server_pid=
-start_server() {
-  "$bin/mi-server" --config "$MI_CONFIG" 2> "$work/server.log" &
-  server_pid=$!
-  for _ in $(seq 200); do grep -q "listening on" "$work/server.log" 2>/dev/null && return; sleep 0.05; done
-  echo "mi-server did not start:" >&2; cat "$work/server.log" >&2; exit 1
-}
-stop_server() {
-  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; server_pid=; fi
-}
+. "$here/scripts/server-process.sh"
 stack_cleanup() {
   stop_server
   bash "$here/scripts/slapd-test.sh" stop "$work/slapd" >/dev/null 2>&1 || true

@@ -9,7 +9,7 @@ final class OfficeBrowserTests: XCTestCase {
     static let hostile = ["<img src=x onerror=alert(1)>", "<script>window.__miHostile=1</script>"]
     static let foremanComment = "Seal leak confirmed: order a new mechanical seal"
     /// The steps the script runs when every page is there (run_all in the script).
-    static let steps = 27
+    static let steps = 32
 
     /// Where the screenshots go: the package's own .build folder (review-…, editor-…).
     static var screenshots: URL { Sandbox.repositoryRoot.appendingPathComponent(".build/office-screenshots") }
@@ -135,6 +135,9 @@ final class OfficeBrowserTests: XCTestCase {
             "word": Self.word, "foremanComment": Self.foremanComment, "hostile": Self.hostile,
             "noValueCells": 1, "total": 3, "anaCount": 2, "bobCount": 1, "extinguisherCount": 1,
             "anaPassword": TestDirectory.password(for: "ana"), "fionaPassword": TestDirectory.password(for: "fiona"),
+            // The statistics page of the pump inspections: ana's and bob's, both heard "Humming".
+            "statsTemplate": "pump-inspection", "statsForms": 2, "anaPumpForms": 1,
+            "optionCounts": ["guard": 2, "leaks": 5, "noise": 4, "checks": 5], "numericIds": ["pressure", "hours"],
         ]
     }
 

@@ -54,8 +54,9 @@ enum SVGChart {
     /// Vertical bars `pitch` apart and `width` wide, scaled so the largest fills `height`; room
     /// below for the ticks and, when any column has a `text`, above for the counts. The first
     /// and last ticks are anchored inside the chart.
+    /// `minimumWidth` keeps a chart of few columns from being scaled up to giant bars.
     static func columns(_ columns: [Column], kind: String, svgClass: String, label: String,
-                        height: Double = 120, pitch: Double = 22, width: Double = 18) -> [String: Any] {
+                        height: Double = 120, pitch: Double = 22, width: Double = 18, minimumWidth: Double = 0) -> [String: Any] {
         let highest = max(columns.map(\.value).max() ?? 0, 1)
         let top = columns.contains { !$0.text.isEmpty } ? 14.0 : 0
         let last = columns.count - 1
@@ -71,7 +72,7 @@ enum SVGChart {
             ]
         }
         return ["bars": bars, "svgClass": svgClass, "ariaLabel": label, "highest": highest,
-                "width": max(Double(columns.count) * pitch - (pitch - width), width), "height": top + height + 18,
+                "width": max(Double(columns.count) * pitch - (pitch - width), width, minimumWidth), "height": top + height + 18,
                 "labelY": top + height + 14]
     }
 

@@ -119,14 +119,14 @@ struct StatisticsPage {
             "id": question.id, "text": question.text, "type": type,
             "answered": question.answered, "commentOnly": question.commentOnly, "unanswered": question.unanswered,
             "answeredPercent": percent(question.answered, of: forms),
-            "media": question.media.map { ["kind": $0.kind, "count": $0.count] }, "hasMedia": !question.media.isEmpty,
+            "media": question.media.map { ["text": count($0.count, $0.kind)] }, "hasMedia": !question.media.isEmpty,
         ]
         if let options = question.options {
             values["options"] = optionValues(options, multiple: question.multipleAnswers ?? false, answered: question.answered,
                                              question: question.id)
         }
         if let numbers = question.numbers { values["numbers"] = numberValues(numbers, name: question.text) }
-        if let frequent = question.values {
+        if let frequent = question.values, !frequent.isEmpty {
             values["values"] = valueValues(frequent, distinct: question.distinctValues ?? frequent.count, name: question.text)
         }
         if let cells = question.cells {
@@ -136,12 +136,13 @@ struct StatisticsPage {
                     "row": cell.row, "column": cell.column, "name": name, "answered": count(cell.answered, "form"),
                 ]
                 if let numbers = cell.numbers { cellValues["numbers"] = numberValues(numbers, name: name) }
-                if let frequent = cell.values {
+                if let frequent = cell.values, !frequent.isEmpty {
                     cellValues["values"] = valueValues(frequent, distinct: cell.distinctValues ?? frequent.count, name: name)
                 }
                 return cellValues
             }
         }
+        values["nothingToChart"] = question.options == nil && question.cells == nil && values["numbers"] == nil && values["values"] == nil
         return values
     }
 
@@ -161,12 +162,13 @@ struct StatisticsPage {
         let integer = numbers.integer ?? false
         let bins = numbers.histogram
         let pitch = min(max(560 / Double(max(bins.count, 1)), 28), 80)
-        // A tick under every bar when its range fits, else under every other (or third) bar.
+        // A tick under every bar when its range fits, else under every other (or third) bar,
+        // counted from the last so the highest values are always labelled.
         let every = Int((56 / pitch).rounded(.up))
         let columns = bins.enumerated().map { index, bin in
             let range = binText(bin, integer: integer)
             return SVGChart.Column(value: bin.count, title: "\(range): \(count(bin.count, "value"))",
-                                   tick: index % every == 0 || index == bins.count - 1 ? range : "",
+                                   tick: (bins.count - 1 - index) % every == 0 ? range : "",
                                    text: "\(bin.count)")
         }
         let summary: [(String, String)] = [
@@ -178,7 +180,7 @@ struct StatisticsPage {
         ]
         return [
             "chart": SVGChart.columns(columns, kind: "bin", svgClass: "chart-histogram", label: "Histogram of \(name)",
-                                      pitch: pitch, width: pitch - 3),
+                                      pitch: pitch, width: pitch - 3, minimumWidth: 560),
             "summary": summary.map { ["name": $0.0, "value": $0.1] },
             "bins": bins.map { ["range": binText($0, integer: integer), "count": $0.count] },
         ]

@@ -528,11 +528,111 @@ def capture(office, user, password, out, page):
     return "media loaded" if office.driver.execute_script(loaded) else "media NOT loaded"
 
 
+# ---- statistics (/templates/{id}/stats) -------------------------------------------------------
+
+
+def statistics_linked(office, facts):
+    office.open("/templates", "templates-for-stats")
+    links = office.all(f"tr.template[data-template-id='{facts['statsTemplate']}'] a.statistics")
+    check(links, f"no a.statistics in the row of {facts['statsTemplate']} on /templates")
+    links[0].click()
+    office.wait_loaded()
+    check(office.driver.current_url.endswith(f"/templates/{facts['statsTemplate']}/stats"),
+          f"a.statistics opened {office.driver.current_url}")
+    office.screenshot("statistics")
+    office.open("/", "dashboard-for-stats")
+    check(office.all(f"a.statistics[href='/templates/{facts['statsTemplate']}/stats']"),
+          "the dashboard has no link to the template's statistics")
+
+
+def stats_sections(office):
+    return {s.get_attribute("data-question-id"): s for s in office.all("section.question-stats")}
+
+
+def statistics_charts(office, facts):
+    office.open(f"/templates/{facts['statsTemplate']}/stats", "statistics-charts")
+    check(office.all("form#stats-filters"), "no form#stats-filters")
+    total = office.find("#stats-total").text
+    check(f"{facts['statsForms']} forms" in total, f"#stats-total says {total!r}, expected {facts['statsForms']} forms")
+    check(office.all("svg.chart-days polyline"), "no svg.chart-days polyline (forms per day)")
+    sections = stats_sections(office)
+    check(list(sections) == facts["questionIds"], f"section.question-stats in the page: {list(sections)}, expected {facts['questionIds']}")
+    for question, section in sections.items():
+        svgs = section.find_elements(By.CSS_SELECTOR, "svg.chart")
+        check(svgs, f"the section of {question} has no svg.chart")
+        for svg in svgs:
+            box = svg.size
+            check(box["width"] > 100 and box["height"] > 10, f"the chart of {question} is drawn {box['width']}×{box['height']}")
+    for question, options in facts["optionCounts"].items():
+        bars = sections[question].find_elements(By.CSS_SELECTOR, "svg.chart-options rect.bar")
+        rows = sections[question].find_elements(By.CSS_SELECTOR, "table.options tbody tr")
+        check(len(bars) == options == len(rows), f"{question}: {len(bars)} bars and {len(rows)} rows for {options} options")
+    for question in facts["numericIds"]:
+        bars = sections[question].find_elements(By.CSS_SELECTOR, "svg.chart-histogram rect.bar")
+        bins = sections[question].find_elements(By.CSS_SELECTOR, "table.bins tbody tr")
+        check(bars and len(bars) == len(bins), f"{question}: {len(bars)} histogram bars for {len(bins)} bins")
+    # Every pump inspection heard "Humming": its bar is the longest, its row says all of them.
+    noise = sections["noise"]
+    rows = {r.find_elements(By.TAG_NAME, "td")[0].text: r.find_elements(By.TAG_NAME, "td")[1].text
+            for r in noise.find_elements(By.CSS_SELECTOR, "table.options tbody tr")}
+    check(rows.get("Humming") == str(facts["statsForms"]), f"noise's table: {rows}")
+    widths = [float(b.get_attribute("width")) for b in noise.find_elements(By.CSS_SELECTOR, "rect.bar")]
+    check(widths[1] == max(widths) > 0 and widths[0] == 0, f"noise's bar widths {widths}")
+    titles = [t.get_attribute("textContent") for t in noise.find_elements(By.CSS_SELECTOR, "svg g.option title")]
+    check(any(t.startswith("Humming: ") and "100.0 %" in t for t in titles), f"noise's tooltips {titles}")
+    return f"{len(sections)} questions charted"
+
+
+def statistics_filtered(office, facts):
+    office.open(f"/templates/{facts['statsTemplate']}/stats", "statistics-before-filter")
+    choose(office.find("select#user"), "ana")
+    choose(office.find("select#groupBy"), "noise")
+    office.find("button#apply-stats").click()
+    office.wait_loaded()
+    office.screenshot("statistics-filtered")
+    url = office.driver.current_url
+    check("user=ana" in url and "groupBy=noise" in url, f"the filter form went to {url}")
+    total = office.find("#stats-total").text
+    check(f"{facts['anaPumpForms']} form" in total, f"#stats-total for ana says {total!r}")
+    groups = [g.get_attribute("data-group") for g in office.all("section.group")]
+    check(len(groups) == facts["optionCounts"]["noise"] + 1 and groups[-1] == "Not answered",
+          f"groups {groups}: every option of noise, then the forms that left it unanswered")
+
+
+def statistics_print(office, facts):
+    office.open(f"/templates/{facts['statsTemplate']}/stats", "statistics-print")
+    office.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    try:
+        check(not office.find("form#stats-filters").is_displayed(), "the filter form shows in print")
+        fill = office.driver.execute_script(
+            "return getComputedStyle(document.querySelector('section.question-stats svg.chart rect.bar')).fill")
+        check(fill == "rgb(85, 85, 85)", f"a bar prints as {fill}, expected grey on white")
+        check(office.find("section.question-stats").is_displayed(), "the questions do not print")
+        office.screenshot("statistics-as-printed")
+    finally:
+        office.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+
+
+def technician_statistics(office, facts):
+    path = f"/templates/{facts['statsTemplate']}/stats"
+    office.open(path, "technician-statistics")
+    total = office.find("#stats-total").text
+    check(f"{facts['anaPumpForms']} form" in total, f"ana's statistics count {total!r}")
+    status = office.http(path + "?user=bob")[0]
+    check(status == 403, f"ana asking for bob's statistics: {status}, expected 403")
+    status = office.http(path + "?version=latest", headers={"Accept": "text/html"})[0]
+    check(status == 400, f"version=latest: {status}, expected 400")
+
+
 def run_all(office, facts, artifacts):
     office.step("a wrong password shows .error and sets no cookie", wrong_password, office, "fiona")
     if not office.step("fiona (foreman) signs in", signed_in, office, "fiona", facts["fionaPassword"], "fiona"):
         return
     office.step("the dashboard opens with the nav and sign-out", dashboard, office)
+    office.step("/templates and the dashboard link to the statistics", statistics_linked, office, facts)
+    office.step("statistics: an svg per question, a bar per option and per bin", statistics_charts, office, facts)
+    office.step("statistics: the GET filter form and group-by", statistics_filtered, office, facts)
+    office.step("statistics print: no form, grey bars", statistics_print, office, facts)
     office.step(f"/submissions lists all {facts['total']}", submissions_list, office, facts["total"])
     office.step(f"filter user=ana shows her {facts['anaCount']}", filtered_by_technician,
                 office, "ana", facts["anaCount"], facts["technicianName"])
@@ -571,6 +671,7 @@ def run_all(office, facts, artifacts):
                 f"/api/v1/submissions/{facts['bobId']}/media/{facts['bobMedia']}", "technician-other-media")
     office.step("ana may not open the editor (403)", technician_refused, office, "/templates/new",
                 "technician-editor")
+    office.step("ana's statistics are her own; bob's are 403", technician_statistics, office, facts)
 
 
 # ---- the template editor ----------------------------------------------------------------------
