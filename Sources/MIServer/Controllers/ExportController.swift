@@ -74,12 +74,14 @@ struct ExportController {
                     try await writer.write(ByteBuffer(bytes: chunk))
                 }
             } catch let error as ExportError {
-                // The status and headers are gone already: all that is left is to end the
-                // body, so the client gets a zip cut short (no central directory, which zip
-                // tools report) and the administrator this line.
+                // The status and headers are gone already. Throwing breaks the chunked body
+                // off without its last chunk, so the client sees a failed transfer (curl exits
+                // 18, a browser marks the download failed) rather than a short file that looks
+                // finished; the administrator gets this line.
                 logger.error("export of \(id) stopped midway: \(error.errorDescription ?? error.code)", metadata: [
                     "formsRead": "\(box.writer.progress.formsRead)", "bytes": "\(box.writer.progress.bytes)",
                 ])
+                throw error
             }
             try await writer.finish(nil)
             let skipped = box.writer.skipped
