@@ -125,7 +125,7 @@ final class ExportAPITests: XCTestCase {
             XCTAssertEqual(bare.entries.map(\.name), ["pump-inspection.csv"], "no media entries")
             XCTAssertEqual(bare.entry("pump-inspection.csv")?.data, csv, "the rows still count the attachments present")
 
-            let days = try Self.archive(await client.get(Self.path + "?from=2026-03-04&to=2026-03-04&media=", token: token))
+            let days = try Self.archive(await client.get(Self.path + "?from=2026-03-04&to=2026-03-04", token: token))
             XCTAssertEqual(days.entry("pump-inspection.csv")?.data, try Self.expectedCSV([forms[2], forms[3]], present: [forms[3].id: 1]))
             XCTAssertEqual(days.entries.map(\.name), ["pump-inspection.csv", "media/\(bob)/Qid5(1).jpg"])
         }
@@ -173,7 +173,7 @@ final class ExportAPITests: XCTestCase {
         try await fixture.test { client in
             _ = try await Self.upload(client)
             let token = try await client.login("fiona")
-            for (query, parameter) in [("media=maybe", "media"), ("format=xml", "format"), ("from=2026-13-01", "from"),
+            for (query, parameter) in [("media=maybe", "media"), ("format=xml", "format"), ("format=", "format"), ("media=", "media"), ("from=2026-13-01", "from"),
                                        ("to=yesterday", "to"), ("version=0", "version"), ("user=a%2Fb", "user")] {
                 let response = try await client.get(Self.path + "?" + query, token: token)
                 XCTAssertEqual(response.status, .badRequest, "\(query): \(response.text)")

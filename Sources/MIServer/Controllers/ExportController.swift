@@ -27,11 +27,11 @@ struct ExportController {
     }
 
     /// `media` (`true` or `false`, default true) and `format` (`zip` or `jsonl`, default zip)
-    /// of a request's query; an empty one counts as absent, the last of a repeated one wins.
-    /// A bad value is 400 naming the parameter.
+    /// of a request's query; the last of a repeated one wins. A bad value, an empty one
+    /// included (no form on a page sends these two), is 400 naming the parameter.
     static func options(_ query: String?) throws -> Options {
         var options = Options()
-        for (name, value) in FormQuery.parameters(query) where !value.isEmpty {
+        for (name, value) in FormQuery.parameters(query) {
             switch name {
             case "media":
                 switch value.lowercased() {
