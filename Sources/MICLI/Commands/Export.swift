@@ -28,14 +28,7 @@ extension MI {
         @Option(name: .shortAndLong, help: ArgumentHelp("The file to write (replaced once the export is complete).", valueName: "file"))
         var output: String
 
-        @Option(help: ArgumentHelp("Forms submitted on or after this UTC day (YYYY-MM-DD) or ISO 8601 time.", valueName: "day"))
-        var from: String?
-
-        @Option(help: ArgumentHelp("Forms submitted on or before this UTC day (YYYY-MM-DD) or up to this ISO 8601 time.", valueName: "day"))
-        var to: String?
-
-        @Option(help: ArgumentHelp("Only this technician's forms (foremen; a technician exports only their own).", valueName: "user"))
-        var user: String?
+        @OptionGroup var selection: FormSelectionOptions
 
         @Flag(name: .customLong("no-media"), help: "Leave the media files out of the zip (the CSV still counts them).")
         var noMedia = false
@@ -58,9 +51,8 @@ extension MI {
 
         func run() throws {
             let format = try ExportFormat(parsing: format)
-            let dates = try StatisticsFilters.dates(from: from, to: to, names: ("--from", "--to"))
+            let filters = try selection.filters()
             let context = try Context.anyone(global)
-            let filters = StatisticsFilters(from: dates.from, to: dates.to, user: user)
             // Listed under the store's lock; written outside it, so a long export holds no one up
             // (a form deleted meanwhile is skipped and named).
             let local = try context.runListing(reminders: false) { workflow, listing in

@@ -21,14 +21,7 @@ extension MI {
         @Argument(help: ArgumentHelp("The template id (`mi templates` lists them).", valueName: "template"))
         var template: String
 
-        @Option(help: ArgumentHelp("Forms submitted on or after this UTC day (YYYY-MM-DD) or ISO 8601 time.", valueName: "day"))
-        var from: String?
-
-        @Option(help: ArgumentHelp("Forms submitted on or before this UTC day (YYYY-MM-DD) or up to this ISO 8601 time.", valueName: "day"))
-        var to: String?
-
-        @Option(help: ArgumentHelp("Only this technician's forms (foremen; a technician sees only their own).", valueName: "user"))
-        var user: String?
+        @OptionGroup var selection: FormSelectionOptions
 
         @Option(help: ArgumentHelp("Only forms of this template version (laid out by that version's questions).", valueName: "n"))
         var version: Int?
@@ -41,14 +34,9 @@ extension MI {
             if let version, version < 1 { throw ValidationError("--version is a template version: a whole number from 1") }
         }
 
-        private func dates() throws -> (from: Date?, to: Date?) {
-            try StatisticsFilters.dates(from: from, to: to, names: ("--from", "--to"))
-        }
-
         func run() throws {
-            let dates = try dates()
+            let filters = try selection.filters(version: version, groupBy: groupBy)
             let context = try Context.anyone(global)
-            let filters = StatisticsFilters(from: dates.from, to: dates.to, user: user, version: version, groupBy: groupBy)
             let (statistics, unreadable) = try context.runListing(reminders: false) { workflow, listing in
                 try workflow.statistics(of: template, filters: filters, listing: listing)
             }
