@@ -167,7 +167,11 @@ PY
 # against `zip -0 -r` of the same folder (stored entries, as the export writes them). Also the
 # time to the first byte and mi-server's peak RSS (VmHWM) after the runs.
 make_export_data() {
-  [ -f "$work/server-data/mi-server.sqlite" ] || make_server_data
+  if [ ! -f "$work/server-data/mi-server.sqlite" ]; then
+    MI_DEMO_PORT=$((20000 + RANDOM % 40000)) MI_DEMO_TEMPLATES="$here/Samples/templates" MI_DEMO_DATA="$work/server-data" \
+      bash "$here/scripts/demo-config.sh" "$work/Server.plist" "$work/Documents"
+    make_server_data
+  fi
   rm -rf "$work/export-data" && cp -a "$work/server-data" "$work/export-data"
   python3 - "$work/export-data" <<'PY'
 import hashlib, json, os, random, sqlite3, sys
