@@ -103,6 +103,53 @@ final class FormReaderTests: XCTestCase {
         }
     }
 
+    /// Whatever `FormFile.decode` gives for `text` (a form or an error), the reader gives too.
+    func assertReadsLikeDecode(_ text: String, file: StaticString = #filePath, line: UInt = #line) {
+        var reader = FormReader()
+        let data = Data(text.utf8)
+        switch (Result { try FormFile.decode(data) }, Result { try reader.decode(data) }) {
+        case (.success(let expected), .success(let read)): XCTAssertEqual(read, expected, file: file, line: line)
+        case (.failure(let expected), .failure(let read)):
+            XCTAssertEqual(String(describing: read), String(describing: expected), file: file, line: line)
+        case (let expected, let read): XCTFail("decode: \(expected), reader: \(read)", file: file, line: line)
+        }
+    }
+
+    /// The reader reads answers, audit events and comments straight into their types: every
+    /// member it knows, others ignored as the decoder ignores them, anything else the decoder's.
+    func testMembersOfAnswersEventsAndCommentsReadLikeDecode() throws {
+        let good = String(decoding: try FormFile.encode(try richForm(2)), as: UTF8.self)
+        let variants: [(String, String)] = [
+            ("\"action\":\"created\"", "\"action\":\"created\",\"extra\":[null,{\"y\":1.5e2}]"),
+            ("\"action\":\"created\"", "\"\\u0061ction\":\"created\""),
+            ("\"action\":\"created\"", "\"action\":\"created\",\"action\":\"created\""),
+            ("\"action\":\"created\"", "\"action\":\"created\",\"\\u0061ction\":\"answered\""),
+            ("\"action\":\"created\"", "\"action\":\"created\",\"note\":null"),
+            ("\"action\":\"created\"", "\"action\" : \"created\" , \"questions\" : [ ]"),
+            ("\"comment\":\"too loud\"", "\"comment\":\"too loud\",\"value\":null,\"media\":null,\"x\":{}"),
+            ("\"comment\":\"too loud\"", "\"comment\":\"too loud\",\"value\":[]"),
+            ("\"comment\":\"too loud\"", "\"comment\":\"too loud\",\"value\":[[]]"),
+            ("\"comment\":\"too loud\"", "\"comment\":\"too loud\",\"value\":[\"a\",null]"),
+            ("\"comment\":\"too loud\"", "\"comment\":\"too loud\",\"value\":[[\"a\"],\"b\"]"),
+            ("\"comment\":\"too loud\"", "\"comment\":\"too loud\",\"value\":{\"a\":1}"),
+            ("\"comment\":\"too loud\"", "\"comment\":\"too loud\",\"value\":-0.5e-3"),
+            ("\"comment\":\"too loud\"", "\"comment\":\"too loud\",\"value\":1e400"),
+            ("\"comment\":\"too loud\"", "\"comment\":\"too loud\",\"comment\":\"again\""),
+            ("\"comment\":\"too loud\"", "\"comment\":\"too loud\",\"draft\":[]"),
+            ("\"comment\":\"too loud\"", "\"comment\":\"too loud\",\"draft\":[[1]]"),
+            ("\"text\":\"Good\"", "\"text\":\"Good\",\"extra\":true"),
+            ("\"text\":\"Good\"", "\"te\\u0078t\":\"Good\""),
+            ("\"text\":\"Good\"", "\"text\":null"),
+            ("\"formatVersion\":1", "\"formatVersion\":1.0"),
+            ("\"formatVersion\":1", "\"formatVersion\":1,\"formatVersion\":1"),
+            ("\"returnNote\":", "\"returnNote\":null,\"x\":"),
+        ]
+        for (target, replacement) in variants {
+            XCTAssertTrue(good.contains(target), target)
+            assertReadsLikeDecode(good.replacingOccurrences(of: target, with: replacement))
+        }
+    }
+
     func testJSONBytesIsStrict() {
         XCTAssertEqual(JSONBytes.parse(Data(#"{"a": [1, -2.5e3, "\u00e9\ud83d\ude00", true, null]}"#.utf8)),
                        .object(["a": .array([.number(1), .number(-2500), .string("é😀"), .bool(true), .null])]))

@@ -253,6 +253,35 @@ final class StatisticsBuilderTests: XCTestCase {
         XCTAssertEqual(result.groups?.map(\.forms), [0, 1, 0])
     }
 
+    func testMergingPiecesInOrderGivesTheSameResultAsOneBuilder() throws {
+        var forms: [Form] = []
+        for number in 0..<40 {
+            let text = number % 5 == 0 ? "not a number" : String(Double(number) * 0.1 + 0.07)
+            var form = form(user: number % 3 == 0 ? "bob" : "ana", submitted: Self.day.addingTimeInterval(Double(number) * 40_000), [
+                "state": Answer(value: .choices([["ok", "worn", "retired"][number % 3]])),
+                "faults": Answer(value: .choices(number % 4 == 0 ? [] : ["leak", "heat"]), media: ["a\(number).jpg"]),
+                "running": number % 7 == 0 ? Answer(comment: "off") : Answer(value: .bool(number % 2 == 0)),
+                "note": Answer(value: .text(["fine", "Fine ", "leak"][number % 3])),
+                "pressure": Answer(value: .number(Double(number) * 0.37 + 1e-9)),
+                "blades": Answer(value: number % 9 == 0 ? .text(text) : .number(Double(number % 13))),
+                "readings": Answer(value: .table([[text, "r\(number % 2)"], [String(number), nil], ["x", "y", "z"]])),
+            ])
+            if number % 11 == 0 { form.audit.append(AuditEvent(at: Self.day, by: "sim", action: .init(rawValue: "simulated") ?? .created)) }
+            forms.append(form)
+        }
+        for filters in [StatisticsFilters(), StatisticsFilters(groupBy: "state"), StatisticsFilters(groupBy: "faults")] {
+            let whole = try statistics(forms, filters: filters)
+            for cut in [0, 1, 17, 39, 40] {
+                var first = try StatisticsBuilder(template: Self.template, filters: filters)
+                var second = first
+                for form in forms[..<cut] { first.add(form) }
+                for form in forms[cut...] { second.add(form) }
+                first.merge(second)
+                XCTAssertEqual(first.result(), whole, "cut at \(cut), group by \(filters.groupBy ?? "none")")
+            }
+        }
+    }
+
     func testNoGroupsWithoutGroupBy() throws {
         XCTAssertNil(try statistics([form([:])]).groups)
     }

@@ -154,7 +154,7 @@ enum HeaderValue {
     }
 
     /// `"yyyy-MM-ddTHH:mm:ssZ"`, in UTC.
-    static func date(_ raw: [UInt8]) -> Date? {
+    static func date<Bytes: RandomAccessCollection<UInt8>>(_ raw: Bytes) -> Date? where Bytes.Index == Int {
         guard raw.count == 22, raw[0] == UInt8(ascii: "\""), raw[21] == UInt8(ascii: "\""),
               raw[5] == UInt8(ascii: "-"), raw[8] == UInt8(ascii: "-"), raw[11] == UInt8(ascii: "T"),
               raw[14] == UInt8(ascii: ":"), raw[17] == UInt8(ascii: ":"), raw[20] == UInt8(ascii: "Z") else { return nil }

@@ -1,16 +1,19 @@
 import Foundation
 
 /// Reads many form.json files fast, with exactly the result of `FormFile.decode` (statistics,
-/// exports and the server read thousands). Two things make `FormFile.decode` slow in bulk:
-/// `JSONDecoder` tries each type in turn for every value of the template copy and answers, and
-/// every form re-validates the same template copy. The reader parses with `JSONBytes` and keeps
-/// each distinct template copy it has validated, by its bytes, so forms started from the same
-/// template reuse it. Anything it does not read exactly as `FormFile.decode` would (another
-/// format version, a date with fractions, a malformed file) goes to `FormFile.decode`, whose
-/// result or error is then the answer: one set of rules, one set of messages.
+/// exports and the server read thousands). Three things make `FormFile.decode` slow in bulk:
+/// `JSONDecoder` tries each type in turn for every value of the template copy and answers,
+/// builds a generic value before the typed one, and every form re-validates the same template
+/// copy. The reader parses the bytes straight into the form's types (`JSONBytes`, as strict as
+/// the decoder) and keeps each distinct template copy it has validated, by its bytes, so forms
+/// started from the same template reuse it. Anything it does not read exactly as
+/// `FormFile.decode` would (another format version, a date with fractions, an unknown key, a
+/// malformed file) goes to `FormFile.decode`, whose result or error is then the answer: one set
+/// of rules, one set of messages.
 public struct FormReader: Sendable {
-    /// Template copies already validated, by their exact bytes.
-    private var templates: [TemplateBytes: Template] = [:]
+    /// Template copies already validated, by the hash of their exact bytes.
+    private var templates: [Int: [(bytes: [UInt8], template: Template)]] = [:]
+    private var templateCount = 0
     /// Past this many distinct copies the cache starts again (a store holds a handful).
     static let templateLimit = 64
 
@@ -22,27 +25,108 @@ public struct FormReader: Sendable {
         return try FormFile.decode(data)
     }
 
+    /// The top-level keys the reader reads itself, each once; any other key sends the file to
+    /// the decoder (which ignores unknown keys, so such a file still reads the same).
+    private enum Key: Int {
+        case formatVersion, id, name, user, status, templateID, templateTitle, templateVersion, questions, answered, media
+        case createdAt, updatedAt, submittedAt, returnedAt, returnNote, userDisplayName, answers, audit, foremanComments, template
+
+        init?(_ text: String) {
+            switch text {
+            case "formatVersion": self = .formatVersion
+            case "id": self = .id
+            case "name": self = .name
+            case "user": self = .user
+            case "status": self = .status
+            case "templateID": self = .templateID
+            case "templateTitle": self = .templateTitle
+            case "templateVersion": self = .templateVersion
+            case "questions": self = .questions
+            case "answered": self = .answered
+            case "media": self = .media
+            case "createdAt": self = .createdAt
+            case "updatedAt": self = .updatedAt
+            case "submittedAt": self = .submittedAt
+            case "returnedAt": self = .returnedAt
+            case "returnNote": self = .returnNote
+            case "userDisplayName": self = .userDisplayName
+            case "answers": self = .answers
+            case "audit": self = .audit
+            case "foremanComments": self = .foremanComments
+            case "template": self = .template
+            default: return nil
+            }
+        }
+
+        /// Must be present (the optional ones may also be null).
+        static let required: [Key] = [.formatVersion, .id, .name, .user, .status, .templateID, .templateTitle, .templateVersion,
+                                      .questions, .answered, .media, .createdAt, .updatedAt, .answers, .audit, .foremanComments, .template]
+    }
+
     private mutating func fastDecode(_ data: Data) -> Form? {
         data.withUnsafeBytes { raw -> Form? in
             var parser = JSONBytes(raw.bindMemory(to: UInt8.self))
-            guard parser.take(UInt8(ascii: "{")) else { return nil }
-            var fields: [String: JSONValue] = [:]
+            guard parser.take(UInt8(ascii: "{")), !parser.take(UInt8(ascii: "}")) else { return nil }
+            var seen: UInt32 = 0
+            var id: UUID?, name: String?, user: String?, status: Form.Status?
+            var createdAt: Date?, updatedAt: Date?, submittedAt: Date?, returnedAt: Date?
+            var returnNote: String?, displayName: String?
+            var answers: [String: Answer] = [:], audit: [AuditEvent] = [], comments: [ForemanComment] = []
             var template: Template?
-            if parser.take(UInt8(ascii: "}")) { return nil }
             repeat {
                 parser.skipSpace()
-                guard let key = parser.string(), parser.take(UInt8(ascii: ":")) else { return nil }
-                if key == "template" {
-                    guard template == nil, let copy = self.template(&parser) else { return nil }
-                    template = copy
-                } else {
-                    guard let value = parser.value(), fields.updateValue(value, forKey: key) == nil else { return nil }
+                guard let text = parser.string(), parser.take(UInt8(ascii: ":")) else { return nil }
+                guard let key = Key(text) else {
+                    // A header key this reader does not use is read and ignored, as before.
+                    guard FormFile.headerKeys.contains(text), parser.value() != nil else { return nil }
+                    continue
+                }
+                guard seen & (1 << key.rawValue) == 0 else { return nil }
+                seen |= 1 << key.rawValue
+                switch key {
+                case .formatVersion:
+                    guard let version = parser.int(), version <= FormFile.formatVersion else { return nil }
+                case .templateVersion, .questions, .answered, .media:
+                    guard parser.int() != nil else { return nil }
+                case .templateID, .templateTitle:
+                    guard parser.stringValue() != nil else { return nil }
+                case .id:
+                    guard let value = parser.stringValue().flatMap(UUID.init(uuidString:)) else { return nil }
+                    id = value
+                case .name: guard let value = parser.stringValue() else { return nil }; name = value
+                case .user: guard let value = parser.stringValue() else { return nil }; user = value
+                case .status:
+                    guard let value = parser.stringValue().flatMap(Form.Status.init(rawValue:)) else { return nil }
+                    status = value
+                case .createdAt: guard let value = parser.date() else { return nil }; createdAt = value
+                case .updatedAt: guard let value = parser.date() else { return nil }; updatedAt = value
+                case .submittedAt: guard let value = parser.optional({ $0.date() }) else { return nil }; submittedAt = value
+                case .returnedAt: guard let value = parser.optional({ $0.date() }) else { return nil }; returnedAt = value
+                case .returnNote: guard let value = parser.optional({ $0.stringValue() }) else { return nil }; returnNote = value
+                case .userDisplayName:
+                    guard let value = parser.optional({ $0.stringValue() }) else { return nil }
+                    displayName = value
+                case .answers: guard let value = Self.answers(&parser) else { return nil }; answers = value
+                case .audit: guard let value = parser.array(Self.event) else { return nil }; audit = value
+                case .foremanComments: guard let value = parser.array(Self.comment) else { return nil }; comments = value
+                case .template: guard let copy = self.template(&parser) else { return nil }; template = copy
                 }
             } while parser.take(UInt8(ascii: ","))
             guard parser.take(UInt8(ascii: "}")) else { return nil }
             parser.skipSpace()
-            guard parser.index == parser.bytes.count, let template else { return nil }
-            return Self.form(fields, template: template)
+            guard parser.index == parser.bytes.count, Key.required.allSatisfy({ seen & (1 << $0.rawValue) != 0 }),
+                  let id, let name, let user, let status, let createdAt, let updatedAt, let template else { return nil }
+            var form = Form(id: id, name: name, user: user, template: template, createdAt: createdAt)
+            form.status = status
+            form.updatedAt = updatedAt
+            form.submittedAt = submittedAt
+            form.returnedAt = returnedAt
+            form.returnNote = returnNote
+            form.answers = answers
+            form.audit = audit
+            form.foremanComments = comments
+            form.userDisplayName = displayName
+            return form
         }
     }
 
@@ -51,146 +135,217 @@ public struct FormReader: Sendable {
         parser.skipSpace()
         let start = parser.index
         guard parser.skipValue() else { return nil }
-        let key = TemplateBytes(bytes: Array(UnsafeBufferPointer(rebasing: parser.bytes[start..<parser.index])))
-        if let known = templates[key] { return known }
+        let bytes = UnsafeBufferPointer(rebasing: parser.bytes[start..<parser.index])
+        var hasher = Hasher()
+        hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
+        let hash = hasher.finalize()
+        for known in templates[hash] ?? [] where known.bytes.count == bytes.count {
+            let same = known.bytes.withUnsafeBufferPointer { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
+            if same { return known.template }
+        }
         parser.index = start
         guard let json = parser.value(), let template = try? TemplateCoding().decode(json, source: "form.json") else { return nil }
-        if templates.count >= Self.templateLimit { templates.removeAll() }
-        templates[key] = template
+        if templateCount >= Self.templateLimit { templates.removeAll(); templateCount = 0 }
+        templates[hash, default: []].append((Array(bytes), template))
+        templateCount += 1
         return template
     }
 
-    /// The form from the top-level fields, or nil where `FormFile.decode` might read them otherwise.
-    private static func form(_ fields: [String: JSONValue], template: Template) -> Form? {
-        let known: Set<String> = FormFile.headerKeys.union(["answers", "audit", "foremanComments", "returnNote", "userDisplayName"])
-        // Unknown keys are ignored by the decoder as here; a null where a value must be is not.
-        guard fields.keys.allSatisfy(known.contains),
-              let version = fields["formatVersion"]?.exactInt, version <= FormFile.formatVersion,
-              let id = fields["id"]?.stringValue.flatMap(UUID.init(uuidString:)),
-              let name = fields["name"]?.stringValue, let user = fields["user"]?.stringValue,
-              let status = fields["status"]?.stringValue.flatMap(Form.Status.init(rawValue:)),
-              fields["templateID"]?.stringValue != nil, fields["templateTitle"]?.stringValue != nil,
-              fields["templateVersion"]?.exactInt != nil,
-              fields["questions"]?.exactInt != nil, fields["answered"]?.exactInt != nil, fields["media"]?.exactInt != nil,
-              let createdAt = fields["createdAt"].flatMap(date), let updatedAt = fields["updatedAt"].flatMap(date),
-              let submittedAt = optional(fields["submittedAt"], date), let returnedAt = optional(fields["returnedAt"], date),
-              let returnNote = optional(fields["returnNote"], { $0.stringValue }),
-              let displayName = optional(fields["userDisplayName"], { $0.stringValue }),
-              case .object(let answerFields)? = fields["answers"], case .array(let auditItems)? = fields["audit"],
-              case .array(let commentItems)? = fields["foremanComments"]
-        else { return nil }
+    /// The answers object, by question id.
+    private static func answers(_ parser: inout JSONBytes) -> [String: Answer]? {
+        guard parser.take(UInt8(ascii: "{")) else { return nil }
         var answers: [String: Answer] = [:]
-        for (questionID, json) in answerFields {
-            guard let answer = Self.answer(json) else { return nil }
-            answers[questionID] = answer
-        }
-        var audit: [AuditEvent] = []
-        for item in auditItems {
-            guard let event = Self.event(item) else { return nil }
-            audit.append(event)
-        }
-        var comments: [ForemanComment] = []
-        for item in commentItems {
-            guard case .object(let object) = item, let at = object["at"].flatMap(date), let by = object["by"]?.stringValue,
-                  let text = object["text"]?.stringValue else { return nil }
-            comments.append(ForemanComment(at: at, by: by, text: text))
-        }
-        var form = Form(id: id, name: name, user: user, template: template, createdAt: createdAt)
-        form.status = status
-        form.updatedAt = updatedAt
-        form.submittedAt = submittedAt
-        form.returnedAt = returnedAt
-        form.returnNote = returnNote
-        form.answers = answers
-        form.audit = audit
-        form.foremanComments = comments
-        form.userDisplayName = displayName
-        return form
-    }
-
-    /// `.some(nil)` for absent or null, `.some(value)` when read, nil when not readable here.
-    private static func optional<T>(_ json: JSONValue?, _ read: (JSONValue) -> T?) -> T?? {
-        guard let json, json != .null else { return .some(nil) }
-        guard let value = read(json) else { return nil }
-        return .some(value)
-    }
-
-    /// A date as `mi` writes it (`2026-11-23T06:56:03Z`); others go to the decoder.
-    private static func date(_ json: JSONValue) -> Date? {
-        guard case .string(let text) = json else { return nil }
-        return HeaderValue.date(Array("\"\(text)\"".utf8))
+        if parser.take(UInt8(ascii: "}")) { return answers }
+        repeat {
+            parser.skipSpace()
+            guard let id = parser.string(), parser.take(UInt8(ascii: ":")), let answer = Self.answer(&parser),
+                  answers.updateValue(answer, forKey: id) == nil else { return nil }
+        } while parser.take(UInt8(ascii: ","))
+        return parser.take(UInt8(ascii: "}")) ? answers : nil
     }
 
     /// `Answer(from:)`: value, comment, media (default none), draft; null as absent.
-    private static func answer(_ json: JSONValue) -> Answer? {
-        guard case .object(let object) = json,
-              let value = optional(object["value"], answerValue),
-              let comment = optional(object["comment"], { $0.stringValue }),
-              let media = optional(object["media"], strings),
-              let draft = optional(object["draft"], table)
-        else { return nil }
-        var answer = Answer(value: value, comment: comment, media: media ?? [])
-        answer.draft = draft
-        return answer
+    private static func answer(_ parser: inout JSONBytes) -> Answer? {
+        var answer = Answer()
+        let read = parser.object(keys: ["value", "comment", "media", "draft"]) { parser, key -> Bool in
+            switch key {
+            case 0:
+                guard let value = parser.optional(Self.answerValue) else { return false }
+                answer.value = value
+            case 1:
+                guard let comment = parser.optional({ $0.stringValue() }) else { return false }
+                answer.comment = comment
+            case 2:
+                guard let media = parser.optional({ $0.strings() }) else { return false }
+                answer.media = media ?? []
+            default:
+                guard let draft = parser.optional(Self.table) else { return false }
+                answer.draft = draft
+            }
+            return true
+        }
+        return read ? answer : nil
     }
 
     /// `AnswerValue(from:)`'s order: a boolean, a number, a string, strings, rows of cells.
-    private static func answerValue(_ json: JSONValue) -> AnswerValue? {
-        switch json {
-        case .bool(let value): return .bool(value)
-        case .number(let value): return .number(value)
-        case .string(let value): return .text(value)
-        case .array:
-            if let labels = strings(json) { return .choices(labels) }
-            return table(json).map(AnswerValue.table)
-        case .null, .object: return nil
+    private static func answerValue(_ parser: inout JSONBytes) -> AnswerValue? {
+        guard let next = parser.peek() else { return nil }
+        switch next {
+        case UInt8(ascii: "t"), UInt8(ascii: "f"):
+            guard case .bool(let value)? = parser.value() else { return nil }
+            return .bool(value)
+        case UInt8(ascii: "\""): return parser.string().map(AnswerValue.text)
+        case UInt8(ascii: "["):
+            let start = parser.index
+            parser.index += 1
+            if parser.take(UInt8(ascii: "]")) { return .choices([]) }
+            let first = parser.peek()
+            parser.index = start
+            if first == UInt8(ascii: "\"") { return parser.strings().map(AnswerValue.choices) }
+            if first == UInt8(ascii: "[") { return table(&parser).map(AnswerValue.table) }
+            return nil
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return parser.number().map(AnswerValue.number)
+        default: return nil
         }
     }
 
-    private static func strings(_ json: JSONValue) -> [String]? {
-        guard case .array(let items) = json else { return nil }
-        var result: [String] = []
-        result.reserveCapacity(items.count)
-        for item in items {
-            guard case .string(let text) = item else { return nil }
-            result.append(text)
-        }
-        return result
-    }
-
-    private static func table(_ json: JSONValue) -> [[String?]]? {
-        guard case .array(let rows) = json else { return nil }
-        var result: [[String?]] = []
-        for row in rows {
-            guard case .array(let cells) = row else { return nil }
-            var line: [String?] = []
-            for cell in cells {
-                switch cell {
-                case .null: line.append(nil)
-                case .string(let text): line.append(text)
-                default: return nil
-                }
+    /// Rows of cells, each a string or null.
+    private static func table(_ parser: inout JSONBytes) -> [[String?]]? {
+        parser.array { parser in
+            parser.array { parser in
+                if parser.peek() == UInt8(ascii: "n") { return parser.literal("null") ? .some(nil) : nil }
+                return parser.string().map { .some($0) }
             }
-            result.append(line)
         }
-        return result
     }
 
-    private static func event(_ json: JSONValue) -> AuditEvent? {
-        guard case .object(let object) = json, let at = object["at"].flatMap(date), let by = object["by"]?.stringValue,
-              let action = object["action"]?.stringValue.flatMap(AuditEvent.Action.init(rawValue:)),
-              let questions = optional(object["questions"], strings),
-              let media = optional(object["media"], { $0.stringValue }), let from = optional(object["from"], { $0.stringValue }),
-              let to = optional(object["to"], { $0.stringValue }), let note = optional(object["note"], { $0.stringValue })
-        else { return nil }
+    private static func event(_ parser: inout JSONBytes) -> AuditEvent? {
+        var at: Date?, by: String?, action: AuditEvent.Action?
+        var questions: [String]?, media: String?, from: String?, to: String?, note: String?
+        let read = parser.object(keys: ["at", "by", "action", "questions", "media", "from", "to", "note"]) { parser, key -> Bool in
+            switch key {
+            case 0: guard let value = parser.date() else { return false }; at = value
+            case 1: guard let value = parser.stringValue() else { return false }; by = value
+            case 2:
+                guard let value = parser.stringValue().flatMap(AuditEvent.Action.init(rawValue:)) else { return false }
+                action = value
+            case 3: guard let value = parser.optional({ $0.strings() }) else { return false }; questions = value
+            case 4: guard let value = parser.optional({ $0.stringValue() }) else { return false }; media = value
+            case 5: guard let value = parser.optional({ $0.stringValue() }) else { return false }; from = value
+            case 6: guard let value = parser.optional({ $0.stringValue() }) else { return false }; to = value
+            default: guard let value = parser.optional({ $0.stringValue() }) else { return false }; note = value
+            }
+            return true
+        }
+        guard read, let at, let by, let action else { return nil }
         return AuditEvent(at: at, by: by, action: action, questions: questions, media: media, from: from, to: to, note: note)
+    }
+
+    private static func comment(_ parser: inout JSONBytes) -> ForemanComment? {
+        var at: Date?, by: String?, text: String?
+        let read = parser.object(keys: ["at", "by", "text"]) { parser, key -> Bool in
+            switch key {
+            case 0: guard let value = parser.date() else { return false }; at = value
+            case 1: guard let value = parser.stringValue() else { return false }; by = value
+            default: guard let value = parser.stringValue() else { return false }; text = value
+            }
+            return true
+        }
+        guard read, let at, let by, let text else { return nil }
+        return ForemanComment(at: at, by: by, text: text)
     }
 }
 
-/// A template copy's bytes, hashed in one call (not byte by byte).
-private struct TemplateBytes: Hashable, Sendable {
-    let bytes: [UInt8]
-    func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
+/// Typed reading for `FormReader`: each returns nil (and the file goes to the decoder) where
+/// the value is not of the type, so only what the decoder would read the same is read here.
+extension JSONBytes {
+    /// The next byte after white space, not consumed.
+    fileprivate mutating func peek() -> UInt8? {
+        skipSpace()
+        return index < bytes.count ? bytes[index] : nil
+    }
+
+    fileprivate mutating func stringValue() -> String? {
+        skipSpace()
+        return string()
+    }
+
+    /// A whole number that `JSONDecoder` reads as an `Int` (no fraction, in range).
+    fileprivate mutating func int() -> Int? {
+        guard let first = peek(), first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first),
+              let number = number() else { return nil }
+        return JSONValue.number(number).exactInt
+    }
+
+    /// A date as `mi` writes it (`"2026-11-23T06:56:03Z"`, no escapes); others go to the decoder.
+    fileprivate mutating func date() -> Date? {
+        skipSpace()
+        guard index + 22 <= bytes.count, let date = HeaderValue.date(UnsafeBufferPointer(rebasing: bytes[index..<index + 22])) else {
+            return nil
+        }
+        index += 22
+        return date
+    }
+
+    /// `.some(nil)` for null, `.some(value)` when read, nil when not readable here.
+    fileprivate mutating func optional<T>(_ read: (inout JSONBytes) -> T?) -> T?? {
+        if peek() == UInt8(ascii: "n") { return literal("null") ? .some(nil) : nil }
+        guard let value = read(&self) else { return nil }
+        return .some(value)
+    }
+
+    /// An array whose every element `read` reads.
+    fileprivate mutating func array<T>(_ read: (inout JSONBytes) -> T?) -> [T]? {
+        guard take(UInt8(ascii: "[")) else { return nil }
+        var result: [T] = []
+        if take(UInt8(ascii: "]")) { return result }
+        repeat {
+            guard let element = read(&self) else { return nil }
+            result.append(element)
+        } while take(UInt8(ascii: ","))
+        return take(UInt8(ascii: "]")) ? result : nil
+    }
+
+    fileprivate mutating func strings() -> [String]? {
+        array { $0.stringValue() }
+    }
+
+    /// An object whose members named in `keys` are handed to `member` by their index there (it
+    /// reads the value or says no); other members are read and ignored, as the decoder ignores
+    /// them. A key twice is refused, as `JSONBytes.value` refuses it.
+    fileprivate mutating func object(keys: [StaticString], _ member: (inout JSONBytes, Int) -> Bool) -> Bool {
+        guard take(UInt8(ascii: "{")) else { return false }
+        if take(UInt8(ascii: "}")) { return true }
+        var seen: UInt32 = 0
+        var others: [String] = []
+        repeat {
+            skipSpace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return false }
+            if let known = knownKey(keys) {
+                guard seen & (1 << known) == 0, take(UInt8(ascii: ":")), member(&self, known) else { return false }
+                seen |= 1 << known
+            } else {
+                // A known key spelled with escapes goes to the decoder.
+                guard let key = string(), !others.contains(key), !keys.contains(where: { $0.description == key }),
+                      take(UInt8(ascii: ":")), value() != nil else { return false }
+                others.append(key)
+            }
+        } while take(UInt8(ascii: ","))
+        return take(UInt8(ascii: "}"))
+    }
+
+    /// The index in `keys` of the key at `index` (its opening quote), consumed, when it is one
+    /// of them written without escapes; nil (nothing consumed) otherwise.
+    private mutating func knownKey(_ keys: [StaticString]) -> Int? {
+        for (number, key) in keys.enumerated() {
+            let count = key.utf8CodeUnitCount
+            guard index + count + 2 <= bytes.count, bytes[index + count + 1] == UInt8(ascii: "\""),
+                  memcmp(bytes.baseAddress! + index + 1, key.utf8Start, count) == 0 else { continue }
+            index += count + 2
+            return number
+        }
+        return nil
+    }
 }
 
 extension FormReader {
@@ -215,6 +370,31 @@ extension Store {
     /// The forms at `locations`, read on every core (each with its own `FormReader`), in order.
     public func loadConcurrently(_ locations: [FormLocation]) -> [Result<Form, any Error>] {
         FormReader.concurrently(locations) { location, reader in try load(location, reader: &reader) }
+    }
+
+    /// Reads the forms at `locations` on every core, each with its own `FormReader`, handing
+    /// each form (or why it cannot be read) to `add` with the partial result of its piece: the
+    /// locations are cut into contiguous pieces, each starting from `initial`, and the partial
+    /// results are returned in the pieces' order (to be merged in that order). No form is kept
+    /// once added, so memory stays flat however many there are.
+    public func readConcurrently<Partial: Sendable>(
+        _ locations: [FormLocation], into initial: Partial,
+        _ add: @Sendable (inout Partial, FormLocation, Result<Form, any Error>) -> Void
+    ) -> [Partial] {
+        guard !locations.isEmpty else { return [] }
+        // Several pieces per core, so a core slowed by other work does not hold up the rest.
+        let pieces = min(locations.count, ProcessInfo.processInfo.activeProcessorCount * 4)
+        let share = (locations.count + pieces - 1) / pieces
+        let slots = Slots<Partial>(count: pieces)
+        DispatchQueue.concurrentPerform(iterations: pieces) { piece in
+            var reader = FormReader()
+            var partial = initial
+            for index in (piece * share)..<min(locations.count, (piece + 1) * share) {
+                add(&partial, locations[index], Result { try load(locations[index], reader: &reader) })
+            }
+            slots.set(piece, partial)
+        }
+        return slots.values()
     }
 }
 

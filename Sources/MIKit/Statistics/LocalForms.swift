@@ -59,18 +59,20 @@ extension Workflow {
     public func statistics(of templateID: String, filters: StatisticsFilters,
                            listing: StoreListing? = nil) throws -> (statistics: TemplateStatistics, unreadable: [UnreadableForm]) {
         let local = try completedForms(of: templateID, filters: filters, listing: listing)
-        var builder = try StatisticsBuilder(template: local.template, filters: local.filters)
-        var unreadable = local.unreadable
-        // Read on every core, a batch at a time (memory stays flat), counted in order.
-        let batch = 1_024
-        for start in stride(from: 0, to: local.forms.count, by: batch) {
-            let listed = local.forms[start..<min(start + batch, local.forms.count)]
-            for (form, read) in zip(listed, store.loadConcurrently(listed.map(\.location))) {
-                switch read {
-                case .success(let loaded): builder.add(loaded)
-                case .failure(let error): unreadable.append(UnreadableForm(location: form.location, reason: error.localizedDescription))
-                }
+        let empty = try StatisticsBuilder(template: local.template, filters: local.filters)
+        // Counted on every core, each piece of the forms by its own builder as it is read (so
+        // memory stays flat), the pieces merged in order: the same figures as one by one.
+        let pieces = store.readConcurrently(local.forms.map(\.location), into: (builder: empty, unreadable: [UnreadableForm]())) { piece, location, read in
+            switch read {
+            case .success(let form): piece.builder.add(form)
+            case .failure(let error): piece.unreadable.append(UnreadableForm(location: location, reason: error.localizedDescription))
             }
+        }
+        var builder = empty
+        var unreadable = local.unreadable
+        for piece in pieces {
+            builder.merge(piece.builder)
+            unreadable += piece.unreadable
         }
         return (builder.result(), unreadable)
     }

@@ -73,6 +73,18 @@ public struct StatisticsBuilder: Sendable {
         return true
     }
 
+    /// Adds the counts of `later`, a builder of the same template and filters that counted the
+    /// forms after this one's: the result is the same as one builder counting all the forms in
+    /// that order (numbers keep their order, so sums and quartiles are the same to the bit).
+    /// Forms can so be counted in pieces on several cores.
+    public mutating func merge(_ later: StatisticsBuilder) {
+        overall.merge(later.overall)
+        ungrouped.merge(later.ungrouped)
+        for (label, tally) in later.groups { groups[label, default: Tally(template)].merge(tally) }
+        for (day, count) in later.daysSinceEpoch { daysSinceEpoch[day, default: 0] += count }
+        simulated += later.simulated
+    }
+
     /// The statistics of the forms added so far.
     public func result() -> TemplateStatistics {
         var groupList: [GroupStatistics]?
@@ -146,6 +158,11 @@ private struct Tally: Sendable {
         }
     }
 
+    mutating func merge(_ later: Tally) {
+        forms += later.forms
+        for index in questions.indices where index < later.questions.count { questions[index].merge(later.questions[index]) }
+    }
+
     func statistics(_ template: Template) -> [QuestionStatistics] {
         zip(template.questions, questions).map { question, tally in tally.statistics(question, forms: forms) }
     }
@@ -199,6 +216,15 @@ private struct QuestionTally: Sendable {
                 }
             }
         }
+    }
+
+    mutating func merge(_ later: QuestionTally) {
+        answered += later.answered
+        commentOnly += later.commentOnly
+        media.merge(later.media, uniquingKeysWith: +)
+        labels.merge(later.labels, uniquingKeysWith: +)
+        numbers += later.numbers
+        for (cell, tally) in later.cells { cells[cell, default: CellTally()].merge(tally) }
     }
 
     private mutating func addText(_ text: String) {
@@ -276,6 +302,12 @@ private struct CellTally: Sendable {
         answered += 1
         if let number = NumberText.value(text) { numbers.append(number) }
         texts[text, default: 0] += 1
+    }
+
+    mutating func merge(_ later: CellTally) {
+        answered += later.answered
+        numbers += later.numbers
+        texts.merge(later.texts, uniquingKeysWith: +)
     }
 }
 

@@ -71,7 +71,7 @@ struct JSONBytes {
         }
     }
 
-    private mutating func literal(_ word: String) -> Bool {
+    mutating func literal(_ word: String) -> Bool {
         let utf8 = word.utf8
         guard index + utf8.count <= bytes.count else { return false }
         for (offset, byte) in utf8.enumerated() where bytes[index + offset] != byte { return false }
@@ -161,7 +161,7 @@ struct JSONBytes {
     }
 
     /// A number in JSON's grammar (`-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`), finite.
-    private mutating func number() -> Double? {
+    mutating func number() -> Double? {
         let start = index
         func digits() -> Int {
             let first = index
