@@ -144,6 +144,13 @@ final class FormReaderTests: XCTestCase {
             ("\"formatVersion\":1", "\"formatVersion\":1,\"formatVersion\":1"),
             ("\"returnNote\":", "\"returnNote\":null,\"x\":"),
         ]
+        let rich = try richForm(2)
+        let id = rich.id.uuidString
+        let form = String(decoding: try FormFile.encode(rich), as: UTF8.self)
+        XCTAssertTrue(form.contains(id))
+        for uuid in [id.lowercased(), String(id.dropLast()) + "g", String(id.dropLast()), id.replacingOccurrences(of: "-", with: "")] {
+            assertReadsLikeDecode(form.replacingOccurrences(of: id, with: uuid))
+        }
         for (target, replacement) in variants {
             XCTAssertTrue(good.contains(target), target)
             assertReadsLikeDecode(good.replacingOccurrences(of: target, with: replacement))

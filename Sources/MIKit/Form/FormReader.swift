@@ -14,6 +14,8 @@ public struct FormReader: Sendable {
     /// Template copies already validated, by the hash of their exact bytes.
     private var templates: [Int: [(bytes: [UInt8], template: Template)]] = [:]
     private var templateCount = 0
+    /// The copy the last form kept.
+    private var lastTemplate: (bytes: [UInt8], template: Template)?
     /// Past this many distinct copies the cache starts again (a store holds a handful).
     static let templateLimit = 64
 
@@ -91,7 +93,7 @@ public struct FormReader: Sendable {
                 case .templateID, .templateTitle:
                     guard parser.stringValue() != nil else { return nil }
                 case .id:
-                    guard let value = parser.stringValue().flatMap(UUID.init(uuidString:)) else { return nil }
+                    guard let value = parser.uuid() else { return nil }
                     id = value
                 case .name: guard let value = parser.stringValue() else { return nil }; name = value
                 case .user: guard let value = parser.stringValue() else { return nil }; user = value
@@ -134,6 +136,12 @@ public struct FormReader: Sendable {
     private mutating func template(_ parser: inout JSONBytes) -> Template? {
         parser.skipSpace()
         let start = parser.index
+        // Most forms keep the copy the previous one kept: bytes equal to a known copy (a whole
+        // JSON object, so it ends where they end) are that copy, without scanning or hashing.
+        if let last = lastTemplate, Self.matches(last.bytes, parser.bytes, at: start) {
+            parser.index = start + last.bytes.count
+            return last.template
+        }
         guard parser.skipValue() else { return nil }
         let bytes = UnsafeBufferPointer(rebasing: parser.bytes[start..<parser.index])
         var hasher = Hasher()
@@ -141,14 +149,24 @@ public struct FormReader: Sendable {
         let hash = hasher.finalize()
         for known in templates[hash] ?? [] where known.bytes.count == bytes.count {
             let same = known.bytes.withUnsafeBufferPointer { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
-            if same { return known.template }
+            if same {
+                lastTemplate = known
+                return known.template
+            }
         }
         parser.index = start
         guard let json = parser.value(), let template = try? TemplateCoding().decode(json, source: "form.json") else { return nil }
         if templateCount >= Self.templateLimit { templates.removeAll(); templateCount = 0 }
         templates[hash, default: []].append((Array(bytes), template))
+        lastTemplate = (Array(bytes), template)
         templateCount += 1
         return template
+    }
+
+    /// Whether `bytes` holds `known` at `index`.
+    private static func matches(_ known: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+        guard !known.isEmpty, index + known.count <= bytes.count else { return false }
+        return known.withUnsafeBufferPointer { memcmp($0.baseAddress!, bytes.baseAddress! + index, known.count) == 0 }
     }
 
     /// The answers object, by question id.
@@ -285,6 +303,42 @@ extension JSONBytes {
         }
         index += 22
         return date
+    }
+
+    /// A UUID as `UUID(uuidString:)` reads it (hex digits of either case, hyphens at 8, 13, 18
+    /// and 23), without escapes; others go to the decoder.
+    fileprivate mutating func uuid() -> UUID? {
+        skipSpace()
+        guard index + 38 <= bytes.count, bytes[index] == UInt8(ascii: "\""), bytes[index + 37] == UInt8(ascii: "\"") else { return nil }
+        var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let read = withUnsafeMutableBytes(of: &value) { raw -> Bool in
+            var byte = 0
+            var offset = 0
+            while offset < 36 {
+                if offset == 8 || offset == 13 || offset == 18 || offset == 23 {
+                    guard bytes[index + 1 + offset] == UInt8(ascii: "-") else { return false }
+                    offset += 1
+                    continue
+                }
+                guard let high = Self.hex(bytes[index + 1 + offset]), let low = Self.hex(bytes[index + 2 + offset]) else { return false }
+                raw[byte] = high << 4 | low
+                byte += 1
+                offset += 2
+            }
+            return true
+        }
+        guard read else { return nil }
+        index += 38
+        return UUID(uuid: value)
+    }
+
+    private static func hex(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
     }
 
     /// `.some(nil)` for null, `.some(value)` when read, nil when not readable here.
