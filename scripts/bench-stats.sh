@@ -9,8 +9,10 @@
 #               office page over the same forms stored as its submissions, against `find … |
 #               xargs cat` of the stored form.json files.
 # Each measurement is a function, so other parts (the server's statistics) add theirs and list
-# them in `measurements`. Median wall time (hyperfine, alternating) and peak RSS (/usr/bin/time).
+# them in `measurements`. Median wall time (`mi stats`: the commands alternating, see
+# `alternate`; the server's parts: hyperfine) and peak RSS (/usr/bin/time).
 #   FORMS=10000 USERS=50 RUNS=10 MI_BINARY=.build/release/mi bash scripts/bench-stats.sh [mi_stats|server_stats…]
+#   MI_BEFORE=/tmp/mi-old adds an older mi's `mi stats --json` to the same rounds.
 #   BENCH_DIR=/tmp/x keeps the work folder (the store is built once and reused when present).
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
@@ -62,13 +64,37 @@ print(f"  peak RSS: {int(rss)/1024:.1f} MiB")
 PY
 }
 
+# Times commands in alternation, `runs` rounds of each after one warm-up round, so load from
+# other work on a shared machine falls on all of them alike (hyperfine runs one command's runs
+# together). Writes the wall times in hyperfine's JSON layout (`report` reads it).
+#   alternate OUT.json NAME COMMAND [NAME COMMAND …]
+alternate() {
+  python3 - "$runs" "$@" <<'PY'
+import json, statistics, subprocess, sys, time
+runs, out, pairs = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+commands = list(zip(pairs[0::2], pairs[1::2]))
+times = {name: [] for name, _ in commands}
+for round in range(runs + 1):
+    for name, command in commands:
+        start = time.perf_counter()
+        subprocess.run(command, shell=True, check=True)
+        if round > 0: times[name].append(time.perf_counter() - start)
+json.dump({"results": [{"command": name, "median": statistics.median(values), "times": values}
+                       for name, values in times.items()]}, open(out, "w"))
+PY
+}
+
 # `mi stats --json` and the text output, against reading every form.json of CompletedMIs.
+# MI_BEFORE=path/to/an/older/mi times that binary alongside (a change's before and after).
 bench_mi_stats() {
-  hyperfine --warmup 2 --runs "$runs" --export-json "$work/hyperfine-mi-stats.json" \
-    -n "mi stats --json" "'$mi' stats pump-inspection --json > /dev/null" \
-    -n "mi stats (text)" "'$mi' stats pump-inspection > /dev/null" \
-    -n "find | xargs cat" "find Documents/CompletedMIs -name form.json -print0 | xargs -0 cat > /dev/null" >/dev/null
-  report "$work/hyperfine-mi-stats.json" "find | xargs cat" "mi stats over $forms local forms" \
+  local before=()
+  [ -z "${MI_BEFORE:-}" ] || before=("mi stats --json (MI_BEFORE)" "'$MI_BEFORE' stats pump-inspection --json > /dev/null")
+  alternate "$work/times-mi-stats.json" \
+    "mi stats --json" "'$mi' stats pump-inspection --json > /dev/null" \
+    "mi stats (text)" "'$mi' stats pump-inspection > /dev/null" \
+    "${before[@]}" \
+    "find | xargs cat" "find Documents/CompletedMIs -name form.json -print0 | xargs -0 cat > /dev/null"
+  report "$work/times-mi-stats.json" "find | xargs cat" "mi stats over $forms local forms" \
     "$(rss "'$mi' stats pump-inspection --json")"
 }
 
