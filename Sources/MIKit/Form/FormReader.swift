@@ -421,11 +421,6 @@ extension FormReader {
 }
 
 extension Store {
-    /// The forms at `locations`, read on every core (each with its own `FormReader`), in order.
-    public func loadConcurrently(_ locations: [FormLocation]) -> [Result<Form, any Error>] {
-        FormReader.concurrently(locations) { location, reader in try load(location, reader: &reader) }
-    }
-
     /// Reads the forms at `locations` on every core, each with its own `FormReader`, handing
     /// each form (or why it cannot be read) to `add` with the partial result of its piece: the
     /// locations are cut into contiguous pieces, each starting from `initial`, and the partial
