@@ -25,6 +25,11 @@ public struct Form: Sendable, Equatable {
     public var answers: [String: Answer]
     public var foremanComments: [ForemanComment]
     public var audit: [AuditEvent]
+    /// The respondent's acceptance of the template's consent text, when it has one.
+    public var consent: ConsentAcceptance?
+    /// The time zone the form was started in (an identifier such as `America/Mexico_City`):
+    /// the calendar scorers judge dates in. Nil in forms written before it was recorded (UTC).
+    public var timeZone: String?
 
     public enum Status: String, Codable, Sendable { case incomplete, completed }
 
@@ -42,6 +47,20 @@ public struct Form: Sendable, Equatable {
         self.answers = [:]
         self.foremanComments = []
         self.audit = []
+        self.consent = nil
+        self.timeZone = nil
+    }
+
+    /// The zone `timeZone` names, or UTC.
+    public var calendarTimeZone: TimeZone {
+        timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0)!
+    }
+
+    /// Whether the form may take answers and be submitted: its template asks no consent, or
+    /// the respondent accepted exactly the text this form's template copy holds.
+    public var hasRequiredConsent: Bool {
+        guard let digest = template.consentDigest else { return true }
+        return consent?.sha256 == digest
     }
 
     /// The technician as a reader knows them: "Ana Pérez (ana)", or the user name alone.
@@ -157,6 +176,15 @@ public enum AnswerValue: Codable, Sendable, Equatable {
     }
 }
 
+/// Who accepted a template's consent text, when, and which text (its SHA-256).
+public struct ConsentAcceptance: Codable, Sendable, Equatable {
+    public var by: String
+    public var at: Date
+    /// Lowercase hex SHA-256 of the consent text's UTF-8 bytes (`Template.consentDigest`).
+    public var sha256: String
+    public init(by: String, at: Date, sha256: String) { self.by = by; self.at = at; self.sha256 = sha256 }
+}
+
 /// A general comment a foreman adds to a completed form.
 public struct ForemanComment: Codable, Sendable, Equatable {
     public var at: Date
@@ -171,6 +199,8 @@ public struct AuditEvent: Codable, Sendable, Equatable {
         case created, answered, attached, detached, submitted, commented, returned, assigned, uploaded, renamed
         /// The answers were made up by `mi simulate`: not a real inspection.
         case simulated
+        /// The respondent accepted the template's consent text (`note`: its SHA-256).
+        case consented
     }
     public var at: Date
     public var by: String

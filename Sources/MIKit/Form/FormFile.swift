@@ -14,6 +14,11 @@ public enum FormFile {
         var template: JSONValue
         /// Absent in forms written before display names were recorded.
         var userDisplayName: String?
+        var consent: ConsentAcceptance?
+        var timeZone: String?
+        /// The scores as computed when the file was written, for readers of form.json; MI
+        /// itself always recomputes them from the answers and never reads these.
+        var scores: JSONValue?
     }
 
     private struct Header: Codable {
@@ -55,7 +60,8 @@ public enum FormFile {
         let body = try encoder.encode(Body(answers: form.answers, audit: form.audit,
                                            foremanComments: form.foremanComments, returnNote: form.returnNote,
                                            template: TemplateCoding().encode(form.template),
-                                           userDisplayName: form.userDisplayName))
+                                           userDisplayName: form.userDisplayName, consent: form.consent,
+                                           timeZone: form.timeZone, scores: form.scores?.valuesJSON))
         var data = Data(header.dropLast())
         data.append(UInt8(ascii: ","))
         data.append(body.dropFirst())
@@ -85,6 +91,8 @@ public enum FormFile {
             form.audit = body.audit
             form.foremanComments = body.foremanComments
             form.userDisplayName = body.userDisplayName
+            form.consent = body.consent
+            form.timeZone = body.timeZone
             return form
         } catch let error as DecodingError {
             throw FormFileError(error.summary)

@@ -32,6 +32,7 @@ public struct FormReader: Sendable {
     private enum Key: Int {
         case formatVersion, id, name, user, status, templateID, templateTitle, templateVersion, questions, answered, media
         case createdAt, updatedAt, submittedAt, returnedAt, returnNote, userDisplayName, answers, audit, foremanComments, template
+        case consent, timeZone, scores
 
         init?(_ text: String) {
             switch text {
@@ -56,6 +57,9 @@ public struct FormReader: Sendable {
             case "audit": self = .audit
             case "foremanComments": self = .foremanComments
             case "template": self = .template
+            case "consent": self = .consent
+            case "timeZone": self = .timeZone
+            case "scores": self = .scores
             default: return nil
             }
         }
@@ -72,7 +76,7 @@ public struct FormReader: Sendable {
             var seen: UInt32 = 0
             var id: UUID?, name: String?, user: String?, status: Form.Status?
             var createdAt: Date?, updatedAt: Date?, submittedAt: Date?, returnedAt: Date?
-            var returnNote: String?, displayName: String?
+            var returnNote: String?, displayName: String?, timeZone: String?, consent: ConsentAcceptance?
             var answers: [String: Answer] = [:], audit: [AuditEvent] = [], comments: [ForemanComment] = []
             var template: Template?
             repeat {
@@ -112,6 +116,10 @@ public struct FormReader: Sendable {
                 case .audit: guard let value = parser.array(Self.event) else { return nil }; audit = value
                 case .foremanComments: guard let value = parser.array(Self.comment) else { return nil }; comments = value
                 case .template: guard let copy = self.template(&parser) else { return nil }; template = copy
+                case .timeZone: guard let value = parser.optional({ $0.stringValue() }) else { return nil }; timeZone = value
+                case .consent: guard let value = parser.optional(Self.consent) else { return nil }; consent = value
+                // Written for other readers; MI recomputes scores from the answers.
+                case .scores: guard parser.value() != nil else { return nil }
                 }
             } while parser.take(UInt8(ascii: ","))
             guard parser.take(UInt8(ascii: "}")) else { return nil }
@@ -128,6 +136,8 @@ public struct FormReader: Sendable {
             form.audit = audit
             form.foremanComments = comments
             form.userDisplayName = displayName
+            form.timeZone = timeZone
+            form.consent = consent
             return form
         }
     }
@@ -257,6 +267,20 @@ public struct FormReader: Sendable {
         }
         guard read, let at, let by, let action else { return nil }
         return AuditEvent(at: at, by: by, action: action, questions: questions, media: media, from: from, to: to, note: note)
+    }
+
+    private static func consent(_ parser: inout JSONBytes) -> ConsentAcceptance? {
+        var at: Date?, by: String?, sha256: String?
+        let read = parser.object(keys: ["at", "by", "sha256"]) { parser, key -> Bool in
+            switch key {
+            case 0: guard let value = parser.date() else { return false }; at = value
+            case 1: guard let value = parser.stringValue() else { return false }; by = value
+            default: guard let value = parser.stringValue() else { return false }; sha256 = value
+            }
+            return true
+        }
+        guard read, let at, let by, let sha256 else { return nil }
+        return ConsentAcceptance(by: by, at: at, sha256: sha256)
     }
 
     private static func comment(_ parser: inout JSONBytes) -> ForemanComment? {

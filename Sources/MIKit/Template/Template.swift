@@ -6,12 +6,32 @@ public struct Template: Sendable, Equatable {
     public var title: String
     public var version: Int
     public var questions: [Question]
+    /// The built-in scorer computed over the answers (`"scoring"`), if any.
+    public var scoring: Scoring?
+    /// At most one form of this template per user (`"oncePerUser"`): `mi new` and the server
+    /// refuse a second.
+    public var oncePerUser: Bool
+    /// A text the respondent must accept before the first answer (`"consent"`).
+    public var consent: String?
 
-    public init(id: String, title: String, version: Int, questions: [Question]) {
+    public init(id: String, title: String, version: Int, questions: [Question], scoring: Scoring? = nil,
+                oncePerUser: Bool = false, consent: String? = nil) {
         self.id = id
         self.title = title
         self.version = version
         self.questions = questions
+        self.scoring = scoring
+        self.oncePerUser = oncePerUser
+        self.consent = consent
+    }
+
+    /// Lowercase hex SHA-256 of the consent text's UTF-8 bytes: what an acceptance records.
+    public var consentDigest: String? { consent.map { FileDigest.sha256(of: Data($0.utf8)) } }
+
+    /// The files the template's questions show, in question order, each once.
+    public var files: [String] {
+        var seen: Set<String> = []
+        return questions.compactMap(\.image).filter { seen.insert($0).inserted }
     }
 
     public func question(id: String) -> Question? { questions.first { $0.id == id } }
@@ -23,14 +43,21 @@ public struct Question: Sendable, Equatable {
     public var id: String
     public var text: String
     public var help: String?
+    /// A picture shown with the question: a file name that travels with the template
+    /// (`GET /api/v1/templates/{id}/files/{name}`, cached beside the template).
+    public var image: String?
     public var kind: Kind
 
-    public init(id: String, text: String, help: String? = nil, kind: Kind) {
+    public init(id: String, text: String, help: String? = nil, image: String? = nil, kind: Kind) {
         self.id = id
         self.text = text
         self.help = help
+        self.image = image
         self.kind = kind
     }
+
+    /// The extensions a question's image may have.
+    public static let imageExtensions: Set<String> = ["png", "jpg", "jpeg"]
 
     public enum Kind: Sendable, Equatable {
         /// `maxAnswers`: 1 = exactly one, 0 = any number, n = up to n.

@@ -29,12 +29,16 @@ public struct TemplateCoding: Sendable {
 
     /// The template as JSON with these key names.
     public func encode(_ template: Template) -> JSONValue {
-        .object([
+        var object: [String: JSONValue] = [
             keys[.id]: .string(template.id),
             keys[.title]: .string(template.title),
             keys[.version]: .number(Double(template.version)),
             keys[.questions]: .array(template.questions.map(encode)),
-        ])
+        ]
+        if let scoring = template.scoring { object[keys[.scoring]] = .string(scoring.rawValue) }
+        if template.oncePerUser { object[keys[.oncePerUser]] = .bool(true) }
+        if let consent = template.consent { object[keys[.consent]] = .string(consent) }
+        return .object(object)
     }
 
     public func encodeData(_ template: Template) throws -> Data {
@@ -46,6 +50,7 @@ public struct TemplateCoding: Sendable {
     private func encode(_ question: Question) -> JSONValue {
         var object: [String: JSONValue] = [keys[.id]: .string(question.id), keys[.text]: .string(question.text)]
         if let help = question.help { object[keys[.help]] = .string(help) }
+        if let image = question.image { object[keys[.image]] = .string(image) }
         switch question.kind {
         case .multipleChoice(let options, let maxAnswers):
             object[keys[.type]] = .string(keys[.multipleChoice])
@@ -118,8 +123,43 @@ private struct Validator {
             }
         case let value?: problem(nil, .questions, "expected an array, found \(value.kindDescription)")
         }
+        var scoring: Scoring?
+        switch object[keys[.scoring]] {
+        case nil, .null?: break
+        case .string(let name)? where Scoring(rawValue: name) != nil: scoring = Scoring(rawValue: name)
+        case let value?:
+            let known = Scoring.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+            problem(nil, .scoring, "unknown scorer \(describe(value)) (known: \(known))")
+        }
+        var oncePerUser = false
+        switch object[keys[.oncePerUser]] {
+        case nil, .null?: break
+        case .bool(let value)?: oncePerUser = value
+        case let value?: problem(nil, .oncePerUser, "expected true or false, found \(value.kindDescription)")
+        }
+        var consent: String?
+        switch object[keys[.consent]] {
+        case nil, .null?: break
+        case .string(let text)?:
+            if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                problem(nil, .consent, "empty (leave the key out when there is no consent to accept)")
+            } else {
+                do {
+                    try TextRules.check(text, field: "consent text", allowNewlines: true)
+                    consent = text
+                } catch {
+                    problem(nil, .consent, error.localizedDescription)
+                }
+            }
+        case let value?: problem(nil, .consent, "expected a string, found \(value.kindDescription)")
+        }
         guard let id, let title, let version else { return nil }
-        return Template(id: id, title: title, version: version, questions: questions)
+        let template = Template(id: id, title: title, version: version, questions: questions, scoring: scoring,
+                                oncePerUser: oncePerUser, consent: consent)
+        if let scoring, problems.isEmpty {
+            for (question, message) in scoring.problems(in: template) { problem(question, .scoring, message) }
+        }
+        return template
     }
 
     mutating func question(_ json: JSONValue, position: Int) -> Question? {
@@ -138,6 +178,19 @@ private struct Validator {
                 problem(label, .help, "expected a string, found \(value.kindDescription)")
             }
         }
+        var image: String?
+        switch object[keys[.image]] {
+        case nil, .null?: break
+        case .string(let name)?:
+            if let reason = SafeName.problem(name) {
+                problem(label, .image, "\"\(SafeName.printable(name))\" cannot be an image file name: \(reason)")
+            } else if !Question.imageExtensions.contains((name as NSString).pathExtension.lowercased()) {
+                problem(label, .image, "\"\(name)\" is not a PNG or JPEG file (its name must end in .png, .jpg or .jpeg)")
+            } else {
+                image = name
+            }
+        case let value?: problem(label, .image, "expected a file name, found \(value.kindDescription)")
+        }
         let type = string(object, .type, question: label)
         var kind: Question.Kind?
         switch type {
@@ -152,7 +205,7 @@ private struct Validator {
             problem(label, .type, "unknown question type \"\(other)\" (known: \(known))")
         }
         guard let id, let text, let kind else { return nil }
-        return Question(id: id, text: text, help: help, kind: kind)
+        return Question(id: id, text: text, help: help, image: image, kind: kind)
     }
 
     mutating func multipleChoice(_ object: [String: JSONValue], _ label: String) -> Question.Kind? {

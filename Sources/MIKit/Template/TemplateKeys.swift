@@ -5,9 +5,9 @@ import Foundation
 public struct TemplateKeys: Sendable, Equatable {
     public enum Key: String, CaseIterable, Sendable {
         // template object
-        case id, title, version, questions
+        case id, title, version, questions, scoring, oncePerUser, consent
         // question object
-        case type, text, help, options, maxAnswers, integer, min, max, rows, columns, noCells
+        case type, text, help, image, options, maxAnswers, integer, min, max, rows, columns, noCells
         // values of `type`
         case multipleChoice, trueFalse, shortAnswer, numeric, table
 
@@ -18,8 +18,8 @@ public struct TemplateKeys: Sendable, Equatable {
             }
         }
 
-        static let templateScope: [Key] = [.id, .title, .version, .questions]
-        static let questionScope: [Key] = [.id, .type, .text, .help, .options, .maxAnswers, .integer,
+        static let templateScope: [Key] = [.id, .title, .version, .questions, .scoring, .oncePerUser, .consent]
+        static let questionScope: [Key] = [.id, .type, .text, .help, .image, .options, .maxAnswers, .integer,
                                            .min, .max, .rows, .columns, .noCells]
         static let typeNames: [Key] = [.multipleChoice, .trueFalse, .shortAnswer, .numeric, .table]
     }

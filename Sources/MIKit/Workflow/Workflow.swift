@@ -41,6 +41,7 @@ public struct Workflow: Sendable {
         }
         var form = Form(name: chosen, user: actor.name, template: template, createdAt: date)
         form.userDisplayName = Self.recordableDisplayName(displayName)
+        form.timeZone = TimeZone.current.identifier
         form.record(AuditEvent(at: date, by: actor.name, action: .created, note: "template \(template.id) v\(template.version)"))
         return form
     }
