@@ -52,14 +52,17 @@ public struct Workflow: Sendable {
 
     /// Sets answers and comments for several questions at once: all are checked first, and
     /// form.json is written only when every one is valid. A form whose template has a consent
-    /// text takes no answer until it is accepted (`acceptConsent`).
-    public func answer(_ reference: String, _ updates: [AnswerUpdate]) throws -> Form {
+    /// text takes no answer until it is accepted: before (`acceptConsent`) or with these answers
+    /// (`acceptingConsent`, saved together with them, or not at all).
+    public func answer(_ reference: String, _ updates: [AnswerUpdate], acceptingConsent: Bool = false) throws -> Form {
         let (location, original) = try openForChange(reference)
-        try Self.checkConsent(original, name: location.name)
         var form = original
+        let date = now()
+        if acceptingConsent { form.acceptConsent(by: actor.name, at: date) }
+        try Self.checkConsent(form, name: location.name)
         let changed = try Self.apply(updates, to: &form)
         guard form != original else { return form }
-        form.record(AuditEvent(at: now(), by: actor.name, action: .answered, questions: changed))
+        if !changed.isEmpty { form.record(AuditEvent(at: date, by: actor.name, action: .answered, questions: changed)) }
         try store.save(form, at: location)
         return form
     }
