@@ -53,8 +53,8 @@ public enum WorkflowError: ClassifiedError, Sendable, Equatable {
         case .noSuchMedia: return "no-such-media"
         case .mediaMissing: return "media-missing"
         case .notMedia: return "not-media"
-        case .consentRequired: return "consent-required"
-        case .oncePerUser: return "once-per-user"
+        case .consentRequired: return APIErrorBody.consentRequiredCode
+        case .oncePerUser: return APIErrorBody.oncePerUserCode
         }
     }
 
