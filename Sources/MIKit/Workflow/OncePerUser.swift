@@ -77,6 +77,21 @@ extension Workflow {
         try store.remember(form, for: user)
     }
 
+    /// Notes the forms of the server's listing of `user`'s submissions of `template` (a
+    /// once-per-user one): simulated ones do not count, as on the server. Returns what was noted.
+    @discardableResult
+    public func rememberOnServer(_ listing: [SubmissionSummary], of template: Template, user: String) throws -> [ExistingForm] {
+        guard template.oncePerUser else { return [] }
+        let forms = listing.filter { $0.templateID == template.id && $0.user == user && !$0.simulated }.compactMap { summary in
+            UUID(uuidString: summary.id).map {
+                ExistingForm(templateID: summary.templateID, id: $0, name: summary.formName, place: .server,
+                             date: summary.submittedAt ?? summary.receivedAt)
+            }
+        }
+        for form in forms { try rememberOnServer(form, user: user) }
+        return forms
+    }
+
     /// Notes an uploaded form when its template is once per user (see `rememberOnServer`).
     public func rememberUploaded(_ form: Form) throws {
         guard form.template.oncePerUser else { return }
