@@ -74,6 +74,8 @@ extension MI {
                 let done = saved.template.questions.count - saved.openQuestions.count
                 if acceptConsent, let consent = saved.consent {
                     Terminal.out("Consent accepted by \(consent.by) (text SHA-256 \(consent.sha256)).")
+                } else if acceptConsent, updates.isEmpty {
+                    Terminal.out("Template \(saved.template.id) asks no consent: nothing to accept.")
                 }
                 if !updates.isEmpty {
                     Terminal.out("Saved \(Format.plural(updates.count, "answer")) in \(saved.name) (\(done) of \(saved.template.questions.count) questions done).")

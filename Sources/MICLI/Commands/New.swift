@@ -40,7 +40,7 @@ extension MI {
         /// forms of it the user has, and remembers them for `startForm`'s rule. Offline, or when
         /// the server cannot answer, what the store remembers decides.
         func checkServer(_ context: Context) throws {
-            let cached = try context.run { try $0.templates.template(id: template) }
+            let cached = try context.locked { try $0.templates.template(id: template) }
             guard cached.oncePerUser, context.session.validServerToken(now: Date()) != nil else { return }
             let listing: [SubmissionSummary]
             do {
