@@ -57,6 +57,20 @@ extension ServerClient {
         return response.body
     }
 
+    /// `GET /api/v1/submissions?template=ID&user=USER`: the first page of `user`'s submissions
+    /// of template `template` (a technician sees only their own).
+    public func submissions(template: String, user: String) throws -> [SubmissionSummary] {
+        guard var components = URLComponents(url: try url(.submit), resolvingAgainstBaseURL: false) else {
+            throw TransportError.invalidURL(endpoint: "submit")
+        }
+        components.queryItems = [URLQueryItem(name: "template", value: template), URLQueryItem(name: "user", value: user)]
+        guard let listURL = components.url else { throw TransportError.invalidURL(endpoint: "submit") }
+        let response = try exchange(Request(endpoint: .submit, url: listURL, method: .get,
+                                            authorized: true, retryScope: .transientFailures))
+        guard response.status == 200 else { throw failure(for: response, notFound: "the submission list") }
+        return try decode(SubmissionPage.self, from: response, expected: "an MI submission list").submissions
+    }
+
     /// `GET /api/v1/submissions/{id}`: the receipt of a stored submission, nil when the server has none.
     public func receipt(id: String) throws -> Receipt? {
         let response = try exchange(Request(endpoint: .submission, url: try url(.submission, id: id), method: .get,

@@ -38,8 +38,12 @@ extension ServerClient {
             return .forbidden(message: message ?? "your role may not do this (403)")
         case 404:
             return .notFound(what: what)
+        case 409 where APIErrorBody.code(in: response.body) == APIErrorBody.oncePerUserCode:
+            return .oncePerUser(message: message ?? "the user already has a submission of this template (409)")
         case 409:
             return .conflict(message: message ?? "a different upload already used this form's id (409)")
+        case 422 where APIErrorBody.code(in: response.body) == APIErrorBody.consentRequiredCode:
+            return .consentRequired(message: message ?? "the form lacks the respondent's acceptance of its consent text (422)")
         case 422:
             return .rejected(message: message ?? "the server will not take this form (422)")
         case 413:

@@ -36,6 +36,10 @@ public enum TransportError: ClassifiedError, Equatable {
     case conflict(message: String)
     /// 422: the server's message (a form it will not take, e.g. simulated answers).
     case rejected(message: String)
+    /// 409 `once-per-user`: the server's message, naming the user's first submission of the template.
+    case oncePerUser(message: String)
+    /// 422 `consent-required`: the form lacks the acceptance of its template's consent text.
+    case consentRequired(message: String)
     /// 413: the server's message (which names its limit) and this upload's size.
     case uploadTooLarge(message: String?, uploadBytes: Int64)
     /// 429 on every attempt.
@@ -88,6 +92,8 @@ public enum TransportError: ClassifiedError, Equatable {
             return "the server refused the upload: \(message)"
         case .rejected(let message):
             return "the server refused the form: \(message)"
+        case .oncePerUser(let message), .consentRequired(let message):
+            return "the server refused the form: \(message)"
         case .uploadTooLarge(let message, let uploadBytes):
             let reason = message ?? "the upload is larger than the server's limit"
             return "\(reason) (this upload: \(uploadBytes) bytes) — ask the administrator to raise Server.MaxUploadBytes"
@@ -123,7 +129,7 @@ public enum TransportError: ClassifiedError, Equatable {
             return .notPermitted
         case .notFound:
             return .notFound
-        case .conflict, .rejected, .uploadTooLarge, .unexpectedStatus, .badResponse, .responseTooLarge:
+        case .conflict, .rejected, .oncePerUser, .consentRequired, .uploadTooLarge, .unexpectedStatus, .badResponse, .responseTooLarge:
             return .refused
         case .unreadableFile:
             return .notFound
@@ -151,6 +157,8 @@ public enum TransportError: ClassifiedError, Equatable {
         case .notFound: return "not-on-server"
         case .conflict: return "upload-conflict"
         case .rejected: return "upload-rejected"
+        case .oncePerUser: return "once-per-user"
+        case .consentRequired: return "consent-required"
         case .uploadTooLarge: return "upload-too-large"
         case .tooManyRequests: return "server-busy"
         case .serverError: return "server-error"

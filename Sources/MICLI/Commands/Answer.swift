@@ -16,6 +16,10 @@ extension MI {
                 takes one JSON array of rows with null in the cells that take no value. The answers file \
                 maps question ids to values (or to {"value": …, "comment": …}); --file - reads it from \
                 standard input. Nothing is saved unless every answer is valid.
+
+                A template with a consent text takes no answer until the respondent accepts it: \
+                --accept-consent records that acceptance (who, when, the text's SHA-256) with the answers, \
+                or alone (`mi answer FORM --accept-consent`). `mi fill` shows the text and asks.
                 """)
 
         @OptionGroup var global: GlobalOptions
@@ -35,11 +39,16 @@ extension MI {
         @Option(help: ArgumentHelp("A JSON file of question id → value (- for standard input).", valueName: "answers.json"))
         var file: String?
 
+        @Flag(help: "The respondent accepts the template's consent text (see `mi review`).")
+        var acceptConsent = false
+
         func validate() throws {
             if file != nil {
                 if question != nil || !values.isEmpty || comment != nil {
                     throw ValidationError("give either --file or QUESTION VALUE…/--comment, not both")
                 }
+            } else if question == nil, acceptConsent {
+                return
             } else {
                 guard question != nil else { throw ValidationError("say which question to answer, or pass --file answers.json") }
                 if values.isEmpty && comment == nil {
@@ -58,12 +67,19 @@ extension MI {
             } else {
                 updates = []
             }
-            let saved = try context.run { try $0.answer(form, updates) }
+            let saved = try context.run { try $0.answer(form, updates, acceptingConsent: acceptConsent) }
             if global.json {
                 try Terminal.json(FormJSON(saved))
             } else {
                 let done = saved.template.questions.count - saved.openQuestions.count
-                Terminal.out("Saved \(Format.plural(updates.count, "answer")) in \(saved.name) (\(done) of \(saved.template.questions.count) questions done).")
+                if acceptConsent, let consent = saved.consent {
+                    Terminal.out("Consent accepted by \(consent.by) (text SHA-256 \(consent.sha256)).")
+                } else if acceptConsent, updates.isEmpty {
+                    Terminal.out("Template \(saved.template.id) asks no consent: nothing to accept.")
+                }
+                if !updates.isEmpty {
+                    Terminal.out("Saved \(Format.plural(updates.count, "answer")) in \(saved.name) (\(done) of \(saved.template.questions.count) questions done).")
+                }
             }
         }
 

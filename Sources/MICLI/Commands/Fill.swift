@@ -16,6 +16,10 @@ extension MI {
                 earlier answers, Tab completes option labels, and an invalid answer is asked again. \
                 Ctrl-C saves what was typed and exits (status 130). With piped input the first invalid \
                 line ends fill with its message (status 65); the answers before it stay saved.
+
+                A template with a consent text shows it before the first question and asks for an \
+                explicit acceptance (acepto, yes or y); anything else stops without changing the form. \
+                --accept-consent accepts it without asking (for scripts).
                 """)
 
         @OptionGroup var global: GlobalOptions
@@ -23,13 +27,16 @@ extension MI {
         @Argument(help: ArgumentHelp("The form.", valueName: "form"))
         var form: String
 
+        @Flag(help: "The respondent accepts the template's consent text without being asked.")
+        var acceptConsent = false
+
         func validate() throws {
             if global.json { throw ValidationError("fill is interactive and has no --json output; use `mi answer --json`") }
         }
 
         func run() throws {
             let context = try Context.technician(global)
-            var session = try FillSession(context: context, reference: form)
+            var session = try FillSession(context: context, reference: form, acceptConsent: acceptConsent)
             _ = try session.run()
             if session.interrupted { throw ExitCode(130) }
         }

@@ -1,9 +1,17 @@
 import ArgumentParser
+import Foundation
 import MIKit
+import MITransport
 
 extension MI {
     struct New: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Start a form from a cached template.")
+        static let configuration = CommandConfiguration(
+            abstract: "Start a form from a cached template.",
+            discussion: """
+                A template answered once per person ("oncePerUser") is refused while you have a form of \
+                it here, incomplete or submitted, or on the server: when logged in online the server's \
+                list is asked and remembered, so the refusal holds offline too.
+                """)
 
         @OptionGroup var global: GlobalOptions
 
@@ -17,6 +25,7 @@ extension MI {
 
         func run() throws {
             let context = try Context.technician(global)
+            try checkServer(context)
             let (_, form) = try context.run { try $0.startForm(templateID: template, name: name, displayName: context.session.displayName) }
             if global.json {
                 try Terminal.json(Output(id: form.id.uuidString.lowercased(), name: form.name, template: form.template.id,
@@ -25,6 +34,22 @@ extension MI {
                 Terminal.out("Started \(form.name) (id \(form.id.uuidString.lowercased())) from \(form.template.id) v\(form.template.version), \(Format.plural(form.template.questions.count, "question")).")
                 Terminal.out("Fill it with: mi fill \(form.name)")
             }
+        }
+
+        /// For a once-per-user template, asks the server (when the session has its token) which
+        /// forms of it the user has, and remembers them for `startForm`'s rule. Offline, or when
+        /// the server cannot answer, what the store remembers decides.
+        func checkServer(_ context: Context) throws {
+            let cached = try context.locked { try $0.templates.template(id: template) }
+            guard cached.oncePerUser, context.session.validServerToken(now: Date()) != nil else { return }
+            let listing: [SubmissionSummary]
+            do {
+                listing = try ServerAccess.client(context).submissions(template: cached.id, user: context.actor.name)
+            } catch {
+                Terminal.note("could not ask the server for your forms of \(cached.id) (\(error.localizedDescription)) — going by the forms this store knows")
+                return
+            }
+            _ = try context.locked { try $0.rememberOnServer(listing, of: cached, user: context.actor.name) }
         }
     }
 }

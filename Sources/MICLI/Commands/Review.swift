@@ -43,6 +43,7 @@ enum ReviewText {
                      + (form.submittedAt.map { " · submitted \(Format.date($0))" } ?? ""))
         lines.append("\(done) of \(form.template.questions.count) questions done")
         if form.isSimulated { lines.append("Simulated form (mi simulate) — not a real inspection") }
+        if let line = consentLine(form) { lines.append(line) }
         if let note = form.returnNote, let returned = form.returnedAt {
             lines.append("Sent back \(Format.date(returned)): \(note)")
         }
@@ -75,6 +76,17 @@ enum ReviewText {
             for event in form.audit { lines.append("  \(Format.date(event.at))  \(DisplayText.escaped(event.sentence))") }
         }
         return DisplayText.escaped(lines.joined(separator: "\n"), keepingNewlines: true)
+    }
+
+    /// The consent's state, for a template that has a consent text: who accepted it and when,
+    /// with the SHA-256 of the text accepted, or how to accept it.
+    static func consentLine(_ form: Form) -> String? {
+        guard form.template.consent != nil else { return nil }
+        guard let consent = form.consent else {
+            return "Consent not accepted yet — accept it with `mi fill \(form.name)` or `mi answer \(form.name) --accept-consent`"
+        }
+        let accepted = "Consent accepted by \(consent.by) on \(Format.date(consent.at)) (text SHA-256 \(consent.sha256))"
+        return form.hasRequiredConsent ? accepted : accepted + " — not this template's text; accept it again with `mi fill \(form.name)`"
     }
 
     /// Tables become one line per row so they read as tables; control characters are escaped.

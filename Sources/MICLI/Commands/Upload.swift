@@ -96,7 +96,11 @@ extension MI {
             let journals = UploadJournalStore(sessions: Identity.sessions)
             let result = try client.uploadForm(formID: form.id, parts: parts, journals: journals, progress: bar)
             bar?.finish()
-            try context.locked { try $0.completeUpload(location, formID: form.id, sent: result.sent, receipt: result.receipt) }
+            try context.locked { workflow in
+                try workflow.completeUpload(location, formID: form.id, sent: result.sent, receipt: result.receipt)
+                // The server now holds it: `mi new` refuses a second one even offline.
+                try workflow.rememberUploaded(form)
+            }
             journals.remove(form.id)
             return result
         }

@@ -11,11 +11,14 @@ struct FillSession {
     let prompter = Prompter()
     var location: FormLocation
     var form: Form
+    /// `--accept-consent`: accept the template's consent text without asking.
+    let acceptConsent: Bool
 
     enum Step { case next, back, exit }
 
-    init(context: Context, reference: String) throws {
+    init(context: Context, reference: String, acceptConsent: Bool = false) throws {
         self.context = context
+        self.acceptConsent = acceptConsent
         let (location, form) = try context.run { try $0.openForChange(reference, operation: .filled) }
         self.location = location
         self.form = form
@@ -28,6 +31,7 @@ struct FillSession {
     mutating func run() throws -> Bool {
         let questions = form.template.questions
         prompter.say("\(form.name) — \(form.template.title) (\(Format.plural(questions.count, "question")))")
+        guard try askConsent() else { return false }
         prompter.say(FillInput.legend)
         var index = questions.firstIndex { !form.isDone($0) } ?? questions.count
         while index < questions.count {
@@ -41,6 +45,31 @@ struct FillSession {
             }
         }
         return try reviewLoop()
+    }
+
+    /// The words that accept a consent text, typed in any case.
+    static let acceptances: Set<String> = ["acepto", "yes", "y"]
+
+    /// A template's consent text comes before the first question: shown, then accepted only by
+    /// an explicit word (or `--accept-consent`). Anything else, or the end of input, changes
+    /// nothing and stops with the refusal (exit 65).
+    mutating func askConsent() throws -> Bool {
+        guard !form.hasRequiredConsent, let text = form.template.consent else { return true }
+        if !acceptConsent {
+            prompter.say("")
+            prompter.say("Consent — read it before the first question:")
+            prompter.say(DisplayText.escaped(text, keepingNewlines: true))
+            prompter.say("")
+            let line = prompter.ask("Type acepto (or yes) to accept, anything else to stop: ")
+            let word = line?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+            guard Self.acceptances.contains(word) else {
+                if interrupted { return false }
+                throw WorkflowError.consentRequired(form: form.name, template: form.template.id)
+            }
+        }
+        form = try context.run { try $0.acceptConsent(form.name) }
+        prompter.say("Consent accepted by \(form.consent?.by ?? context.workflow.actor.name).")
+        return true
     }
 
     /// The review table; a number reopens that question, :s submits, :x or Enter saves and exits.

@@ -15,6 +15,11 @@ struct FormJSON: Encodable {
     var submittedAt: Date?
     var returnedAt: Date?
     var returnNote: String?
+    /// Who accepted the template's consent text, when, and its SHA-256 (absent when nobody did).
+    var consent: ConsentAcceptance?
+    /// Whether the form may be answered and submitted as far as consent goes (true when the
+    /// template has no consent text).
+    var consentAccepted: Bool
     var questions: [QuestionJSON]
     var foremanComments: [ForemanComment]
     var audit: [AuditEvent]?
@@ -65,6 +70,8 @@ struct FormJSON: Encodable {
         submittedAt = form.submittedAt
         returnedAt = form.returnedAt
         returnNote = form.returnNote
+        consent = form.consent
+        consentAccepted = form.hasRequiredConsent
         questions = form.template.questions.enumerated().map { index, question in
             let answer = form.answer(for: question.id)
             let files = media?.filter { $0.questionID == question.id }

@@ -94,6 +94,8 @@ extension Workflow {
             let startedAt = time.created
             let starting = Workflow(configuration: configuration, actor: actor, now: { startedAt })
             var form = try starting.newForm(templateID: request.templateID, name: request.name(offset + 1), displayName: displayName)
+            // The simulating user stands in for the respondent; the form says it is simulated.
+            form.acceptConsent(by: actor.name, at: startedAt)
             try simulator.fill(&form, by: actor.name, at: startedAt)
             var location = try store.create(form)
             if let submittedAt = time.submitted {

@@ -9,6 +9,7 @@ import Glibc
 ///     CompletedMIs/<user>/<form>/form.json + media   submitted, waiting for the foreman
 ///     Errors/<user>.json                             messages for <user>, shown at their next login
 ///     .templates/<id>.json                           the template cache
+///     .once/<user>.json                              forms of once-per-user templates the server holds
 ///
 /// Callers hold the store's lock (`lock()`) around every operation that writes.
 public struct Store: Sendable {

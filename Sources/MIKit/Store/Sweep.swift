@@ -84,7 +84,8 @@ extension Store {
     ///
     /// - temporary files and folders of dead writers, in the user folders (half-created or
     ///   half-deleted forms), in the form folders (half-copied media, half-written form.json),
-    ///   in `Errors/` (messages) and in `.templates/` (the template cache);
+    ///   in `Errors/` (messages), in `.templates/` (the template cache) and in `.once/` (forms
+    ///   of once-per-user templates the server holds);
     /// - media files in a form folder that form.json does not list: an attach copies and
     ///   renames the file, then records it in form.json, so such a file is an attach that was
     ///   never acknowledged (or a detach whose file removal was cut short);
@@ -98,8 +99,8 @@ extension Store {
     func repairLeftovers() -> (repairs: [SweepRepair], listing: StoreListing) {
         var repairs: [SweepRepair] = []
         var listing = StoreListing()
-        // Messages and the template cache are written through temporary files too.
-        for (folder, path) in [(errorsFolder, "Errors"), (templatesFolder, ".templates")] {
+        // Messages, the template cache and the once-per-user records are written through temporary files too.
+        for (folder, path) in [(errorsFolder, "Errors"), (templatesFolder, ".templates"), (onceFolder, ".once")] {
             repairs += DurableFile.removeLeftovers(in: folder).map { .temporaryRemoved(path: "\(path)/\($0)") }
         }
         for area in Area.allCases {

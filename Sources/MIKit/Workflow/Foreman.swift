@@ -78,7 +78,8 @@ extension Workflow {
     /// Moves an incomplete form with all its media to another technician (`target`, already
     /// checked against the directory) in one rename, renaming it when the target already has
     /// a form of that name; the previous technician finds a message at their next login.
-    /// `displayName` is the target's name from the directory, recorded for the PDF.
+    /// `displayName` is the target's name from the directory, recorded for the PDF. A form of a
+    /// once-per-user template is refused when the target already has one (`existingForm`).
     public func reassign(_ reference: String, to target: String,
                          displayName: String? = nil) throws -> (from: FormLocation, to: FormLocation, form: Form) {
         try SafeName.check(target, as: "user name")
@@ -90,6 +91,7 @@ extension Workflow {
             throw WorkflowError.alreadyAssigned(form: location.name, user: target)
         }
         var form = try store.load(location)
+        try checkOncePerUser(form.template, user: target, excluding: form.id)
         let date = now()
         let previous = form.user
         let name = try freeName(base: form.name, user: target)

@@ -21,12 +21,16 @@ public struct Workflow: Sendable {
 
     /// Starts a form from a cached template. The name defaults to `<template>-<date>-<time>`.
     /// `displayName` is the technician's name from the directory, recorded for the PDF.
+    /// A template answered once per user is refused while the actor has a form of it here or
+    /// remembered from the server (`existingForm`).
     public func startForm(templateID: String, name: String? = nil, displayName: String? = nil) throws -> (FormLocation, Form) {
+        try checkOncePerUser(try templates.template(id: templateID), user: actor.name)
         let form = try newForm(templateID: templateID, name: name, displayName: displayName)
         return (try store.create(form), form)
     }
 
-    /// A new form as `startForm` makes it, not yet written.
+    /// A new form as `startForm` makes it, not yet written (the once-per-user rule is
+    /// `startForm`'s: `mi simulate` makes many made-up forms of a template).
     func newForm(templateID: String, name: String?, displayName: String?) throws -> Form {
         let template = try templates.template(id: templateID)
         let date = now()
@@ -47,13 +51,18 @@ public struct Workflow: Sendable {
     }
 
     /// Sets answers and comments for several questions at once: all are checked first, and
-    /// form.json is written only when every one is valid.
-    public func answer(_ reference: String, _ updates: [AnswerUpdate]) throws -> Form {
+    /// form.json is written only when every one is valid. A form whose template has a consent
+    /// text takes no answer until it is accepted: before (`acceptConsent`) or with these answers
+    /// (`acceptingConsent`, saved together with them, or not at all).
+    public func answer(_ reference: String, _ updates: [AnswerUpdate], acceptingConsent: Bool = false) throws -> Form {
         let (location, original) = try openForChange(reference)
         var form = original
+        let date = now()
+        if acceptingConsent { form.acceptConsent(by: actor.name, at: date) }
+        try Self.checkConsent(form, name: location.name)
         let changed = try Self.apply(updates, to: &form)
         guard form != original else { return form }
-        form.record(AuditEvent(at: now(), by: actor.name, action: .answered, questions: changed))
+        if !changed.isEmpty { form.record(AuditEvent(at: date, by: actor.name, action: .answered, questions: changed)) }
         try store.save(form, at: location)
         return form
     }
@@ -74,10 +83,11 @@ public struct Workflow: Sendable {
         return changed
     }
 
-    /// Checks every question has an answer or a comment, then moves the whole folder to
-    /// `CompletedMIs/<user>/` in one rename.
+    /// Checks the consent is accepted and every question has an answer or a comment, then
+    /// moves the whole folder to `CompletedMIs/<user>/` in one rename.
     public func submit(_ reference: String) throws -> (FormLocation, Form) {
         let (location, original) = try openForChange(reference)
+        try Self.checkConsent(original, name: location.name)
         let open = original.openQuestions
         guard open.isEmpty else {
             throw WorkflowError.openQuestions(form: location.name, questions: open.map { q in

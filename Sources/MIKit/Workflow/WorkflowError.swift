@@ -26,10 +26,16 @@ public enum WorkflowError: ClassifiedError, Sendable, Equatable {
     case mediaMissing(form: String, media: String)
     /// A file to attach is not a known photo, video or audio type.
     case notMedia(file: String, known: [String])
+    /// The form's template has a consent text the respondent has not accepted (or accepted
+    /// another text): no answer and no submission until they do.
+    case consentRequired(form: String, template: String)
+    /// The template is answered once per user and `user` already has a form of it.
+    case oncePerUser(template: String, user: String, existing: ExistingForm)
 
     public var failureClass: FailureClass {
         switch self {
-        case .formSubmitted, .formNotSubmitted, .nameTaken, .openQuestions, .emptyText, .alreadyAssigned, .notMedia:
+        case .formSubmitted, .formNotSubmitted, .nameTaken, .openQuestions, .emptyText, .alreadyAssigned, .notMedia,
+             .consentRequired, .oncePerUser:
             return .badData
         case .noSuchMedia, .mediaMissing:
             return .notFound
@@ -47,6 +53,8 @@ public enum WorkflowError: ClassifiedError, Sendable, Equatable {
         case .noSuchMedia: return "no-such-media"
         case .mediaMissing: return "media-missing"
         case .notMedia: return "not-media"
+        case .consentRequired: return APIErrorBody.consentRequiredCode
+        case .oncePerUser: return APIErrorBody.oncePerUserCode
         }
     }
 
@@ -73,6 +81,11 @@ public enum WorkflowError: ClassifiedError, Sendable, Equatable {
             return "media \(media) of form \(form) is missing on disk — nothing was uploaded; detach it or ask the technician"
         case .notMedia(let file, let known):
             return "\(file) is not a photo, video or audio file (its extension must be one of \(known.joined(separator: ", "))) — nothing was attached"
+        case .consentRequired(let form, let template):
+            return "form \(form) needs the respondent's acceptance of the consent of template \(template) first — nothing was changed; "
+                + "read and accept it with `mi fill \(form)`, or pass --accept-consent to `mi answer` or `mi fill`"
+        case .oncePerUser(let template, let user, let existing):
+            return "template \(template) is answered once per person and \(user) already has a form of it: \(existing.description) — nothing was changed"
         }
     }
 }

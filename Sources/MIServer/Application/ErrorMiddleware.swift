@@ -37,6 +37,9 @@ struct ErrorMiddleware: RouterMiddleware {
             log(request, status: error.status, since: start, context: context, message: error.body)
             return try answer(error.status, message: error.body ?? Self.defaultMessage(error.status, request, routes: routes),
                               headers: error.headers, request, context: context)
+        } catch let error as CodedRefusal {
+            log(request, status: error.status, since: start, context: context, message: error.message)
+            return try answer(error.status, message: error.message, code: error.code, request, context: context)
         } catch let error as ClientFault {
             return try answer(error, request, since: start, context: context)
         } catch let error as HTTPParserError {
@@ -66,8 +69,8 @@ struct ErrorMiddleware: RouterMiddleware {
     }
 
     /// The error as the API's JSON body, or as an office page for a browser on an office path.
-    private func answer(_ status: HTTPResponse.Status, message: String, headers: HTTPFields = [:], _ request: Request,
-                        context: Context) throws -> Response {
+    private func answer(_ status: HTTPResponse.Status, message: String, code: String? = nil, headers: HTTPFields = [:],
+                        _ request: Request, context: Context) throws -> Response {
         if routes.wantsPage(request) {
             var context = context
             if let (cookie, claims) = tokens.officeSession(request, now: now()) {
@@ -76,7 +79,7 @@ struct ErrorMiddleware: RouterMiddleware {
             }
             return views.errorPage(status, message: message, context: context, headers: headers)
         }
-        return try JSONResponse.error(status, message: message, headers: headers)
+        return try JSONResponse.error(status, message: message, code: code, headers: headers)
     }
 
     static func defaultMessage(_ status: HTTPResponse.Status, _ request: Request, routes: RouteTable) -> String {

@@ -172,6 +172,7 @@ struct SubmissionController {
                 throw HTTPError(.badRequest, message: "the form part is form \(formID), but the upload is for \(id) — use `mi upload`")
             }
             if form.isSimulated && !acceptSimulated { throw Self.simulatedRefused(form) }
+            if !form.hasRequiredConsent { throw Self.consentRefused(form) }
             if let manifest {
                 parts = try await takeResumable(manifest, received: parts, owner: session.sub, formID: formID, folder: folder)
             }
@@ -198,6 +199,9 @@ struct SubmissionController {
                 try? await Blocking.run { try FileManager.default.removeItem(at: folder) }
                 guard stored.hasSameContent(as: receipt) else { throw conflict(stored) }
                 return try JSONResponse.make(.ok, stored)
+            case .taken(let first):
+                try? await Blocking.run { try FileManager.default.removeItem(at: folder) }
+                throw Self.oncePerUserRefused(form, first: first)
             }
         } catch {
             try? await Blocking.run { try FileManager.default.removeItem(at: folder) }
@@ -247,6 +251,20 @@ struct SubmissionController {
     /// answers must never be mistaken for real inspections.
     static func simulatedRefused(_ form: Form) -> HTTPError {
         HTTPError(.unprocessableContent, message: "form \(form.id.uuidString.lowercased()) (\(SafeName.printable(form.name))) holds simulated answers (made by `mi simulate`), not a real inspection — this server refuses simulated forms; to accept them (a demo or test server) set Server.AcceptSimulated to true in its Config.plist")
+    }
+
+    /// 422 `consent-required` for a form of a template with a consent text whose acceptance is
+    /// missing or is for another text than the form's own copy of the template holds.
+    static func consentRefused(_ form: Form) -> CodedRefusal {
+        let which = form.consent.map { "its acceptance is for another text (SHA-256 \(SafeName.printable($0.sha256)))" }
+            ?? "it has no acceptance"
+        return CodedRefusal(status: .unprocessableContent, code: APIErrorBody.consentRequiredCode, message: "form \(form.id.uuidString.lowercased()) (\(SafeName.printable(form.name))) needs the respondent's acceptance of the consent text of template \(form.template.id) (SHA-256 \(form.template.consentDigest ?? "")), but \(which) — the form was not stored; the technician accepts it with `mi fill` or `mi answer --accept-consent` before submitting")
+    }
+
+    /// 409 `once-per-user` naming the user's first submission of the template.
+    static func oncePerUserRefused(_ form: Form, first: SubmissionSummary) -> CodedRefusal {
+        let submitted = (first.submittedAt ?? first.receivedAt).formatted(Date.ISO8601FormatStyle().year().month().day())
+        return CodedRefusal(status: .conflict, code: APIErrorBody.oncePerUserCode, message: "template \(form.template.id) is answered once per person and \(form.user) already has a submission of it: form \(SafeName.printable(first.formName)) (id \(first.id)), submitted \(submitted) — form \(form.id.uuidString.lowercased()) (\(SafeName.printable(form.name))) was not stored")
     }
 
     private func tooLarge(_ length: Int64?) -> HTTPError {

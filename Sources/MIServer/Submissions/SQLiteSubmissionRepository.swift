@@ -80,6 +80,19 @@ public final class SQLiteSubmissionRepository: SubmissionRepository {
             // stored earlier is a real inspection and the default 0 is its true value.
             try db.execute(sql: "ALTER TABLE submission ADD COLUMN simulated INTEGER NOT NULL DEFAULT 0")
         }
+        migrator.registerMigration("v5-once-per-user") { db in
+            // The submission that holds a user's once-per-user template: the unique key is the
+            // rule, so two racing uploads cannot both commit. No backfill: templates could not
+            // be once per user before this version.
+            try db.execute(sql: """
+                CREATE TABLE once_per_user (
+                    template_id TEXT NOT NULL,
+                    user TEXT NOT NULL,
+                    submission_id TEXT NOT NULL UNIQUE REFERENCES submission(id) ON DELETE CASCADE,
+                    UNIQUE (template_id, user)
+                )
+                """)
+        }
         return migrator
     }
 
@@ -88,9 +101,15 @@ public final class SQLiteSubmissionRepository: SubmissionRepository {
         do {
             return try await pool.write { db in
                 if let existing = try Self.fetch(db, id: receipt.id) { return .existing(existing) }
+                let once = Self.oncePerUserKey(form)
+                if let once, let first = try Self.holder(db, templateID: once.templateID, user: once.user) { return .taken(first) }
                 try placeFiles()
                 try Self.insert(db, receipt)
                 try Self.summarize(db, id: receipt.id, form: form)
+                if let once {
+                    try db.execute(sql: "INSERT INTO once_per_user (template_id, user, submission_id) VALUES (?, ?, ?)",
+                                   arguments: [once.templateID, once.user, receipt.id])
+                }
                 return .recorded(receipt)
             }
         } catch {
@@ -99,12 +118,31 @@ public final class SQLiteSubmissionRepository: SubmissionRepository {
                 if try Self.fetch(db, id: id) == nil { removeFiles() }
             }
             // Another writer (a second server on the same data) committed the id first.
-            if let error = error as? DatabaseError, error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE,
-               let existing = try await self.receipt(id: receipt.id) {
-                return .existing(existing)
+            if let error = error as? DatabaseError, error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+                if let existing = try await self.receipt(id: receipt.id) { return .existing(existing) }
+                // …or the user's other form of a once-per-user template.
+                if let once = Self.oncePerUserKey(form),
+                   let first = try await pool.read({ db in try Self.holder(db, templateID: once.templateID, user: once.user) }) {
+                    return .taken(first)
+                }
             }
             throw error
         }
+    }
+
+    /// The once-per-user table's key for `form`, or nil when its template is not once per user
+    /// or the form is simulated (made-up answers are not a person's one form).
+    private static func oncePerUserKey(_ form: Form) -> (templateID: String, user: String)? {
+        guard form.template.oncePerUser, !form.isSimulated else { return nil }
+        return (form.template.id, form.user)
+    }
+
+    /// The summary of the submission that holds `user`'s once-per-user template `templateID`.
+    private static func holder(_ db: Database, templateID: String, user: String) throws -> SubmissionSummary? {
+        try Row.fetchOne(db, sql: """
+            SELECT submission.* FROM once_per_user JOIN submission ON submission.id = once_per_user.submission_id
+            WHERE once_per_user.template_id = ? AND once_per_user.user = ?
+            """, arguments: [templateID, user]).map(summary)
     }
 
     public func receipt(id: String) async throws -> Receipt? {

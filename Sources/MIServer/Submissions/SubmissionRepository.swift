@@ -11,6 +11,11 @@ public protocol SubmissionRepository: Sendable {
     /// (it moves the received files into the submission's folder); if the transaction then
     /// fails, `removeFiles` runs, serialized with other commits, and the error is thrown.
     /// When the id is taken, neither runs and the stored receipt comes back.
+    ///
+    /// A form of a once-per-user template (`Template.oncePerUser`, not simulated) is recorded
+    /// only while no other submission of that template id (any version) by the same user is
+    /// stored: a unique constraint decides, in the same transaction, so of two racing uploads
+    /// one is stored and the other gets `.taken` with the first one's summary.
     func record(_ receipt: Receipt, form: Form, placeFiles: @escaping @Sendable () throws -> Void,
                 removeFiles: @escaping @Sendable () -> Void) async throws -> RecordOutcome
     /// The stored receipt of submission `id` (lowercase UUID), or nil.
@@ -63,4 +68,6 @@ public enum RecordOutcome: Sendable, Equatable {
     case recorded(Receipt)
     /// A submission with this id was already stored; its receipt.
     case existing(Receipt)
+    /// The template is once per user and the user's submission of it (another id) is stored.
+    case taken(SubmissionSummary)
 }

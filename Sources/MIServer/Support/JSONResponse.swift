@@ -12,8 +12,8 @@ enum JSONResponse {
     }
 
     /// An error response: `status` with the API's error body `{"error": {"message": …}}`.
-    static func error(_ status: HTTPResponse.Status, message: String, headers: HTTPFields = [:]) throws -> Response {
-        try make(status, APIErrorBody(message: message), headers: headers)
+    static func error(_ status: HTTPResponse.Status, message: String, code: String? = nil, headers: HTTPFields = [:]) throws -> Response {
+        try make(status, APIErrorBody(message: message, code: code), headers: headers)
     }
 
     /// The error body's bytes, for answers written below the router (channel handlers).
