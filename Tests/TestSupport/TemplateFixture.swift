@@ -19,6 +19,12 @@ public enum TemplateFixture {
         Files.names(in: samplesFolder).filter { $0.hasSuffix(".json") }.map { samplesFolder.appendingPathComponent($0) }
     }
 
+    /// The shipped sample template `Samples/templates/<id>.json`, decoded.
+    public static func sample(_ id: String) throws -> Template {
+        let file = samplesFolder.appendingPathComponent("\(id).json")
+        return try TemplateCoding().decode(Data(contentsOf: file), source: file.path)
+    }
+
     /// The id of `sampleJSON`.
     public static let sampleID = "pump-inspection"
 
