@@ -7,12 +7,12 @@ import MIKit
 /// fits on a page is never split. This file holds the sections; page flow (`+Layout`),
 /// tables (`+Table`) and media (`+Media`) are extensions in their own files.
 final class ReportComposer {
-    private let form: Form
+    let form: Form
     let folder: URL
     let canvas: PDFCanvas
     let images: ImageLibrary
     private let totalPages: Int?
-    private let dates: DateFormatter
+    let dates: DateFormatter
     var cursor: PageCursor
     var measuring = false
 
@@ -38,9 +38,11 @@ final class ReportComposer {
     /// Draws the whole form and returns the number of pages.
     func compose() -> Int {
         header()
+        consentSection()
         for (index, question) in form.template.questions.enumerated() {
             questionBlock(question, number: index + 1)
         }
+        scoresSection()
         foremanComments()
         auditTrail()
         footer()

@@ -176,3 +176,17 @@ extension ScoreSheet {
         .object(valueMap.mapValues(\.json))
     }
 }
+
+extension ScoreItem {
+    /// The result in words, as `mi review`, the PDF and the office page print it:
+    /// "correct, 1/1", "incorrect, 0/1 (expected 93)", "not answered, 0/1", "needs an examiner".
+    public var summary: String {
+        let points = "\(self.points ?? 0)/\(maxPoints)"
+        switch result {
+        case .correct: return "correct, \(points)"
+        case .incorrect: return "incorrect, \(points)" + (expected.map { " (expected \($0))" } ?? "")
+        case .unanswered: return "not answered, \(points)"
+        case .examiner: return "needs an examiner"
+        }
+    }
+}
