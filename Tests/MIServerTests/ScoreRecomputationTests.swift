@@ -99,6 +99,28 @@ final class ScoreRecomputationTests: XCTestCase {
         XCTAssertNotNil(receipt?.scores)
     }
 
+    /// The export's score columns come from the answers, not from form.json's forged figures.
+    func testExportColumnsHoldTheRecomputedScores() async throws {
+        let fixture = try ServerFixture()
+        try FileManager.default.copyItem(at: TemplateFixture.samplesFolder.appendingPathComponent("ipaq.json"),
+                                         to: fixture.templates.appendingPathComponent("ipaq.json"))
+        let form = try Self.ipaqForm(try XCTUnwrap(IPAQCases.all.first))
+        let sheet = try XCTUnwrap(form.scores)
+        let forgedData = try Self.forging(form, scores: ["ipaq.totalMET": 99_999, "ipaq.category": "high"])
+        try await fixture.test { client in
+            let foreman = try await client.login("fiona")
+            try await assertStatus(.created, await client.upload(try Self.upload(forgedData), token: foreman))
+            let archive = try ExportAPITests.archive(try await client.get("/api/v1/templates/ipaq/export.zip", token: foreman))
+            let records = try ExportAPITests.records(try XCTUnwrap(archive.entry("ipaq.csv")).data)
+            XCTAssertEqual(records.count, 2)
+            let cells = Dictionary(uniqueKeysWithValues: zip(records[0], records[1]))
+            for key in ScoreSheet.keys(of: .ipaqShort) {
+                XCTAssertEqual(cells[key], sheet[key]?.display ?? "", key)
+            }
+            XCTAssertNotEqual(cells["ipaq.totalMET"], "99999")
+        }
+    }
+
     func testStoredScoresRoundTripAndUnreadableTextIsNone() throws {
         let scores: [String: ScoreValue] = ["ipaq.totalMET": .number(1386.5), "ipaq.category": .text("moderate")]
         let text = try XCTUnwrap(try StoredScores.encode(scores))
