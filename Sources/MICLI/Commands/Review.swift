@@ -59,6 +59,10 @@ enum ReviewText {
                 .map { DisplayText.escaped($0, keepingNewlines: true) })
         }
         lines.append(table.render())
+        if let scores = form.scores {
+            lines.append("")
+            lines.append(contentsOf: ScoresText.lines(scores))
+        }
         if !form.foremanComments.isEmpty {
             lines.append("")
             lines.append("Foreman comments:")

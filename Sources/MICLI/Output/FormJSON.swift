@@ -18,6 +18,13 @@ struct FormJSON: Encodable {
     var questions: [QuestionJSON]
     var foremanComments: [ForemanComment]
     var audit: [AuditEvent]?
+    /// The template scorer's values (`"ipaq.totalMET": 1386`), recomputed from the answers; absent
+    /// when the template names no scorer.
+    var scores: [String: ScoreValue]?
+    /// Each item the scorer judged or left to an examiner (MMSE); empty for IPAQ.
+    var scoreItems: [ScoreItem]?
+    /// What a reader must know about the scores ("Not a full 30-point MMSE …").
+    var scoreNote: String?
 
     struct QuestionJSON: Encodable {
         var number: Int
@@ -80,5 +87,10 @@ struct FormJSON: Encodable {
         }
         foremanComments = form.foremanComments
         audit = history ? form.audit : nil
+        if let sheet = form.scores {
+            scores = Dictionary(sheet.values.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+            scoreItems = sheet.items
+            scoreNote = sheet.note
+        }
     }
 }
