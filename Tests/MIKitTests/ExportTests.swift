@@ -46,6 +46,25 @@ final class CSVLayoutTests: XCTestCase {
         ])
     }
 
+    func testAScoredTemplateHasAColumnPerScoreKeyBeforeKEYRecomputedFromTheAnswers() throws {
+        let template = try TemplateFixture.sample("ipaq")
+        let layout = CSVLayout(template: template)
+        let keys = ScoreSheet.keys(of: .ipaqShort)
+        XCTAssertEqual(keys.first, "ipaq.walkingMET")
+        let key = try XCTUnwrap(layout.header.firstIndex(of: "KEY"))
+        XCTAssertEqual(Array(layout.header[(key - keys.count)..<key]), keys)
+        XCTAssertEqual(layout.header[key - keys.count - 1], "seventhQuestionSedentary-comment")
+
+        var form = Form(id: UUID(), name: "ipaq-1", user: "ana", template: template, createdAt: TestClock.start)
+        form.status = .completed
+        form = try XCTUnwrap(IPAQCases.all.first).applied(to: form)
+        let sheet = try XCTUnwrap(form.scores)
+        let cells = Dictionary(uniqueKeysWithValues: zip(layout.header, layout.row(for: form, attachmentsPresent: 0)))
+        for name in keys { XCTAssertEqual(cells[name], sheet[name]?.display ?? "", name) }
+        // An unscored template has no score columns.
+        XCTAssertFalse(CSVLayout(template: try TemplateFixture.sampleTemplate()).header.contains { $0.hasPrefix("ipaq.") })
+    }
+
     static func answeredForm() throws -> Form {
         let template = try TemplateFixture.sampleTemplate()
         var form = Form(id: UUID(uuidString: "6F1C2D3E-0000-4000-8000-00000000000A")!, name: "pump-1", user: "ana",

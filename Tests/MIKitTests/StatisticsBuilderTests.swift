@@ -1,5 +1,6 @@
 import Foundation
-import MIKit
+@testable import MIKit
+import TestSupport
 import XCTest
 
 /// `StatisticsBuilder`: every question type, the filters, group-by and what does not fit.
@@ -324,5 +325,61 @@ private extension UTCDay {
     /// An instant the tests spell out (they are all valid).
     static func parse(_ text: String) -> Date {
         (try? parse(text, parameter: "test", endOfDay: false)) ?? .distantPast
+    }
+}
+
+/// The scores in statistics: per key, numbers summarized and words counted with percents.
+final class ScoreStatisticsTests: XCTestCase {
+    static func sheet(_ total: Double?, _ category: String) -> ScoreSheet {
+        var values: [ScoreEntry] = []
+        if let total { values.append(ScoreEntry("ipaq.totalMET", .number(total))) }
+        values.append(ScoreEntry("ipaq.category", .text(category)))
+        return ScoreSheet(scoring: .ipaqShort, values: values)
+    }
+
+    static let sheets = [sheet(600, "moderate"), sheet(3360, "high"), sheet(nil, "excluded"), sheet(1455, "moderate"),
+                         sheet(99.5, "low")]
+
+    func testNumbersAreSummarizedAndWordsCountedInTheScorersKeyOrder() throws {
+        var tally = ScoreTally()
+        for sheet in Self.sheets { tally.add(sheet) }
+        let scores = tally.statistics(.ipaqShort)
+        XCTAssertEqual(scores.map(\.key), ["ipaq.totalMET", "ipaq.category"], "only keys that occurred, in the scorer's order")
+        let total = scores[0]
+        XCTAssertEqual(total.forms, 4)
+        XCTAssertNil(total.categories)
+        XCTAssertEqual(total.numbers, NumberSummary(values: [600, 3360, 1455, 99.5], integer: false))
+        XCTAssertEqual(total.numbers?.median, 1027.5)
+        let category = scores[1]
+        XCTAssertEqual(category.forms, 5)
+        XCTAssertNil(category.numbers)
+        XCTAssertEqual(category.categories, [
+            OptionCount(label: "moderate", count: 2, percent: 40), OptionCount(label: "excluded", count: 1, percent: 20),
+            OptionCount(label: "high", count: 1, percent: 20), OptionCount(label: "low", count: 1, percent: 20),
+        ])
+    }
+
+    func testMergedTalliesEqualOneTally() {
+        var whole = ScoreTally(), first = ScoreTally(), second = ScoreTally()
+        for (index, sheet) in Self.sheets.enumerated() {
+            whole.add(sheet)
+            if index < 2 { first.add(sheet) } else { second.add(sheet) }
+        }
+        first.merge(second)
+        XCTAssertEqual(first.statistics(.ipaqShort), whole.statistics(.ipaqShort))
+    }
+
+    func testAScoredTemplatesStatisticsCarryScoresAndAnUnscoredOnesDoNot() throws {
+        let template = try TemplateFixture.sample("ipaq")
+        var builder = try StatisticsBuilder(template: template)
+        var form = Form(name: "ipaq-1", user: "ana", template: template, createdAt: TestClock.start)
+        form.status = .completed
+        form.submittedAt = TestClock.start
+        form = try XCTUnwrap(IPAQCases.all.first).applied(to: form)
+        XCTAssertTrue(builder.add(form))
+        var tally = ScoreTally()
+        tally.add(try XCTUnwrap(form.scores))
+        XCTAssertEqual(builder.result().scores, tally.statistics(.ipaqShort), "the builder scores each form it counts")
+        XCTAssertNil(try StatisticsBuilder(template: StatisticsBuilderTests.template).result().scores)
     }
 }

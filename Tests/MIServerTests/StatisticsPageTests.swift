@@ -163,3 +163,40 @@ final class StatisticsPageTests: XCTestCase {
         XCTAssertEqual(StatisticsPage.number(0.1 + 0.2), "0.3")
     }
 }
+
+/// The Scores section of the statistics page, from figures built here.
+final class StatisticsPageScoresTests: XCTestCase {
+    func testCategoriesAsBarsAndNumbersAsAHistogram() throws {
+        let template = try TemplateFixture.sample("ipaq")
+        let statistics = TemplateStatistics(
+            templateID: "ipaq", templateTitle: template.title, templateVersion: 1, filters: StatisticsFilters(), forms: 5,
+            simulated: 0, days: [DayCount(day: "2026-03-02", count: 5)], questions: [], groups: nil,
+            scores: [
+                ScoreStatistics(key: "ipaq.totalMET", forms: 4,
+                                numbers: NumberSummary(values: [600, 3360, 1455, 99.5], integer: false)),
+                ScoreStatistics(key: "ipaq.category", forms: 5, categories: [
+                    OptionCount(label: "moderate", count: 2, percent: 40), OptionCount(label: "<high>", count: 1, percent: 20),
+                ]),
+            ])
+        let html = try XCTUnwrap(try OfficeViews().library.render(StatisticsPage.values(statistics, template: template),
+                                                                  withTemplate: "stats"))
+        XCTAssertTrue(html.contains("<section id=\"stats-scores\">"), html)
+        let category = try XCTUnwrap(StatisticsPageTests.section("ipaq.category", in: html.replacingOccurrences(
+            of: "<section class=\"panel score-stats\" data-score=", with: "<section class=\"panel question-stats\" data-question-id=")), html)
+        XCTAssertTrue(category.contains("<svg class=\"chart chart-categories\""), category)
+        XCTAssertEqual(StatisticsPageTests.count("<rect class=\"bar\"", in: category), 2)
+        XCTAssertTrue(category.contains("<td>moderate</td><td class=\"number\">2</td><td class=\"number\">40.0 %</td>"), category)
+        XCTAssertTrue(category.contains("&lt;high&gt;"), "a word is text, never markup")
+        XCTAssertFalse(category.contains("<high>"))
+        let total = try XCTUnwrap(StatisticsPageTests.section("ipaq.totalMET", in: html.replacingOccurrences(
+            of: "<section class=\"panel score-stats\" data-score=", with: "<section class=\"panel question-stats\" data-question-id=")), html)
+        XCTAssertTrue(total.contains("<svg class=\"chart chart-histogram\""), total)
+        XCTAssertTrue(total.contains("<tr><th>Median</th><td class=\"number\">1027.5</td></tr>"), total)
+        XCTAssertTrue(total.contains("· 4 forms"), total)
+
+        var unscored = statistics
+        unscored.scores = nil
+        let plain = try XCTUnwrap(try OfficeViews().library.render(StatisticsPage.values(unscored, template: template), withTemplate: "stats"))
+        XCTAssertFalse(plain.contains("stats-scores"))
+    }
+}

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import MIKit
 @testable import MIServer
+import TestSupport
 import XCTest
 
 /// `/submissions/{id}`: the uploaded form as the office reads it, its downloads, and who may see it.
@@ -128,5 +129,73 @@ final class SubmissionPageTests: XCTestCase {
     func testADownloadNameCannotBreakTheHeader() {
         XCTAssertEqual(SubmissionPageController.attachment("bomba \"7\"\r\nX: y ñ.pdf"),
                        "attachment; filename=\"bomba _7___X: y _.pdf\"; filename*=UTF-8''bomba%20%227%22%0D%0AX%3A%20y%20%C3%B1.pdf")
+    }
+}
+
+/// The Consent and Scores sections of `/submissions/{id}`.
+final class SubmissionPageClinicalTests: XCTestCase {
+    func testConsentAndScoresOfAnUploadedIPAQForm() async throws {
+        let fixture = try ServerFixture()
+        var form = try ScoreRecomputationTests.ipaqForm(try XCTUnwrap(IPAQCases.all.first))
+        form.consent?.by = "ana <b>"
+        let formData = try FormFile.encode(form)
+        let sheet = try XCTUnwrap(form.scores)
+        let digest = try XCTUnwrap(form.template.consentDigest)
+        try await fixture.test { client in
+            let token = try await client.login("fiona")
+            try await assertStatus(.created, try await client.upload(try ScoreRecomputationTests.upload(formData), token: token))
+            let session = try await client.officeSession("fiona", fixture: fixture)
+            let id = ScoreRecomputationTests.ipaqFormID.uuidString.lowercased()
+            let page = try await client.execute(uri: "/submissions/\(id)", method: .get, headers: [.cookie: session.cookieHeader]) { $0 }
+            XCTAssertEqual(page.status, .ok, page.text)
+            let html = page.text
+            XCTAssertTrue(html.contains("<section id=\"consent\""), html)
+            XCTAssertTrue(html.contains("Consentimiento informado para participar en el estudio."), html)
+            XCTAssertTrue(html.contains("<dd class=\"consent-by\">ana &lt;b&gt;</dd>"), html)
+            XCTAssertTrue(html.contains("<dd class=\"consent-at\">2026-03-02 09:00 UTC</dd>"), html)
+            XCTAssertTrue(html.contains("<code class=\"consent-sha256\">\(digest)</code>"), html)
+            XCTAssertFalse(html.contains("not the digest of this text"), html)
+            XCTAssertTrue(html.contains("<section id=\"scores\""), html)
+            XCTAssertTrue(html.contains("(ipaq-short)"), html)
+            for entry in sheet.values {
+                XCTAssertTrue(html.contains("<tr><th>\(entry.key)</th><td class=\"number\">\(entry.value.display)</td></tr>"), entry.key)
+            }
+            if let note = sheet.note { XCTAssertTrue(html.contains(note), html) }
+
+            // A template without a scorer or consent has neither section.
+            try await assertStatus(.created, try await client.upload(try ServerFixture.upload(), token: token))
+            let pump = try await client.execute(uri: "/submissions/\(ServerFixture.formID.uuidString.lowercased())", method: .get,
+                                                headers: [.cookie: session.cookieHeader]) { $0 }
+            XCTAssertFalse(pump.text.contains("id=\"consent\""))
+            XCTAssertFalse(pump.text.contains("id=\"scores\""))
+        }
+    }
+
+    /// Items, values and the note as the view draws them, from a sheet built here (the
+    /// scorers' own figures are their tests' business).
+    func testScoresSectionDrawsValuesItemsAndNote() throws {
+        let template = try TemplateFixture.sample("mmse")
+        var form = Form(id: UUID(), name: "mmse-1", user: "ana", template: template, createdAt: TestClock.start)
+        form.status = .completed
+        let receipt = Receipt(id: form.id.uuidString.lowercased(), user: "ana", formName: form.name, uploadedBy: "fiona",
+                              receivedAt: TestClock.start, parts: [])
+        let sheet = ScoreSheet(scoring: .mmse, values: [ScoreEntry("mmse.automatic", .number(9)), ScoreEntry("mmse.automaticMax", .number(11))],
+                               items: [ScoreItem(question: "concentrationQuestionTwo", result: .incorrect, points: 0, maxPoints: 1, expected: "86"),
+                                       ScoreItem(question: "watchImageQuestion", result: .correct, points: 1, maxPoints: 1),
+                                       ScoreItem(question: "memoryQuestion", result: .examiner, points: nil, maxPoints: 3)],
+                               note: "Not a full 30-point MMSE <really>.")
+        var values = SubmissionPageController.values(form, receipt: receipt)
+        values["scores"] = SubmissionPageController.scores(sheet, template: template)
+        let html = try XCTUnwrap(try OfficeViews().library.render(values, withTemplate: "submission"))
+        XCTAssertTrue(html.contains("<tr><th>mmse.automatic</th><td class=\"number\">9</td></tr>"), html)
+        XCTAssertTrue(html.contains("<tr><th>mmse.automaticMax</th><td class=\"number\">11</td></tr>"), html)
+        let two = try XCTUnwrap(template.questions.firstIndex { $0.id == "concentrationQuestionTwo" }) + 1
+        XCTAssertTrue(html.contains("<tr class=\"score-incorrect\" data-question-id=\"concentrationQuestionTwo\">"), html)
+        XCTAssertTrue(html.contains("<span class=\"number\">\(two).</span> concentrationQuestionTwo</td><td>incorrect, 0/1 (expected 86)</td><td class=\"number\">0/1</td>"), html)
+        XCTAssertTrue(html.contains("<td>correct, 1/1</td>"), html)
+        XCTAssertTrue(html.contains("<td>needs an examiner</td><td class=\"number\">—</td>"), html)
+        XCTAssertTrue(html.contains("<p class=\"score-note muted\">Not a full 30-point MMSE &lt;really&gt;.</p>"), html)
+        // Without an acceptance the consent says so.
+        XCTAssertTrue(html.contains("<p class=\"error consent-missing\">not accepted</p>"), html)
     }
 }

@@ -11,7 +11,8 @@ extension MI {
                 of every technician. Per question: answered, comment-only and unanswered forms; options with \
                 their count and percent of the forms that answered; numbers with mean, standard deviation, \
                 quartiles and a histogram; the most frequent short answers; table cells; media by kind; then \
-                forms per day. Dates are UTC days of submission (--to is inclusive). On a terminal the bars are \
+                forms per day; for a scored template (IPAQ, MMSE) each score recomputed from the answers, \
+                categories with their percent and numbers summarized. Dates are UTC days of submission (--to is inclusive). On a terminal the bars are \
                 block characters sized to its width; piped, they are # characters and nothing else is styled. \
                 --json prints the same figures as the server's /api/v1/templates/{id}/stats.
                 """)
@@ -68,6 +69,10 @@ struct StatisticsText {
         for (index, question) in statistics.questions.enumerated() {
             lines.append("")
             lines += block(question, number: index + 1)
+        }
+        if let scores = statistics.scores {
+            lines.append("")
+            lines += scoreLines(scores)
         }
         for group in statistics.groups ?? [] {
             lines.append("")
@@ -150,6 +155,26 @@ struct StatisticsText {
         }
         if !question.media.isEmpty {
             lines.append("   media: " + question.media.map { "\($0.kind) \($0.count)" }.joined(separator: " · "))
+        }
+        return lines.flatMap { $0.count > width ? TextWrap.fitting($0, width: width).components(separatedBy: "\n") : [$0] }
+    }
+
+    /// The scores recomputed from the answers: words as a bar chart with counts and percents,
+    /// numbers as a summary and a histogram.
+    private func scoreLines(_ scores: [ScoreStatistics]) -> [String] {
+        var lines = [rule("Scores")]
+        if scores.isEmpty { lines.append("   no scores") }
+        for score in scores {
+            lines.append("\(DisplayText.escaped(score.key)) — \(Format.plural(score.forms, "form"))")
+            if let categories = score.categories {
+                var chart = BarChart()
+                for category in categories {
+                    chart.add(DisplayText.escaped(category.label), fraction: category.percent / 100, String(category.count),
+                              Self.percent(category.percent))
+                }
+                lines += chart.lines(width: width, style: style)
+            }
+            if let numbers = score.numbers { lines += numberLines(numbers) }
         }
         return lines.flatMap { $0.count > width ? TextWrap.fitting($0, width: width).components(separatedBy: "\n") : [$0] }
     }

@@ -15,6 +15,9 @@ public struct Receipt: Codable, Sendable, Equatable {
     public var receivedAt: Date
     /// Every stored part, the form first.
     public var parts: [Part]
+    /// The scores the server computed from the answers when it stored the form (never the
+    /// client's); absent when the form's template names no scorer.
+    public var scores: [String: ScoreValue]?
 
     /// One stored part of the multipart upload.
     public struct Part: Codable, Sendable, Equatable {
@@ -37,13 +40,15 @@ public struct Receipt: Codable, Sendable, Equatable {
     }
 
     /// A receipt as the server describes it.
-    public init(id: String, user: String, formName: String, uploadedBy: String, receivedAt: Date, parts: [Part]) {
+    public init(id: String, user: String, formName: String, uploadedBy: String, receivedAt: Date, parts: [Part],
+                scores: [String: ScoreValue]? = nil) {
         self.id = id
         self.user = user
         self.formName = formName
         self.uploadedBy = uploadedBy
         self.receivedAt = receivedAt
         self.parts = parts
+        self.scores = scores
     }
 
     /// The stored part named `name`, if any.

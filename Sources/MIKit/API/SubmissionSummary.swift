@@ -27,11 +27,15 @@ public struct SubmissionSummary: Codable, Sendable, Equatable {
     public var media: Int
     /// Made by `mi simulate` (stored only by a server with `Server.AcceptSimulated`).
     public var simulated: Bool
+    /// The scores the server computed from the answers on upload; absent when the form's
+    /// template names no scorer.
+    public var scores: [String: ScoreValue]?
 
     /// A summary as the server describes it.
     public init(id: String, templateID: String, templateTitle: String, templateVersion: Int, formName: String,
                 user: String, userDisplayName: String?, submittedAt: Date?, receivedAt: Date, uploadedBy: String,
-                answered: Int, questions: Int, media: Int, simulated: Bool = false) {
+                answered: Int, questions: Int, media: Int, simulated: Bool = false,
+                scores: [String: ScoreValue]? = nil) {
         self.id = id
         self.templateID = templateID
         self.templateTitle = templateTitle
@@ -46,6 +50,7 @@ public struct SubmissionSummary: Codable, Sendable, Equatable {
         self.questions = questions
         self.media = media
         self.simulated = simulated
+        self.scores = scores
     }
 
     /// The summary of `form` as stored under `receipt`.
@@ -55,7 +60,7 @@ public struct SubmissionSummary: Codable, Sendable, Equatable {
                   templateVersion: summary.templateVersion, formName: receipt.formName, user: receipt.user,
                   userDisplayName: form.userDisplayName, submittedAt: form.submittedAt, receivedAt: receipt.receivedAt,
                   uploadedBy: receipt.uploadedBy, answered: summary.answered, questions: summary.questions,
-                  media: summary.media, simulated: form.isSimulated)
+                  media: summary.media, simulated: form.isSimulated, scores: form.scoreValues)
     }
 
     /// The technician as a reader knows them: "Ana Pérez (ana)", or the user name alone.

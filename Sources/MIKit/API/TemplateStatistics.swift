@@ -22,9 +22,13 @@ public struct TemplateStatistics: Codable, Sendable, Equatable {
     /// counts in each of their groups), then a group for forms that did not answer it. Every
     /// option has its group, even an empty one: nothing is cut.
     public var groups: [GroupStatistics]?
+    /// When the template names a scorer: per score key that occurred, in the scorer's order,
+    /// over every counted form, the scores recomputed from its answers. Absent otherwise.
+    public var scores: [ScoreStatistics]?
 
     public init(templateID: String, templateTitle: String, templateVersion: Int, filters: StatisticsFilters, forms: Int,
-                simulated: Int, days: [DayCount], questions: [QuestionStatistics], groups: [GroupStatistics]?) {
+                simulated: Int, days: [DayCount], questions: [QuestionStatistics], groups: [GroupStatistics]?,
+                scores: [ScoreStatistics]? = nil) {
         self.templateID = templateID
         self.templateTitle = templateTitle
         self.templateVersion = templateVersion
@@ -34,6 +38,28 @@ public struct TemplateStatistics: Codable, Sendable, Equatable {
         self.days = days
         self.questions = questions
         self.groups = groups
+        self.scores = scores
+    }
+}
+
+/// One score's figures over the counted forms: numbers (`ipaq.totalMET`) summarized, words
+/// (`ipaq.category`) counted.
+public struct ScoreStatistics: Codable, Sendable, Equatable {
+    /// `ipaq.totalMET`, `ipaq.category`, `mmse.automatic`…
+    public var key: String
+    /// Forms the scorer gave this score.
+    public var forms: Int
+    /// The numeric values, when any form had one.
+    public var numbers: NumberSummary?
+    /// The words (`high`, `moderate`, `low`, `excluded`…), most frequent first (ties by word),
+    /// each with its percent of `forms`; when any form had one.
+    public var categories: [OptionCount]?
+
+    public init(key: String, forms: Int, numbers: NumberSummary? = nil, categories: [OptionCount]? = nil) {
+        self.key = key
+        self.forms = forms
+        self.numbers = numbers
+        self.categories = categories
     }
 }
 

@@ -10,7 +10,10 @@ import Foundation
 /// - table: `<id>-<row label>-<column label>` per cell, row by row;
 /// - `<id>-comment`;
 ///
-/// then `KEY` (the form id), `User`, `UserName`, `FormVersion`, `AttachmentsPresent`,
+/// then, when the template names a scorer, one column per key it can produce
+/// (`ScoreSheet.keys(of:)`: `ipaq.walkingMET` … `ipaq.sittingMinutes`), named by the key and
+/// holding the score recomputed from the form's answers (empty when the scorer gives no such
+/// value for them), then `KEY` (the form id), `User`, `UserName`, `FormVersion`, `AttachmentsPresent`,
 /// `AttachmentsExpected`, `ForemanComments`.
 ///
 /// Answers are matched to the layout by question id (and table cells by their row and column
@@ -46,6 +49,7 @@ public struct CSVLayout: Sendable {
             }
             header.append("\(question.id)-comment")
         }
+        if let scoring = template.scoring { header += ScoreSheet.keys(of: scoring) }
         header += ["KEY", "User", "UserName", "FormVersion", "AttachmentsPresent", "AttachmentsExpected", "ForemanComments"]
         self.header = header
     }
@@ -73,6 +77,11 @@ public struct CSVLayout: Sendable {
                 row.append(value.map(Self.text) ?? "")
             }
             row.append(answer?.comment ?? "")
+        }
+        if let scoring = template.scoring {
+            // The layout's scorer over the form's answers: never a figure form.json carries.
+            let sheet = scoring.score(form)
+            row += ScoreSheet.keys(of: scoring).map { sheet[$0]?.display ?? "" }
         }
         let expected = form.answers.values.reduce(0) { $0 + $1.media.count }
         row += [form.id.uuidString.lowercased(), form.user, form.userDisplayName ?? "", String(form.template.version),

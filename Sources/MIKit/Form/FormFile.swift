@@ -101,6 +101,14 @@ public enum FormFile {
         }
     }
 
+    /// The `scores` snapshot a form.json claims (what its writer computed), or nil when it has
+    /// none or it is not an object of numbers and strings. Only for comparing with the scores
+    /// recomputed from the answers: MI never trusts it.
+    public static func claimedScores(_ data: Data) -> [String: ScoreValue]? {
+        guard let raw = TopLevelJSONScanner(keys: ["scores"]).values(in: data)?["scores"] else { return nil }
+        return try? decoder().decode([String: ScoreValue].self, from: Data(raw))
+    }
+
     /// The top-level keys of form.json that make the header: the format and the summary.
     static let headerKeys: Set<String> = {
         let encoded = (try? encoder().encode(Header(formatVersion: formatVersion, summary: FormSummary.example))) ?? Data()

@@ -159,12 +159,21 @@ public struct ScoreItem: Sendable, Equatable, Codable {
 extension Form {
     /// The scores of the current answers, when the template names a scorer.
     public var scores: ScoreSheet? { template.scoring.map { $0.score(self) } }
+
+    /// The scores of the current answers by key, as receipts and summaries carry them; nil
+    /// when the template names no scorer.
+    public var scoreValues: [String: ScoreValue]? { scores?.valueMap }
 }
 
 extension ScoreSheet {
+    /// The values by key (the order is the sheet's; a dictionary keeps none).
+    public var valueMap: [String: ScoreValue] {
+        Dictionary(values.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// `{"ipaq.totalMET": 1386, "ipaq.category": "moderate", …}`: the values as one JSON object.
     public var valuesJSON: JSONValue {
-        .object(Dictionary(values.map { ($0.key, $0.value.json) }, uniquingKeysWith: { first, _ in first }))
+        .object(valueMap.mapValues(\.json))
     }
 }
 

@@ -29,6 +29,7 @@ public struct StatisticsBuilder: Sendable {
     private var ungrouped: Tally
     private var daysSinceEpoch: [Int: Int] = [:]
     private var simulated = 0
+    private var scores = ScoreTally()
 
     /// Refuses a `groupBy` that is not a multiple-choice or true/false question of `template`.
     public init(template: Template, filters: StatisticsFilters = StatisticsFilters()) throws(StatisticsError) {
@@ -70,6 +71,8 @@ public struct StatisticsBuilder: Sendable {
         let day = (form.submittedAt ?? form.updatedAt).timeIntervalSince1970 / 86_400
         daysSinceEpoch[Int(day.rounded(.down)), default: 0] += 1
         if form.isSimulated { simulated += 1 }
+        // The template's scorer over the form's answers, as the export computes them.
+        if let scoring = template.scoring { scores.add(scoring.score(form)) }
         return true
     }
 
@@ -83,6 +86,7 @@ public struct StatisticsBuilder: Sendable {
         for (label, tally) in later.groups { groups[label, default: Tally(template)].merge(tally) }
         for (day, count) in later.daysSinceEpoch { daysSinceEpoch[day, default: 0] += count }
         simulated += later.simulated
+        scores.merge(later.scores)
     }
 
     /// The statistics of the forms added so far.
@@ -100,7 +104,8 @@ public struct StatisticsBuilder: Sendable {
         }
         return TemplateStatistics(templateID: template.id, templateTitle: template.title, templateVersion: template.version,
                                   filters: filters, forms: overall.forms, simulated: simulated, days: days,
-                                  questions: overall.statistics(template), groups: groupList)
+                                  questions: overall.statistics(template), groups: groupList,
+                                  scores: template.scoring.map(scores.statistics))
     }
 
     /// `known` in their order, then the other labels sorted.
@@ -289,6 +294,43 @@ private struct QuestionTally: Sendable {
     static func top(_ counts: [String: Int]) -> [ValueCount] {
         counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
             .prefix(StatisticsBuilder.topValues).map { ValueCount(value: $0.key, count: $0.value) }
+    }
+}
+
+/// The scores of the counted forms, by key, in the order they came.
+struct ScoreTally: Sendable {
+    var numbers: [String: [Double]] = [:]
+    var words: [String: [String: Int]] = [:]
+
+    mutating func add(_ sheet: ScoreSheet) {
+        for entry in sheet.values {
+            switch entry.value {
+            case .number(let number): numbers[entry.key, default: []].append(number)
+            case .text(let text): words[entry.key, default: [:]][text, default: 0] += 1
+            }
+        }
+    }
+
+    mutating func merge(_ later: ScoreTally) {
+        for (key, values) in later.numbers { numbers[key, default: []] += values }
+        for (key, counts) in later.words { words[key, default: [:]].merge(counts, uniquingKeysWith: +) }
+    }
+
+    /// Every key that occurred: the scorer's keys in its order, then any other sorted.
+    func statistics(_ scoring: Scoring) -> [ScoreStatistics] {
+        let keys = StatisticsBuilder.ordered(ScoreSheet.keys(of: scoring), extra: Set(numbers.keys).union(words.keys))
+        return keys.compactMap { key in
+            let values = numbers[key] ?? []
+            let counts = words[key] ?? [:]
+            let forms = values.count + counts.values.reduce(0, +)
+            guard forms > 0 else { return nil }
+            let categories = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map {
+                OptionCount(label: $0.key, count: $0.value, percent: Double($0.value) * 100 / Double(forms))
+            }
+            return ScoreStatistics(key: key, forms: forms,
+                                   numbers: NumberSummary(values: values, integer: values.allSatisfy { $0.rounded() == $0 }),
+                                   categories: categories.isEmpty ? nil : categories)
+        }
     }
 }
 

@@ -165,7 +165,7 @@ struct SubmissionController {
         try await Blocking.run { try DurableFile.makeFolder(folder) }
         do {
             let body = try await receive(request.body, boundary: boundary, into: folder)
-            let form = try await Blocking.run { try Self.decodeForm(in: folder, parts: body) }
+            let (form, claimedScores) = try await Blocking.run { try Self.decodeForm(in: folder, parts: body) }
             var parts = body
             let formID = form.id.uuidString.lowercased()
             if let id, id != formID {
@@ -177,10 +177,19 @@ struct SubmissionController {
                 parts = try await takeResumable(manifest, received: parts, owner: session.sub, formID: formID, folder: folder)
             }
             try Self.checkMedia(parts, against: form)
+            // The server's own scores from the answers; form.json's snapshot is only compared.
+            let scores = form.scoreValues
+            if let claimedScores, claimedScores != scores {
+                context.logger.info("the form's scores differ from the server's; the server's are stored", metadata: [
+                    "id": .string(formID), "claimed": .string(Self.describe(claimedScores)),
+                    "computed": .string(Self.describe(scores ?? [:])),
+                ])
+            }
             let receipt = Receipt(
                 id: formID, user: form.user, formName: form.name, uploadedBy: session.sub,
                 receivedAt: Date(timeIntervalSince1970: now().timeIntervalSince1970.rounded(.down)),
-                parts: parts.map { Receipt.Part(name: $0.name, filename: $0.filename, size: $0.size, sha256: $0.sha256) })
+                parts: parts.map { Receipt.Part(name: $0.name, filename: $0.filename, size: $0.size, sha256: $0.sha256) },
+                scores: scores)
             let layout = self.layout
             let destination = layout.submission(receipt.id)
             let outcome = try await repository.record(receipt, form: form, placeFiles: {
@@ -292,7 +301,13 @@ struct SubmissionController {
         }
     }
 
-    private static func decodeForm(in folder: URL, parts: [ReceivedPart]) throws -> Form {
+    /// `key=value, …` in key order, for the log.
+    private static func describe(_ scores: [String: ScoreValue]) -> String {
+        scores.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.display)" }.joined(separator: ", ")
+    }
+
+    /// The received form, and the scores its form.json claims (compared, never stored).
+    private static func decodeForm(in folder: URL, parts: [ReceivedPart]) throws -> (Form, [String: ScoreValue]?) {
         guard parts.contains(where: { $0.name == UploadPart.formName }) else {
             throw HTTPError(.badRequest, message: "the upload has no part named \"\(UploadPart.formName)\" holding \(UploadPart.formFilename) — use `mi upload`")
         }
@@ -300,7 +315,7 @@ struct SubmissionController {
         do {
             let form = try FormFile.decode(data)
             try TextRules.check(form)
-            return form
+            return (form, FormFile.claimedScores(data))
         } catch let error as TextRuleError {
             throw HTTPError(.badRequest, message: "the form part was refused: \(error.errorDescription ?? error.code)")
         } catch let error as FormFileError {

@@ -72,6 +72,9 @@ struct StatisticsPage {
             "questions": statistics.questions.map { question($0, forms: statistics.forms) },
         ]
         if let days = dayValues(statistics.days) { values["days"] = days }
+        if let scores = statistics.scores, statistics.forms > 0 {
+            values["scores"] = ["list": scores.map(scoreValues), "none": scores.isEmpty] as [String: Any]
+        }
         if let groups = statistics.groups, let groupBy = statistics.filters.groupBy {
             let text = statistics.questions.first { $0.id == groupBy }?.text ?? groupBy
             values["grouping"] = [
@@ -156,6 +159,25 @@ struct StatisticsPage {
             "rows": options.map { ["label": $0.label, "count": $0.count, "percent": percentText($0.percent)] },
             "multiple": multiple, "answered": answered,
         ]
+    }
+
+    /// One score's figures: its words as bars (count and percent of the forms scored), its
+    /// numbers as a histogram, each beside its table.
+    static func scoreValues(_ score: ScoreStatistics) -> [String: Any] {
+        var values: [String: Any] = ["key": score.key, "forms": count(score.forms, "form")]
+        if let categories = score.categories {
+            let bars = categories.map { category in
+                SVGChart.Bar(label: category.label,
+                             title: "\(category.label): \(count(category.count, "form")), \(percentText(category.percent)) of \(score.forms) scored",
+                             value: category.count, text: "\(category.count) · \(percentText(category.percent))")
+            }
+            values["categories"] = [
+                "chart": SVGChart.bars(bars, kind: "category", svgClass: "chart-categories", label: "\(score.key) by category"),
+                "rows": categories.map { ["label": $0.label, "count": $0.count, "percent": percentText($0.percent)] },
+            ] as [String: Any]
+        }
+        if let numbers = score.numbers { values["numbers"] = numberValues(numbers, name: score.key) }
+        return values
     }
 
     static func numberValues(_ numbers: NumberSummary, name: String) -> [String: Any] {

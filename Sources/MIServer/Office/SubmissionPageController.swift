@@ -76,7 +76,7 @@ struct SubmissionPageController {
         let questions: [[String: Any]] = form.template.questions.enumerated().map { index, question in
             Self.question(question, number: index + 1, answer: form.answer(for: question.id), submission: id)
         }
-        return [
+        var values: [String: Any] = [
             "id": id,
             "formName": form.name,
             "simulated": form.isSimulated,
@@ -99,6 +99,44 @@ struct SubmissionPageController {
                 ["name": part.name, "url": mediaURL(id, part.name), "size": ByteCount.string(part.size)]
             },
         ]
+        if let consent = consent(form) { values["consent"] = consent }
+        if let sheet = form.scores { values["scores"] = scores(sheet, template: form.template) }
+        return values
+    }
+
+    /// The template's consent text and its acceptance: who, when, and the SHA-256 of the text
+    /// accepted (flagged when it is not this text's).
+    static func consent(_ form: Form) -> [String: Any]? {
+        guard let text = form.template.consent else { return nil }
+        var values: [String: Any] = ["text": text]
+        if let acceptance = form.consent {
+            values["accepted"] = [
+                "by": acceptance.by, "at": OfficeFormat.dateTime(acceptance.at), "sha256": acceptance.sha256,
+                "otherText": acceptance.sha256 != form.template.consentDigest,
+            ] as [String: Any]
+        }
+        return values
+    }
+
+    /// The scores of the form's answers as MIKit computes them (the same computation the
+    /// receipt's come from), the items a scorer judged one by one, and its note.
+    static func scores(_ sheet: ScoreSheet, template: Template) -> [String: Any] {
+        let numbers = Dictionary(template.questions.enumerated().map { ($1.id, ($0 + 1, $1.text)) },
+                                 uniquingKeysWith: { first, _ in first })
+        var values: [String: Any] = [
+            "scoring": sheet.scoring.rawValue,
+            "values": sheet.values.map { ["key": $0.key, "value": $0.value.display] },
+            "hasValues": !sheet.values.isEmpty,
+            "hasItems": !sheet.items.isEmpty,
+            "items": sheet.items.map { item -> [String: Any] in
+                let question = numbers[item.question]
+                return ["question": item.question, "number": question.map { String($0.0) } ?? "",
+                        "text": question?.1 ?? "", "result": item.result.rawValue, "summary": item.summary,
+                        "points": item.points.map { "\($0)/\(item.maxPoints)" } ?? "—"]
+            },
+        ]
+        if let note = sheet.note { values["note"] = note }
+        return values
     }
 
     static func mediaURL(_ id: String, _ name: String) -> String {

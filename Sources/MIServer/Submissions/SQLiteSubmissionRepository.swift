@@ -80,6 +80,16 @@ public final class SQLiteSubmissionRepository: SubmissionRepository {
             // stored earlier is a real inspection and the default 0 is its true value.
             try db.execute(sql: "ALTER TABLE submission ADD COLUMN simulated INTEGER NOT NULL DEFAULT 0")
         }
+        migrator.registerMigration("v4") { db in
+            // The scores the server computed from the answers (a JSON object of key → number
+            // or text; NULL when the template names no scorer), filled by `summarize`. Earlier
+            // servers ignored a template's "scoring", so a stored form may name a scorer: every
+            // row is summarized again from its form.json at the next start.
+            try db.execute(sql: """
+                ALTER TABLE submission ADD COLUMN scores TEXT;
+                UPDATE submission SET summarized = 0;
+                """)
+        }
         migrator.registerMigration("v5-once-per-user") { db in
             // The submission that holds a user's once-per-user template: the unique key is the
             // rule, so two racing uploads cannot both commit. No backfill: templates could not
@@ -262,7 +272,7 @@ public final class SQLiteSubmissionRepository: SubmissionRepository {
             try db.execute(sql: """
                 UPDATE submission SET summarized = 0, templateID = '', templateTitle = '', templateVersion = 0,
                     userDisplayName = NULL, submittedAt = NULL, submittedSort = 0, answered = 0, questions = 0, media = 0,
-                    simulated = 0;
+                    simulated = 0, scores = NULL;
                 DELETE FROM submission_text;
                 """)
         }
@@ -285,7 +295,8 @@ public final class SQLiteSubmissionRepository: SubmissionRepository {
         }
         let seconds: Int64 = row["receivedAt"]
         return Receipt(id: id, user: row["user"], formName: row["formName"], uploadedBy: row["uploadedBy"],
-                       receivedAt: Date(timeIntervalSince1970: TimeInterval(seconds)), parts: parts)
+                       receivedAt: Date(timeIntervalSince1970: TimeInterval(seconds)), parts: parts,
+                       scores: StoredScores.decode(row["scores"]))
     }
 
     private static func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
@@ -298,11 +309,11 @@ public final class SQLiteSubmissionRepository: SubmissionRepository {
         try db.execute(sql: """
             UPDATE submission SET summarized = 1, templateID = ?, templateTitle = ?, templateVersion = ?,
                 userDisplayName = ?, submittedAt = ?, submittedSort = ?, answered = ?, questions = ?, media = ?,
-                simulated = ?
+                simulated = ?, scores = ?
             WHERE seq = ?
             """, arguments: [summary.templateID, summary.templateTitle, summary.templateVersion, form.userDisplayName,
                              submitted, submitted ?? 0, summary.answered, summary.questions, summary.media,
-                             form.isSimulated, seq])
+                             form.isSimulated, try StoredScores.encode(form.scoreValues), seq])
         try db.execute(sql: "DELETE FROM submission_text WHERE rowid = ?", arguments: [seq])
         try db.execute(sql: "INSERT INTO submission_text (rowid, body) VALUES (?, ?)",
                        arguments: [seq, SubmissionSearchText.text(of: form)])
@@ -382,7 +393,8 @@ public final class SQLiteSubmissionRepository: SubmissionRepository {
             userDisplayName: row["userDisplayName"],
             submittedAt: submitted.map { Date(timeIntervalSince1970: TimeInterval($0)) },
             receivedAt: Date(timeIntervalSince1970: TimeInterval(received)), uploadedBy: row["uploadedBy"],
-            answered: row["answered"], questions: row["questions"], media: row["media"], simulated: row["simulated"])
+            answered: row["answered"], questions: row["questions"], media: row["media"], simulated: row["simulated"],
+            scores: StoredScores.decode(row["scores"]))
     }
 
     private static func insert(_ db: Database, _ receipt: Receipt) throws {

@@ -3,6 +3,10 @@ import MIKit
 
 /// Where submissions are recorded. Implementations serialize `record` calls so that the check
 /// for an existing id, the placing of the files and the insert happen as one step.
+///
+/// The summary an implementation keeps includes the form's scores (`Form.scoreValues`, stored
+/// as `StoredScores` encodes them, NULL for a template without a scorer): `receipt(id:)`,
+/// `submissions` and `forms` return them as `Receipt.scores` and `SubmissionSummary.scores`.
 public protocol SubmissionRepository: Sendable {
     /// Records `receipt` unless a submission with its id exists, with `form`'s summary and
     /// search text in the same transaction.
