@@ -57,6 +57,24 @@ extension ServerClient {
         return response.body
     }
 
+    /// `GET Server.Paths.Template/files/{name}`: a picture template `id`'s questions show,
+    /// checked against the ETag's SHA-256 when the server sends one.
+    public func templateFile(id: String, name: String) throws -> Data {
+        let url = try url(.template, id: id).appendingPathComponent("files").appendingPathComponent(name)
+        let response = try exchange(Request(endpoint: .template, url: url, method: .get,
+                                            authorized: true, retryScope: .transientFailures))
+        guard response.status == 200 else { throw failure(for: response, notFound: "file \"\(name)\" of template \"\(id)\"") }
+        if let etag = response.header("ETag") {
+            let expected = etag.trimmingCharacters(in: CharacterSet(charactersIn: "\"W/ ")).lowercased()
+            let actual = FileDigest.sha256(of: response.body)
+            if expected.count == 64, expected != actual {
+                throw TransportError.badResponse(expected: "the file the template names",
+                                                 detail: "its SHA-256 is \(actual), the ETag says \(expected)")
+            }
+        }
+        return response.body
+    }
+
     /// `GET /api/v1/submissions/{id}`: the receipt of a stored submission, nil when the server has none.
     public func receipt(id: String) throws -> Receipt? {
         let response = try exchange(Request(endpoint: .submission, url: try url(.submission, id: id), method: .get,
