@@ -105,6 +105,18 @@ final class TemplateImageTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("no picture boligrafo.png for template pictured"), result.stderr)
         XCTAssertEqual(try Data(contentsOf: cached("reloj.png", sandbox)), try Data(contentsOf: Self.samplePicture("reloj.png", sandbox)))
 
+        // mi print draws the cached picture under its question and names the one it lacks.
+        let name = try sandbox.newForm("pictured")
+        let pdf = sandbox.root.appendingPathComponent("pictured.pdf")
+        let print = try sandbox.run(["print", name, "--output", pdf.path])
+        XCTAssertEqual(print.status, 0, print.output)
+        let images = try Sandbox.execute(URL(fileURLWithPath: "/usr/bin/pdfimages"), ["-list", pdf.path])
+        let rows = images.stdout.split(separator: "\n").dropFirst(2)
+        XCTAssertEqual(rows.count, 1, images.stdout)
+        XCTAssertTrue(rows.first?.split(separator: " ").starts(with: ["1", "0", "image", "160", "160"]) == true, images.stdout)
+        let text = try Sandbox.execute(URL(fileURLWithPath: "/usr/bin/pdftotext"), [pdf.path, "-"])
+        XCTAssertTrue(text.stdout.contains("picture boligrafo.png not available"), text.stdout)
+
         // The shipped samples: the MMSE's pictures come along with the folder.
         try sandbox.importSamples()
         for name in ["reloj.png", "boligrafo.png"] {
