@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import MIKit
 @testable import MIServer
 import TestSupport
 import XCTest
@@ -80,5 +81,59 @@ final class TemplateFileTests: XCTestCase {
         let warnings = fixture.logs.messages.filter { $0.hasPrefix("warning") && $0.contains("pictured") }
         XCTAssertEqual(warnings.count, 1, "\(fixture.logs.messages)")
         XCTAssertTrue(warnings.first?.contains("reloj.png, photo.JPG") == true, "\(warnings)")
+    }
+}
+
+/// The office's `/templates/{id}/files/{name}` and the pages that show the pictures.
+final class TemplateFileOfficeTests: XCTestCase {
+    func testOfficePagesDrawThePicturesFromTheCookieRoute() async throws {
+        let (fixture, png) = try TemplateFileTests.fixture()
+        let template = try TemplateCoding(keys: TemplateKeys(names: [:])).decode(TemplateFileTests.pictured, source: "pictured.json")
+        var form = Form(id: ServerFixture.formID, name: "pictured-1", user: "ana", template: template, createdAt: TestClock.start)
+        form.status = .completed
+        form.answers["watch"] = Answer(value: .text("reloj"))
+        form.answers["pen"] = Answer(value: .text("pluma"))
+        let formData = try FormFile.encode(form)
+        try await fixture.test { client in
+            let token = try await client.login("fiona")
+            try await assertStatus(.created, try await client.upload(try ServerFixture.upload(formData: formData, media: [:]), token: token))
+            let session = try await client.officeSession("fiona", fixture: fixture)
+            let id = ServerFixture.formID.uuidString.lowercased()
+            let page = try await client.execute(uri: "/submissions/\(id)", method: .get, headers: [.cookie: session.cookieHeader]) { $0 }
+            XCTAssertEqual(page.status, .ok, page.text)
+            XCTAssertTrue(page.text.contains(#"<img src="/templates/pictured/files/reloj.png" alt="The picture question 1 shows (reloj.png)">"#), page.text)
+            XCTAssertTrue(page.text.contains(#"<img src="/templates/pictured/files/photo.JPG" alt="The picture question 2 shows (photo.JPG)">"#), page.text)
+            let list = try await client.execute(uri: "/templates", method: .get, headers: [.cookie: session.cookieHeader]) { $0 }
+            XCTAssertTrue(list.text.contains(#"<img src="/templates/pictured/files/reloj.png""#), list.text)
+
+            // The <img> the browser fetches: with the cookie alone, under the page's CSP ('self' images).
+            let image = try await client.execute(uri: "/templates/pictured/files/reloj.png", method: .get,
+                                                 headers: [.cookie: session.cookieHeader]) { $0 }
+            XCTAssertEqual(image.status, .ok)
+            XCTAssertEqual(Data(buffer: image.body), png)
+            XCTAssertEqual(image.headers[.contentType], "image/png")
+            XCTAssertTrue(page.headers[.contentSecurityPolicy]?.contains("img-src 'self'") == true)
+            let unnamed = try await client.execute(uri: "/templates/pictured/files/pictured.json", method: .get,
+                                                   headers: [.cookie: session.cookieHeader]) { $0 }
+            XCTAssertEqual(unnamed.status, .notFound)
+            let anonymous = try await client.execute(uri: "/templates/pictured/files/reloj.png", method: .get) { $0 }
+            XCTAssertNotEqual(anonymous.status, .ok)
+            XCTAssertNotEqual(Data(buffer: anonymous.body), png)
+
+            // The PDF the page offers draws both pictures from the server's folder.
+            let pdf = try await client.execute(uri: "/submissions/\(id)/report.pdf", method: .get, headers: [.cookie: session.cookieHeader]) { $0 }
+            XCTAssertEqual(pdf.status, .ok, pdf.text)
+            let file = fixture.templates.appendingPathComponent("report.pdf")
+            try Data(buffer: pdf.body).write(to: file)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/pdfimages")
+            process.arguments = ["-list", file.path]
+            let out = Pipe()
+            process.standardOutput = out
+            try process.run()
+            let listing = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            XCTAssertEqual(listing.split(separator: "\n").count - 2, 1, "reloj.png drawn; photo.JPG is not a real JPEG, named instead: \(listing)")
+        }
     }
 }
