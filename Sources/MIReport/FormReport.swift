@@ -11,12 +11,16 @@ public struct FormReport: Sendable {
     public var paper: Paper
     /// The zone the dates are printed in.
     public var timeZone: TimeZone
+    /// The folder of the pictures the template's questions show (the template cache's
+    /// `.templates/<id>/`, or the server's `<TemplatesDirectory>/<id>/`); nil when there is none.
+    public var picturesFolder: URL?
 
-    public init(form: Form, formFolder: URL, paper: Paper = .a4, timeZone: TimeZone = .current) {
+    public init(form: Form, formFolder: URL, paper: Paper = .a4, timeZone: TimeZone = .current, picturesFolder: URL? = nil) {
         self.form = form
         self.formFolder = formFolder
         self.paper = paper
         self.timeZone = timeZone
+        self.picturesFolder = picturesFolder
     }
 
     /// Writes the PDF to `url`, replacing the file atomically: a reader never sees half a PDF.
@@ -35,18 +39,20 @@ public struct FormReport: Sendable {
     /// The PDF's bytes. Laid out twice: the first pass counts the pages for the footers.
     public func render() throws -> Data {
         let images = ImageLibrary(folder: formFolder)
+        let pictures = picturesFolder.map(ImageLibrary.init(folder:))
         let counting = try PDFCanvas(paper: paper, sink: nil)
-        let pages = composer(on: counting, images: images, totalPages: nil).compose()
+        let pages = composer(on: counting, images: images, pictures: pictures, totalPages: nil).compose()
         let sink = PDFSink()
         let canvas = try PDFCanvas(paper: paper, sink: sink)
         canvas.setMetadata(title: "\(form.template.title) — \(form.name)", author: form.user)
-        _ = composer(on: canvas, images: images, totalPages: pages).compose()
+        _ = composer(on: canvas, images: images, pictures: pictures, totalPages: pages).compose()
         try canvas.finish()
         return sink.data
     }
 
-    private func composer(on canvas: PDFCanvas, images: ImageLibrary, totalPages: Int?) -> ReportComposer {
-        ReportComposer(form: form, folder: formFolder, canvas: canvas, images: images, totalPages: totalPages, timeZone: timeZone)
+    private func composer(on canvas: PDFCanvas, images: ImageLibrary, pictures: ImageLibrary?, totalPages: Int?) -> ReportComposer {
+        ReportComposer(form: form, folder: formFolder, canvas: canvas, images: images, pictures: pictures,
+                       totalPages: totalPages, timeZone: timeZone)
     }
 
     /// Fails early, before any layout, when the PDF cannot go where it was asked to.

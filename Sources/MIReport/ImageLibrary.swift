@@ -1,8 +1,8 @@
 import Foundation
 
-/// The photos of one report, loaded once for both passes.
+/// The photos (or question pictures) of one report, loaded once for both passes.
 final class ImageLibrary {
-    private let folder: URL
+    let folder: URL
     private var loaded: [String: Result<ReportImage, ImageProblem>] = [:]
 
     init(folder: URL) { self.folder = folder }

@@ -73,6 +73,37 @@ extension ReportComposer {
         }
     }
 
+    /// The picture a question shows, under its text; a note in its place when it cannot be drawn.
+    func questionPicture(_ name: String) {
+        let result: Result<ReportImage, ImageProblem>?
+        if SafeName.problem(name) != nil {
+            result = nil
+        } else if let pictures, case .file = Self.fileSize(pictures.folder.appendingPathComponent(name)) {
+            result = pictures.image(named: name)
+        } else {
+            result = nil
+        }
+        switch result {
+        case .success(let image)?:
+            let scale = min(Self.pictureWidth / Double(image.pixelWidth), Self.pictureHeight / Double(image.pixelHeight), 1)
+            let (width, height) = (Double(image.pixelWidth) * scale, Double(image.pixelHeight) * scale)
+            room(height + 6)
+            if !measuring {
+                canvas.draw(image, x: cursor.left + Self.indent, y: cursor.y, width: width, height: height)
+            }
+            cursor.y += height + 6
+        case .failure(let problem)?:
+            paragraph("picture \(name): \(problem.reason)", style: .warning, indent: Self.indent, after: 2)
+        case nil:
+            paragraph("picture \(SafeName.printable(name)) not available (not in the template cache — `mi templates` downloads it)",
+                      style: .warning, indent: Self.indent, after: 2)
+        }
+    }
+
+    /// A question's picture fits this box (points), never enlarged.
+    static let pictureWidth = 180.0
+    static let pictureHeight = 135.0
+
     enum FileCheck { case missing, notAFile, file(Int64) }
 
     /// A media file as it is on disk. Symbolic links are not followed: media never come from

@@ -11,6 +11,8 @@ final class ReportComposer {
     let folder: URL
     let canvas: PDFCanvas
     let images: ImageLibrary
+    /// The pictures the template's questions show, when their folder is known.
+    let pictures: ImageLibrary?
     private let totalPages: Int?
     let dates: DateFormatter
     var cursor: PageCursor
@@ -22,11 +24,12 @@ final class ReportComposer {
     static let thumbnailHeight = 112.0
 
     /// `totalPages` is nil on the counting pass, when the footers cannot know it yet.
-    init(form: Form, folder: URL, canvas: PDFCanvas, images: ImageLibrary, totalPages: Int?, timeZone: TimeZone) {
+    init(form: Form, folder: URL, canvas: PDFCanvas, images: ImageLibrary, pictures: ImageLibrary?, totalPages: Int?, timeZone: TimeZone) {
         self.form = form
         self.folder = folder
         self.canvas = canvas
         self.images = images
+        self.pictures = pictures
         self.totalPages = totalPages
         dates = DateFormatter()
         dates.locale = Locale(identifier: "en_US_POSIX")
@@ -74,6 +77,7 @@ final class ReportComposer {
         keepTogether {
             paragraph("\(number). \(question.text)", style: .question, after: 1)
             if let help = question.help, !help.isEmpty { paragraph(help, style: .note, indent: Self.indent, after: 1) }
+            if let picture = question.image { questionPicture(picture) }
             paragraph(question.typeDescription, style: .note, indent: Self.indent, after: 4)
             answerPart(question, answer.value)
             if let comment = answer.comment, !comment.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {

@@ -46,14 +46,28 @@ extension ServerClient {
         guard (try? JSONSerialization.jsonObject(with: response.body)) is [String: Any] else {
             throw TransportError.badResponse(expected: "an MI template", detail: Self.describe(response))
         }
-        if let etag = response.header("ETag") {
-            let expected = etag.trimmingCharacters(in: CharacterSet(charactersIn: "\"W/ ")).lowercased()
-            let actual = FileDigest.sha256(of: response.body)
-            if expected.count == 64, expected != actual {
-                throw TransportError.badResponse(expected: "the template the server listed",
-                                                 detail: "its SHA-256 is \(actual), the ETag says \(expected)")
-            }
+        try Self.checkETag(of: response, expected: "the template the server listed")
+        return response.body
+    }
+
+    /// A body whose SHA-256 is not the one its ETag names was damaged on the way.
+    private static func checkETag(of response: Response, expected what: String) throws {
+        guard let etag = response.header("ETag") else { return }
+        let expected = etag.trimmingCharacters(in: CharacterSet(charactersIn: "\"W/ ")).lowercased()
+        let actual = FileDigest.sha256(of: response.body)
+        if expected.count == 64, expected != actual {
+            throw TransportError.badResponse(expected: what, detail: "its SHA-256 is \(actual), the ETag says \(expected)")
         }
+    }
+
+    /// `GET Server.Paths.Template/files/{name}`: a picture template `id`'s questions show,
+    /// checked against the ETag's SHA-256 when the server sends one.
+    public func templateFile(id: String, name: String) throws -> Data {
+        let url = try url(.template, id: id).appendingPathComponent("files").appendingPathComponent(name)
+        let response = try exchange(Request(endpoint: .template, url: url, method: .get,
+                                            authorized: true, retryScope: .transientFailures))
+        guard response.status == 200 else { throw failure(for: response, notFound: "file \"\(name)\" of template \"\(id)\"") }
+        try Self.checkETag(of: response, expected: "the file the template names")
         return response.body
     }
 

@@ -1,6 +1,7 @@
-// mi-report FORM_FOLDER OUTPUT.pdf [a4|letter|auto]
+// mi-report FORM_FOLDER OUTPUT.pdf [a4|letter|auto [PICTURES_FOLDER]]
 //
-// Writes the PDF of the form in FORM_FOLDER. `mi print` runs it after resolving the form and
+// Writes the PDF of the form in FORM_FOLDER; PICTURES_FOLDER holds the pictures its template's
+// questions show. `mi print` runs it after resolving the form and
 // checking who may print it; keeping cairo and pango in this executable spares every other
 // `mi` command the cost of loading them.
 import Foundation
@@ -12,12 +13,13 @@ func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("mi-report: \(message)\n".utf8))
     exit(1)
 }
-guard arguments.count == 3 || arguments.count == 4 else {
-    fail("usage: mi-report FORM_FOLDER OUTPUT.pdf [a4|letter|auto] — use `mi print FORM --output FILE.pdf`")
+guard (3...5).contains(arguments.count) else {
+    fail("usage: mi-report FORM_FOLDER OUTPUT.pdf [a4|letter|auto [PICTURES_FOLDER]] — use `mi print FORM --output FILE.pdf`")
 }
 let folder = URL(fileURLWithPath: arguments[1], isDirectory: true)
 let paper: Paper
-switch arguments.count == 4 ? arguments[3] : "auto" {
+let pictures = arguments.count == 5 ? URL(fileURLWithPath: arguments[4], isDirectory: true) : nil
+switch arguments.count >= 4 ? arguments[3] : "auto" {
 case "a4": paper = .a4
 case "letter": paper = .letter
 case "auto": paper = Paper.fromLocale(ProcessInfo.processInfo.environment)
@@ -26,7 +28,7 @@ case let other: fail("paper must be a4, letter or auto, found \(other)")
 do {
     let data = try Data(contentsOf: folder.appendingPathComponent(Store.formFileName))
     let form = try FormFile.decode(data)
-    try FormReport(form: form, formFolder: folder, paper: paper).write(to: URL(fileURLWithPath: arguments[2]))
+    try FormReport(form: form, formFolder: folder, paper: paper, picturesFolder: pictures).write(to: URL(fileURLWithPath: arguments[2]))
 } catch let error as FormFileError {
     fail("the form in \(folder.path) cannot be read: \(error.reason)")
 } catch {

@@ -8,7 +8,8 @@ extension MI {
             discussion: """
                 At each question type the answer and press Enter (Next saves it). Enter alone keeps the \
                 current answer. :b goes back without saving, :x saves and exits, ? shows the question's \
-                help, :c TEXT adds a comment. A question needs an answer or a comment to go on. A table is \
+                help, :c TEXT adds a comment, :img opens the question's picture (with xdg-open when there is a \
+                display; otherwise its path is shown). A question needs an answer or a comment to go on. A table is \
                 saved cell by cell as a draft until every cell has a value. After the last question the \
                 review is shown: type a question number to edit it, :s to submit.
 

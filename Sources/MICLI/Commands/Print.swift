@@ -38,7 +38,8 @@ extension MI {
                 let location = try workflow.resolve(self.form)
                 let form = try workflow.store.load(location)
                 let url = try destination(for: location.name)
-                try Printing.writePDF(of: location.folder, to: url, paper: paper?.lowercased() ?? "auto")
+                let pictures = TemplateCache(store: context.store, keys: context.configuration.templateKeys).filesFolder(of: form.template.id)
+                try Printing.writePDF(of: location.folder, to: url, paper: paper?.lowercased() ?? "auto", pictures: pictures)
                 return (form, url)
             }
             if let printer { try Printing.send(url, to: printer) }
@@ -62,8 +63,8 @@ extension MI {
 
 /// The PDF through `mi-report` (installed next to `mi`), and CUPS through its command-line client.
 enum Printing {
-    static func writePDF(of formFolder: URL, to output: URL, paper: String) throws {
-        try ReportWriter.writePDF(of: formFolder, to: output, paper: paper)
+    static func writePDF(of formFolder: URL, to output: URL, paper: String, pictures: URL?) throws {
+        try ReportWriter.writePDF(of: formFolder, to: output, paper: paper, pictures: pictures)
     }
 
     static func send(_ pdf: URL, to printer: String) throws {

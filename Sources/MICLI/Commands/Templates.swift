@@ -28,6 +28,7 @@ extension MI.Templates {
             var online: Bool
             var downloaded: [String]
             var removed: [String]
+            var missingFiles: [TemplateSync.MissingFile]
             var offlineReason: String?
             var templates: [Item]
             var invalid: [Invalid]
@@ -51,6 +52,7 @@ extension MI.Templates {
             }
             let (templates, invalid) = try context.run { _ in cache.all() }
             for item in invalid { Terminal.note("skipped \(item.file) in the template cache: \(item.error)") }
+            for missing in sync.missingFiles where !global.json { Terminal.error(missing.message) }
             let newest = templates.compactMap(\.modified).max()
             if let offlineReason, !global.json {
                 let age = newest.map { "last downloaded \(Format.age(since: $0))" } ?? "empty"
@@ -59,7 +61,7 @@ extension MI.Templates {
             if global.json {
                 try Terminal.json(Output(
                     cache: cache.folder.path, online: offlineReason == nil, downloaded: sync.downloaded, removed: sync.removed,
-                    offlineReason: offlineReason,
+                    missingFiles: sync.missingFiles, offlineReason: offlineReason,
                     templates: templates.map { .init(id: $0.template.id, title: $0.template.title, version: $0.template.version,
                                                      questions: $0.template.questions.count, cachedAt: $0.modified) },
                     invalid: invalid.map { .init(file: $0.file, error: $0.error) }))
@@ -86,7 +88,7 @@ extension MI.Templates {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: ArgumentHelp("Template JSON files, or folders of them.", valueName: "file"))
+        @Argument(help: ArgumentHelp("Template JSON files, or folders of them; the pictures a template shows are taken from <its folder>/<id>/<name>.", valueName: "file"))
         var files: [String]
 
         func run() throws {
@@ -111,18 +113,55 @@ extension MI.Templates {
                 let data = try Data(contentsOf: source)
                 return (data, try cache.coding.decode(data, source: source.lastPathComponent))
             }
+            let pictures = zip(sources, validated).map { source, item in
+                Self.pictures(of: item.1, beside: source.deletingLastPathComponent())
+            }
             try context.run { _ in
-                for (data, template) in validated { try cache.install(data, source: template.id) }
+                for ((data, template), found) in zip(validated, pictures) {
+                    try cache.install(data, source: template.id)
+                    for (name, url) in found.present { try cache.installFile(try Data(contentsOf: url), name: name, of: template.id) }
+                    try cache.pruneFiles(of: template)
+                }
+            }
+            for (template, found) in zip(validated.map(\.1), pictures) {
+                for name in found.missing where !global.json {
+                    Terminal.error("no picture \(name) for template \(template.id) beside it (looked for \(found.folder.appendingPathComponent(name).path)) — the template can be filled without it; import it again with the picture there, or sync with `mi templates`")
+                }
             }
             if global.json {
-                struct Imported: Encodable { var id: String; var title: String; var version: Int }
+                struct Imported: Encodable { var id: String; var title: String; var version: Int; var files: [String]; var missingFiles: [String] }
                 struct Output: Encodable { var imported: [Imported] }
-                try Terminal.json(Output(imported: validated.map { Imported(id: $0.1.id, title: $0.1.title, version: $0.1.version) }))
+                try Terminal.json(Output(imported: zip(validated, pictures).map {
+                    Imported(id: $0.1.id, title: $0.1.title, version: $0.1.version, files: $1.present.map(\.name), missingFiles: $1.missing)
+                }))
             } else {
                 for (_, template) in validated {
                     Terminal.out("Imported \(template.id) v\(template.version): \(template.title)")
                 }
             }
         }
+    }
+}
+
+extension MI.Templates.Import {
+    /// The pictures `template` names, found in `<folder>/<id>/<name>` (a regular file) or not.
+    struct Pictures {
+        var folder: URL
+        var present: [(name: String, url: URL)] = []
+        var missing: [String] = []
+    }
+
+    static func pictures(of template: Template, beside folder: URL) -> Pictures {
+        var found = Pictures(folder: folder.appendingPathComponent(template.id, isDirectory: true))
+        for name in template.files {
+            let url = found.folder.appendingPathComponent(name)
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue {
+                found.present.append((name, url))
+            } else {
+                found.missing.append(name)
+            }
+        }
+        return found
     }
 }

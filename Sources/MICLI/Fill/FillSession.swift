@@ -143,6 +143,7 @@ struct FillSession {
         if case .multipleChoice(let options, _) = question.kind { labels = options }
         if let value = current.value { prompter.say("Current answer: \(ReviewText.display(value, question: question))") }
         if let comment = current.comment { prompter.say("Comment: \(DisplayText.escaped(comment, keepingNewlines: true))") }
+        if let line = imageLine(question) { prompter.say(line) }
         if !current.media.isEmpty { prompter.say("Media: \(DisplayText.escaped(current.media.joined(separator: ", ")))") }
         if case .table = question.kind { return try askTable(question, rules: rules) }
 
@@ -159,6 +160,9 @@ struct FillSession {
             case .saveAndExit: return try saveThenExit(question, pendingComment)
             case .help:
                 showHelp(question)
+                continue
+            case .image:
+                showImage(question)
                 continue
             case .comment(let text):
                 pendingComment = text
@@ -193,6 +197,25 @@ struct FillSession {
         prompter.say(FillInput.legend)
     }
 
+    /// The picture's line under the question: its path in the template cache, or why it is not there.
+    func imageLine(_ question: Question) -> String? {
+        guard let name = question.image else { return nil }
+        if let url = templateCache.image(of: question, in: form.template) {
+            return "Imagen: \(url.path) (:img opens it)"
+        }
+        return "Imagen: \(DisplayText.escaped(name)) is not in the template cache — download it with `mi templates` when online"
+    }
+
+    func showImage(_ question: Question) {
+        guard question.image != nil else { return prompter.say("This question shows no picture.") }
+        guard let url = templateCache.image(of: question, in: form.template) else {
+            return prompter.say(imageLine(question) ?? "")
+        }
+        prompter.say(ImageViewer.open(url))
+    }
+
+    var templateCache: TemplateCache { TemplateCache(store: context.store, keys: context.configuration.templateKeys) }
+
     // MARK: - Tables
 
     /// Cell by cell, skipping the cells that take no value. Each cell typed is saved at once in
@@ -224,6 +247,7 @@ struct FillSession {
                 case .saveAndExit: return .exit
                 case .comment(let text): try saveTableComment(question, text)
                 case .help: showHelp(question)
+                case .image: showImage(question)
                 case .answer: editing = true
                 }
             }
@@ -246,6 +270,8 @@ struct FillSession {
                     return .exit
                 case .help:
                     showHelp(question)
+                case .image:
+                    showImage(question)
                 case .comment(let text):
                     try saveTableComment(question, text)
                 case .next:

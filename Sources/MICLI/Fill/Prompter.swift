@@ -44,6 +44,8 @@ enum FillInput: Equatable {
     case back
     case saveAndExit
     case help
+    /// `:img`: open the question's picture.
+    case image
     case comment(String)
     case next
     case answer(String)
@@ -55,6 +57,7 @@ enum FillInput: Equatable {
         case ":b", ":back": self = .back
         case ":x", ":exit", ":save", ":q", ":quit": self = .saveAndExit
         case "?", ":?", ":h", ":help": self = .help
+        case ":img", ":image", ":imagen": self = .image
         case "": self = .next
         default:
             for prefix in [":comment", ":c"] where lowered == prefix || lowered.hasPrefix(prefix + " ") {

@@ -84,8 +84,8 @@ extension Store {
     ///
     /// - temporary files and folders of dead writers, in the user folders (half-created or
     ///   half-deleted forms), in the form folders (half-copied media, half-written form.json),
-    ///   in `Errors/` (messages), in `.templates/` (the template cache) and in `.once/` (forms
-    ///   of once-per-user templates the server holds);
+    ///   in `Errors/` (messages), in `.templates/` (the template cache and its pictures) and in
+    ///   `.once/` (forms of once-per-user templates the server holds);
     /// - media files in a form folder that form.json does not list: an attach copies and
     ///   renames the file, then records it in form.json, so such a file is an attach that was
     ///   never acknowledged (or a detach whose file removal was cut short);
@@ -102,6 +102,11 @@ extension Store {
         // Messages, the template cache and the once-per-user records are written through temporary files too.
         for (folder, path) in [(errorsFolder, "Errors"), (templatesFolder, ".templates"), (onceFolder, ".once")] {
             repairs += DurableFile.removeLeftovers(in: folder).map { .temporaryRemoved(path: "\(path)/\($0)") }
+        }
+        // A template's pictures are written through temporary files in its own folder.
+        for name in DurableFile.directoryNames(templatesFolder) where !name.hasPrefix(".") && !name.hasSuffix(".json") {
+            repairs += DurableFile.removeLeftovers(in: templatesFolder.appendingPathComponent(name))
+                .map { .temporaryRemoved(path: ".templates/\(name)/\($0)") }
         }
         for area in Area.allCases {
             var areaListing = FormListing()

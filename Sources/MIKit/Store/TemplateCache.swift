@@ -2,6 +2,7 @@ import Foundation
 
 /// The offline template cache, `Documents/.templates/<id>.json`: where downloads land and
 /// where `mi new` reads from. Files keep the JSON exactly as published (the configured key names).
+/// The pictures a template's questions show sit beside it in `Documents/.templates/<id>/<name>`.
 public struct TemplateCache: Sendable {
     public let folder: URL
     public let coding: TemplateCoding
@@ -69,18 +70,65 @@ public struct TemplateCache: Sendable {
         return digests
     }
 
-    /// Removes the cached templates with these ids, then syncs the folder.
+    /// Removes the cached templates with these ids and their pictures, then syncs the folder.
     public func remove(_ ids: [String]) throws {
         guard !ids.isEmpty else { return }
         for id in ids {
             let file = folder.appendingPathComponent(try SafeName.check(id, as: "template id") + ".json")
-            do {
-                try FileManager.default.removeItem(at: file)
-            } catch {
-                throw StoreError.io(operation: "remove", path: file.path, reason: error.localizedDescription)
+            for url in [file, filesFolder(of: id)] where FileManager.default.fileExists(atPath: url.path) || url == file {
+                do {
+                    try FileManager.default.removeItem(at: url)
+                } catch {
+                    throw StoreError.io(operation: "remove", path: url.path, reason: error.localizedDescription)
+                }
             }
         }
         try DurableFile.syncFolder(folder)
+    }
+
+    /// The folder of template `id`'s pictures (`id` already a safe name).
+    public func filesFolder(of id: String) -> URL { folder.appendingPathComponent(id, isDirectory: true) }
+
+    /// Where picture `name` of template `id` is cached (whether it is there or not).
+    public func file(_ name: String, of id: String) throws -> URL {
+        filesFolder(of: try SafeName.check(id, as: "template id")).appendingPathComponent(try SafeName.check(name, as: "file name"))
+    }
+
+    /// The cached path of question `question`'s picture of `template`, nil when the question
+    /// shows none or the file is not cached.
+    public func image(of question: Question, in template: Template) -> URL? {
+        guard let name = question.image, let url = try? file(name, of: template.id),
+              FileManager.default.fileExists(atPath: url.path) else { return nil }
+        return url
+    }
+
+    /// The pictures `template` names that are not cached, in question order.
+    public func missingFiles(of template: Template) -> [String] {
+        template.files.filter { name in
+            guard let url = try? file(name, of: template.id) else { return true }
+            return !FileManager.default.fileExists(atPath: url.path)
+        }
+    }
+
+    /// Stores picture `name` of template `id`, replacing an older copy atomically.
+    public func installFile(_ data: Data, name: String, of id: String) throws {
+        let url = try file(name, of: id)
+        try DurableFile.makeFolder(folder)
+        try DurableFile.makeFolder(url.deletingLastPathComponent())
+        try DurableFile.write(data, to: url)
+    }
+
+    /// Removes the cached pictures of `template` that its questions no longer name (left by
+    /// an older version).
+    public func pruneFiles(of template: Template) throws {
+        let folder = filesFolder(of: template.id)
+        let kept = Set(template.files)
+        var removed = false
+        for name in DurableFile.directoryNames(folder) where !kept.contains(name) && !name.hasPrefix(".") {
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+            removed = true
+        }
+        if removed { try DurableFile.syncFolder(folder) }
     }
 
     /// The names of the template files in the cache (`<id>.json`, hidden files skipped), sorted.

@@ -9,7 +9,8 @@ import Glibc
 public enum ReportWriter {
     /// Writes the PDF of the form in `formFolder` to `output`. Blocks until mi-report ends; when
     /// `timeout` passes first, mi-report is killed and `ReportWriterError.timedOut` thrown.
-    public static func writePDF(of formFolder: URL, to output: URL, paper: String,
+    /// `pictures` is the folder of the pictures the form's template shows.
+    public static func writePDF(of formFolder: URL, to output: URL, paper: String, pictures: URL? = nil,
                                 timeout: TimeInterval? = nil) throws(ReportWriterError) {
         let here = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
                        ?? CommandLine.arguments[0]).deletingLastPathComponent()
@@ -19,7 +20,7 @@ public enum ReportWriter {
         }
         let process = Process()
         process.executableURL = writer
-        process.arguments = [formFolder.path, output.path, paper]
+        process.arguments = [formFolder.path, output.path, paper] + (pictures.map { [$0.path] } ?? [])
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice

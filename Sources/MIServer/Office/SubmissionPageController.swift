@@ -10,6 +10,8 @@ struct SubmissionPageController {
     let views: OfficeViews
     let repository: any SubmissionRepository
     let layout: DataLayout
+    /// Where the pictures of the submission's template are, for the PDF.
+    let templates: TemplateCatalog
     /// The PDF is written by mi-report; one stuck on a hostile form is stopped after this.
     static let reportTimeout: TimeInterval = 60
 
@@ -42,7 +44,8 @@ struct SubmissionPageController {
         do {
             pdf = try await Blocking.run {
                 defer { try? FileManager.default.removeItem(at: output) }
-                try ReportWriter.writePDF(of: folder, to: output, paper: "auto", timeout: Self.reportTimeout)
+                try ReportWriter.writePDF(of: folder, to: output, paper: "auto", pictures: templates.filesFolder(id: form.template.id),
+                                          timeout: Self.reportTimeout)
                 return try Data(contentsOf: output)
             }
         } catch let error as ReportWriterError {
@@ -74,7 +77,8 @@ struct SubmissionPageController {
     static func values(_ form: Form, receipt: Receipt) -> [String: Any] {
         let id = receipt.id
         let questions: [[String: Any]] = form.template.questions.enumerated().map { index, question in
-            Self.question(question, number: index + 1, answer: form.answer(for: question.id), submission: id)
+            Self.question(question, number: index + 1, answer: form.answer(for: question.id), submission: id,
+                          templateID: form.template.id)
         }
         var values: [String: Any] = [
             "id": id,
@@ -143,12 +147,19 @@ struct SubmissionPageController {
         "/api/v1/submissions/\(id)/media/" + FormQuery.encoded(name)
     }
 
-    static func question(_ question: Question, number: Int, answer: Answer, submission id: String) -> [String: Any] {
+    /// The office's address of a picture a template shows (`TemplatesPage`).
+    static func pictureURL(_ templateID: String, _ name: String) -> String {
+        "/templates/\(FormQuery.encoded(templateID))/files/\(FormQuery.encoded(name))"
+    }
+
+    static func question(_ question: Question, number: Int, answer: Answer, submission id: String,
+                         templateID: String) -> [String: Any] {
         var values: [String: Any] = [
             "id": question.id, "number": number, "text": question.text, "type": question.typeDescription,
             "done": answer.isDone,
         ]
         if let help = question.help { values["help"] = help }
+        if let picture = question.image { values["picture"] = ["name": picture, "url": pictureURL(templateID, picture)] }
         if let comment = answer.comment, !comment.isEmpty { values["comment"] = comment }
         switch (question.kind, answer.value) {
         case (.multipleChoice(let options, _), let value):

@@ -21,6 +21,7 @@ struct TemplatesPage {
         pages.get("templates/new", use: newTemplate)
         pages.get("templates/{id}/edit", use: edit)
         pages.get("templates/{id}/versions/{version}", use: download)
+        pages.get("templates/{id}/files/{name}", use: file)
         pages.post("templates/check", use: check)
         pages.post("templates/publish", use: publish)
         pages.post("templates/upload", use: upload)
@@ -34,6 +35,13 @@ struct TemplatesPage {
     }
 
     // MARK: - Pages
+
+    /// A picture a template shows, for the office pages' `<img>` (the API's route needs a token).
+    @Sendable func file(_ request: Request, context: ServerContext) async throws -> Response {
+        _ = try context.requireSession()
+        return try await TemplateController.file(id: context.parameters.decoded("id"), name: context.parameters.decoded("name"),
+                                                 catalog: catalog)
+    }
 
     @Sendable func list(_ request: Request, context: ServerContext) async throws -> Response {
         let session = try context.requireSession()
@@ -54,6 +62,10 @@ struct TemplatesPage {
             return [
                 "id": id, "path": Self.pathSegment(id), "title": versions.first?.title ?? "", "newest": versions.first?.version ?? 0,
                 "versions": versions.map { ["version": $0.version, "fileName": $0.fileName, "title": $0.title] },
+                "pictures": (versions.first?.files ?? []).map { name in
+                    ["name": name, "question": "A picture the questions show",
+                     "url": SubmissionPageController.pictureURL(id, name)]
+                },
             ]
         }
         var values: [String: Any] = [

@@ -29,6 +29,26 @@ final class TemplateCatalog: Sendable {
         var fileName: String
         /// The file's modification time, from the listing the catalog reads anyway.
         var modified: Date
+        /// The image files the template's questions show (`Template.files`), served from
+        /// `<folder>/<id>/<name>`.
+        var files: [String] = []
+    }
+
+    /// A file a template shows, read for one request.
+    struct File: Sendable {
+        var name: String
+        var data: Data
+        /// Lowercase hex SHA-256 of `data`.
+        var sha256: String
+        var contentType: String
+    }
+
+    /// Why `file(id:name:)` has nothing to serve.
+    enum FileLookup: Error, Equatable {
+        /// No version of the template names a file of that name (or no such template).
+        case notNamed
+        /// The template names it, but the server's folder does not have it (or cannot read it).
+        case missing(path: String)
     }
 
     /// Files larger than this are not templates.
@@ -49,6 +69,8 @@ final class TemplateCatalog: Sendable {
         var entries: [Entry] = []
         /// The last problem logged per file, so a re-read does not log it again.
         var problems: [String: String] = [:]
+        /// The image files last logged missing, per template file, for the same reason.
+        var missingFiles: [String: [String]] = [:]
     }
 
     /// File times have the kernel's coarse clock (a few ms): a file changed again within that
@@ -90,7 +112,7 @@ final class TemplateCatalog: Sendable {
         state.withLockedValue { state in
             let stamps = listing()
             if stamps != state.stamps {
-                let entries = load(stamps, problems: &state.problems)
+                let entries = load(stamps, problems: &state.problems, missingFiles: &state.missingFiles)
                 if entries != state.entries || state.stamps == nil {
                     let served = Self.newest(of: entries)
                     let older = entries.count > served.count ? " (and \(entries.count - served.count) older version(s))" : ""
@@ -127,8 +149,10 @@ final class TemplateCatalog: Sendable {
         return stamps
     }
 
-    private func load(_ stamps: [String: FileStamp], problems: inout [String: String]) -> [Entry] {
+    private func load(_ stamps: [String: FileStamp], problems: inout [String: String],
+                      missingFiles: inout [String: [String]]) -> [Entry] {
         problems = problems.filter { stamps[$0.key] != nil }
+        missingFiles = missingFiles.filter { stamps[$0.key] != nil }
         if stamps.isEmpty {
             if FileManager.default.fileExists(atPath: folder.path) {
                 logger.warning("no templates (*.json) in \(folder.path) — copy the templates there (Server.TemplatesDirectory)")
@@ -152,8 +176,9 @@ final class TemplateCatalog: Sendable {
                 }
                 byVersion[key] = Entry(id: template.id, title: template.title, version: template.version,
                                        sha256: FileDigest.sha256(of: data), data: data, fileName: name,
-                                       modified: stamps[name].map(\.date) ?? Date())
+                                       modified: stamps[name].map(\.date) ?? Date(), files: template.files)
                 problems[name] = nil
+                logMissingFiles(of: template, in: name, logged: &missingFiles)
             } catch {
                 let problem = Self.describe(error)
                 if problems[name] != problem {
@@ -163,6 +188,48 @@ final class TemplateCatalog: Sendable {
             }
         }
         return byVersion.values.sorted { ($0.id, $0.version) < ($1.id, $1.version) }
+    }
+
+    /// The folder holding template `id`'s files.
+    func filesFolder(id: String) -> URL { folder.appendingPathComponent(id, isDirectory: true) }
+
+    /// Files larger than this are not a question's picture.
+    static let maximumImageBytes = 8 << 20
+
+    /// File `name` of template `id`, when some version of the template names it. Only named
+    /// files are served, so nothing else in the folder (another template's JSON, a file
+    /// reached through `..`) can be fetched by guessing its name. Read on every request: an
+    /// administrator replacing a picture is served at once.
+    func file(id: String, name: String) -> Result<File, FileLookup> {
+        guard SafeName.problem(id) == nil, SafeName.problem(name) == nil,
+              versions(id: id).contains(where: { $0.files.contains(name) }) else { return .failure(.notNamed) }
+        let url = filesFolder(id: id).appendingPathComponent(name)
+        var info = stat()
+        guard stat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) <= Self.maximumImageBytes,
+              let data = try? Data(contentsOf: url) else { return .failure(.missing(path: url.path)) }
+        return .success(File(name: name, data: data, sha256: FileDigest.sha256(of: data),
+                             contentType: Self.contentType(ofImage: name)))
+    }
+
+    /// The media type of a question's picture, by its extension (`Question.imageExtensions`).
+    static func contentType(ofImage name: String) -> String {
+        (name as NSString).pathExtension.lowercased() == "png" ? "image/png" : "image/jpeg"
+    }
+
+    /// A template whose pictures are missing is still served: its questions can be answered
+    /// without them, and withdrawing a whole questionnaire from every technician over one
+    /// picture would surprise an administrator more than the warning here does. Clients name
+    /// the missing file when they sync.
+    private func logMissingFiles(of template: Template, in name: String, logged: inout [String: [String]]) {
+        let missing = template.files.filter { file in
+            var info = stat()
+            return stat(filesFolder(id: template.id).appendingPathComponent(file).path, &info) != 0 || (info.st_mode & S_IFMT) != S_IFREG
+        }
+        guard logged[name] ?? [] != missing else { return }
+        logged[name] = missing
+        if !missing.isEmpty {
+            logger.warning("template \(template.id) v\(template.version) (\(name)) is served without its picture(s) \(missing.joined(separator: ", ")): copy them to \(filesFolder(id: template.id).path)/")
+        }
     }
 
     private static func describe(_ error: any Error) -> String {
