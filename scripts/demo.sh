@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole job end to end on the shipped sample data, on loopback: a throwaway directory (slapd
 # with sample users) and a real mi-server. A technician downloads the templates, fills a form
-# question by question (piped answers), attaches a photo and submits; a foreman reviews it,
+# question by question (piped answers), attaches a photo and submits, fills two scored study
+# questionnaires (IPAQ and MMSE, each with a consent and once per person); a foreman reviews it,
 # comments, reassigns another technician's draft, sends one form back, and uploads them with 30
 # simulated forms (`mi simulate`, a fixed seed) so the statistics page has data; the server
 # shows the submissions. With OFFICE=1 (`make demo OFFICE=1`) mi-server keeps running at the end
@@ -38,6 +39,27 @@ as ana "$mi" new extinguisher-check --name post-4 >/dev/null
 printf '{"location": "Hall B", "pressure-ok": false, "seal": ["Broken"], "weight": 5.5}' > "$work/post-4.json"
 as ana "$mi" answer post-4 --file "$work/post-4.json"
 as ana "$mi" submit post-4
+step "mi new ipaq --name ipaq-ana; mi answer ipaq-ana --file answers.json --accept-consent   (a study questionnaire: consent, a scorer)"
+as ana "$mi" new ipaq --name ipaq-ana >/dev/null
+printf '{"firstQuestionVigorous": 3, "secondQuestionVigorous": 40, "thirdQuestionModerate": 2, "fourthQuestionModerate": 30, "fifthQuestionWalk": 5, "sixthQuestionWalk": 30, "seventhQuestionSedentary": 420}' > "$work/ipaq.json"
+as ana "$mi" answer ipaq-ana --file "$work/ipaq.json" --accept-consent
+step "mi review ipaq-ana   (the IPAQ scores: MET-minutes a week and the category)"
+COLUMNS=140 as ana "$mi" review ipaq-ana | sed -n '/^Consent/p;/^Scores/,$p'
+as ana "$mi" submit ipaq-ana >/dev/null
+step "mi new ipaq   (once per person: a second form is refused)"
+as ana "$mi" new ipaq || true
+step "mi new mmse --name mmse-ana + answers (today's date, serial sevens with one slip, the pictures' names); mi review"
+as ana "$mi" new mmse --name mmse-ana >/dev/null
+printf '{"timeQuestionWeekDay": "%s", "timeQuestionYear": %d, "timeQuestionMonth": "%d", "timeQuestionDay": %d,
+ "spaceQuestionCountry": "México", "spaceQuestionArea": "Jalisco", "spaceQuestionLocality": "Guadalajara",
+ "concentrationQuestionOne": 93, "concentrationQuestionTwo": 85, "concentrationQuestionThree": 78,
+ "concentrationQuestionFour": 71, "concentrationQuestionFive": 64,
+ "watchImageQuestion": "un reloj", "pencilImageQuestion": "Bolígrafo",
+ "letterQuestion": "Querida Ana, hoy fui al parque.", "memoryQuestion": 64}' \
+  "$(LC_ALL=C date +%A)" "$(date +%Y)" "$(date +%-m)" "$(date +%-d)" > "$work/mmse.json"
+as ana "$mi" answer mmse-ana --file "$work/mmse.json" --accept-consent
+COLUMNS=140 as ana "$mi" review mmse-ana | sed -n '/^Scores/,$p'
+as ana "$mi" submit mmse-ana >/dev/null
 step "bob starts a draft: mi new extinguisher-check --name hall-c"
 echo bob-password | as bob "$mi" login --user bob --password-stdin >/dev/null
 as bob "$mi" new extinguisher-check --name hall-c
@@ -58,6 +80,11 @@ step "mi simulate pump-inspection --count 30 --seed 2026 --submit   (ana: simula
 as ana "$mi" simulate pump-inspection --count 30 --seed 2026 --submit
 step "mi upload --all   (the real forms and the simulated ones: the demo's server has Server.AcceptSimulated)"
 as fiona "$mi" upload --all | tail -4
+step "the server's own scores of ipaq-ana, computed again from the answers on upload (GET /api/v1/submissions/{id})"
+ipaq=$(grep -l '"name" *: *"ipaq-ana"' "$work/server-data/submissions/"*/form.json | head -1)
+token=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["serverToken"])' "$work/state/fiona/mi/session.json" 2>/dev/null || true)
+curl -s -H "Authorization: Bearer $token" "http://127.0.0.1:$MI_DEMO_PORT/api/v1/submissions/$(basename "$(dirname "$ipaq")")" \
+  | python3 -c 'import json,sys; print(json.dumps(json.load(sys.stdin).get("scores"), sort_keys=True))' || true
 step "what mi-server stored: DataDirectory/submissions/<form id>/"
 echo "$(ls -d "$work/server-data/submissions/"*/ | wc -l) submissions; pump-7's folder:"
 pump7=$(grep -l '"name" *: *"pump-7"' "$work/server-data/submissions/"*/form.json | head -1)
@@ -77,5 +104,7 @@ printf '\n\033[1mThe office is open at %s\033[0m\n' "$office/"
 echo "  sign in as fiona / fiona-password (a foreman; ana / ana-password sees only her own forms)"
 [ -z "$submission" ] || echo "  pump-7 with its photo, video and audio: $office/submissions/$(basename "$(dirname "$submission")")"
 echo "  statistics of pump-inspection (pump-7 and 30 simulated forms): $office/templates/pump-inspection/stats"
+mmse=$(grep -l '"name" *: *"mmse-ana"' "$work/server-data/submissions/"*/form.json 2>/dev/null | head -1 || true)
+[ -z "$mmse" ] || echo "  ana's MMSE with its pictures, consent and scores: $office/submissions/$(basename "$(dirname "$mmse")")"
 echo "  mi-server keeps running until Ctrl-C"
 wait "$server_pid"
