@@ -45,6 +45,16 @@ enum Poppler {
         return text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
     }
 
+    /// The document's text as laid out (`pdftotext -layout`), each line's runs of white space
+    /// made one space and the lines joined by " | ": a label and the value beside it read as
+    /// "label value".
+    static func layoutText(_ pdf: URL) throws -> String {
+        let text = try run("pdftotext", ["-layout", "-enc", "UTF-8", pdf.path, "-"])
+        return text.split(whereSeparator: \.isNewline)
+            .map { $0.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ") }
+            .filter { !$0.isEmpty }.joined(separator: " | ")
+    }
+
     struct ImageEntry {
         var page: Int
         var width: Int
