@@ -110,4 +110,37 @@ final class OncePerUserAndConsentTests: XCTestCase {
         XCTAssertEqual(Files.names(in: fixture.layout.submissions), [])
         XCTAssertEqual(try onceRows(fixture), [])
     }
+
+    /// The server publishes `cohort` v1 with its consent; a form whose copy of the template
+    /// dropped or reworded the text (and accepted that) is refused: the published text decides.
+    func testTheAcceptanceMustBeForTheTextTheServerPublished() async throws {
+        let fixture = try ServerFixture()
+        let published = Template(id: "cohort", title: "Cohorte", version: 1,
+                                 questions: [Question(id: "edad", text: "Edad", kind: .shortAnswer)],
+                                 oncePerUser: true, consent: Self.consent)
+        try TemplateCoding().encodeData(published).write(to: fixture.templates.appendingPathComponent("cohort.json"))
+        @Sendable func form(consent: String?) throws -> Data {
+            var template = published
+            template.consent = consent
+            var form = Form(name: "c1", user: "ana", template: template, createdAt: TestClock.start)
+            form.status = .completed
+            form.submittedAt = TestClock.start.addingTimeInterval(600)
+            form.answers["edad"] = Answer(value: .text("71"))
+            if let digest = template.consentDigest { form.consent = ConsentAcceptance(by: "ana", at: TestClock.start, sha256: digest) }
+            return try FormFile.encode(form)
+        }
+        let publishedDigest = try XCTUnwrap(published.consentDigest)
+        try await fixture.test { client in
+            let token = try await client.login("fiona")
+            for consent in [nil, "Acepto que no hay riesgos."] {
+                let response = try await client.upload(try Self.upload(try form(consent: consent)), token: token)
+                XCTAssertEqual(response.status, .unprocessableContent, response.text)
+                XCTAssertEqual(Self.code(response), "consent-required")
+                XCTAssertTrue(response.errorMessage?.contains(publishedDigest) == true, response.text)
+            }
+            let accepted = try await client.upload(try Self.upload(try form(consent: Self.consent)), token: token)
+            XCTAssertEqual(accepted.status, .created, accepted.text)
+        }
+        XCTAssertEqual(Files.names(in: fixture.layout.submissions).count, 1)
+    }
 }

@@ -128,7 +128,8 @@ func buildRouter(_ services: ServerServices) -> ServerRouter {
                                             repository: services.repository, sessions: sessions,
                                             maxUploadBytes: services.configuration.server.maxUploadBytes,
                                             acceptSimulated: services.configuration.server.acceptSimulated,
-                                            resumable: services.uploads, now: services.now).endpoints)
+                                            resumable: services.uploads, catalog: services.templates,
+                                            now: services.now).endpoints)
     recorder.addRoutes(ResumableUploadController(path: paths.uploads, uploads: services.uploads, sessions: sessions,
                                                  maxUploadBytes: services.configuration.server.maxUploadBytes).endpoints)
     recorder.office = true

@@ -29,6 +29,9 @@ struct SubmissionController {
     /// `Server.AcceptSimulated`: whether forms made by `mi simulate` are stored.
     let acceptSimulated: Bool
     let resumable: (any ResumableUploadSource)?
+    /// The published templates: a form's consent acceptance must be for the text the server
+    /// published for its template version, not only for the copy the form carries.
+    let catalog: TemplateCatalog?
     let now: @Sendable () -> Date
 
     var endpoints: RouteCollection<ServerContext> {
@@ -172,7 +175,9 @@ struct SubmissionController {
                 throw HTTPError(.badRequest, message: "the form part is form \(formID), but the upload is for \(id) — use `mi upload`")
             }
             if form.isSimulated && !acceptSimulated { throw Self.simulatedRefused(form) }
-            if !form.hasRequiredConsent { throw Self.consentRefused(form) }
+            if let digest = Self.requiredConsent(of: form, catalog: catalog), form.consent?.sha256 != digest {
+                throw Self.consentRefused(form, digest: digest)
+            }
             if let manifest {
                 parts = try await takeResumable(manifest, received: parts, owner: session.sub, formID: formID, folder: folder)
             }
@@ -264,10 +269,22 @@ struct SubmissionController {
 
     /// 422 `consent-required` for a form of a template with a consent text whose acceptance is
     /// missing or is for another text than the form's own copy of the template holds.
-    static func consentRefused(_ form: Form) -> CodedRefusal {
+    static func consentRefused(_ form: Form, digest: String) -> CodedRefusal {
         let which = form.consent.map { "its acceptance is for another text (SHA-256 \(SafeName.printable($0.sha256)))" }
             ?? "it has no acceptance"
-        return CodedRefusal(status: .unprocessableContent, code: APIErrorBody.consentRequiredCode, message: "form \(form.id.uuidString.lowercased()) (\(SafeName.printable(form.name))) needs the respondent's acceptance of the consent text of template \(form.template.id) (SHA-256 \(form.template.consentDigest ?? "")), but \(which) — the form was not stored; the technician accepts it with `mi fill` or `mi answer --accept-consent` before submitting")
+        return CodedRefusal(status: .unprocessableContent, code: APIErrorBody.consentRequiredCode, message: "form \(form.id.uuidString.lowercased()) (\(SafeName.printable(form.name))) needs the respondent's acceptance of the consent text of template \(form.template.id) (SHA-256 \(digest)), but \(which) — the form was not stored; the technician accepts it with `mi fill` or `mi answer --accept-consent` before submitting")
+    }
+
+    /// The SHA-256 of the consent text `form`'s acceptance must be for, if any: the text the
+    /// server published for the form's template version — a form whose copy of the template lost
+    /// or changed the text is not taken on its word — or, for a version the server does not have
+    /// (published elsewhere, since removed), the text of the form's own copy.
+    static func requiredConsent(of form: Form, catalog: TemplateCatalog?) -> String? {
+        if let catalog, let entry = catalog.template(id: form.template.id, version: form.template.version),
+           let published = try? catalog.coding.decode(entry.data, source: entry.fileName) {
+            return published.consentDigest
+        }
+        return form.template.consentDigest
     }
 
     /// 409 `once-per-user` naming the user's first submission of the template.
