@@ -209,6 +209,28 @@ final class ConfigurationTests: XCTestCase {
                        ["Server.AcceptSimulated: expected a boolean, found a string"])
     }
 
+    func testTLSFilesAreAbsentByDefaultAndResolvedAgainstThePlistFolder() throws {
+        XCTAssertNil(try XCTUnwrap(try check([]).configuration).server.tls)
+        let configuration = try XCTUnwrap(try check([.set("Server.TLSCertificateFile", "tls/server.pem"),
+                                                     .set("Server.TLSKeyFile", "/etc/mi/server.key")]).configuration)
+        XCTAssertEqual(configuration.server.tls, .init(certificateFile: directory.path("tls/server.pem").path,
+                                                       keyFile: "/etc/mi/server.key"))
+    }
+
+    func testTLSCertificateWithoutKeyOrKeyWithoutCertificateIsRefusedNamingTheOther() throws {
+        XCTAssertEqual(errors(try check([.set("Server.TLSCertificateFile", "server.pem")])),
+                       ["Server.TLSKeyFile: missing: TLSCertificateFile is set, so the certificate's private key (PEM) is needed to serve HTTPS"])
+        XCTAssertEqual(errors(try check([.set("Server.TLSKeyFile", "server.key")])),
+                       ["Server.TLSCertificateFile: missing: TLSKeyFile is set, so the certificate (PEM) it belongs to is needed to serve HTTPS"])
+    }
+
+    func testTLSFilesOfWrongTypeOrEmptyAreRefusedOnce() throws {
+        XCTAssertEqual(errors(try check([.set("Server.TLSCertificateFile", 3), .set("Server.TLSKeyFile", "server.key")])),
+                       ["Server.TLSCertificateFile: expected a string, found an integer"])
+        XCTAssertEqual(errors(try check([.set("Server.TLSCertificateFile", "server.pem"), .set("Server.TLSKeyFile", " ")])),
+                       ["Server.TLSKeyFile: empty"])
+    }
+
     func testReminderDaysElementOfWrongTypeNamesItsIndex() throws {
         let report = try check([.set("ReminderDays", [1, "two"])])
         XCTAssertEqual(errors(report), ["ReminderDays[1]: expected an integer, found a string"])

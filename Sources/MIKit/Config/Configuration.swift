@@ -37,6 +37,23 @@ public struct Configuration: Sendable {
         /// `mi-server` only: whether forms made by `mi simulate` are accepted (a demo or test
         /// server); a production server refuses them so they never mix with real inspections.
         public var acceptSimulated: Bool = false
+        /// `mi-server` only: the PEM certificate chain and private key it serves HTTPS with
+        /// (both set or neither; absolute paths). Nil: plain HTTP, for a server behind a proxy.
+        public var tls: TLSFiles?
+
+        /// `mi-server` only: where the PEM files for HTTPS are, read at start-up and on SIGHUP.
+        public struct TLSFiles: Sendable, Equatable {
+            /// The server's certificate, then any intermediates, in PEM.
+            public var certificateFile: String
+            /// The certificate's private key in PEM.
+            public var keyFile: String
+
+            /// The two files as given (paths already resolved).
+            public init(certificateFile: String, keyFile: String) {
+                self.certificateFile = certificateFile
+                self.keyFile = keyFile
+            }
+        }
 
         /// `mi-server` only: the limits that keep slow, broken or greedy clients from holding it.
         public struct Limits: Sendable, Equatable {

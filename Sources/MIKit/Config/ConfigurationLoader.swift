@@ -168,6 +168,7 @@ public enum ConfigurationLoader {
             minimumBytesPerSecond: limit("MinimumBytesPerSecond", defaultLimits.minimumBytesPerSecond, 0...(1 << 30)),
             maxConnectionsPerAddress: limit("MaxConnectionsPerAddress", defaultLimits.maxConnectionsPerAddress, 1...100_000))
         let acceptSimulated = reader.bool("AcceptSimulated", required: false) ?? false
+        let tls = readTLSFiles(reader, folder: folder)
         reader.warnAboutUnknownKeys()
 
         guard let scheme, let domain, let port else { return nil }
@@ -176,7 +177,26 @@ public enum ConfigurationLoader {
                                     dataDirectory: dataDirectory, maxUploadBytes: Int64(maxUploadBytes),
                                     tokenMinutes: tokenMinutes, resumableThresholdBytes: Int64(threshold),
                                     resumableExpiryHours: expiryHours, limits: limits,
-                                    acceptSimulated: acceptSimulated)
+                                    acceptSimulated: acceptSimulated, tls: tls)
+    }
+
+    /// `Server.TLSCertificateFile` and `Server.TLSKeyFile`: both or neither, since a certificate
+    /// without its key (or a key alone) cannot serve HTTPS.
+    private static func readTLSFiles(_ reader: PlistReader, folder: URL) -> Configuration.Server.TLSFiles? {
+        let certificate = reader.string("TLSCertificateFile", required: false)
+        let key = reader.string("TLSKeyFile", required: false)
+        switch (certificate, key) {
+        case (let certificate?, let key?):
+            return Configuration.Server.TLSFiles(certificateFile: resolve(certificate, against: folder).path,
+                                                 keyFile: resolve(key, against: folder).path)
+        case (_?, nil) where !reader.keys.contains("TLSKeyFile"):
+            reader.error("TLSKeyFile", "missing: TLSCertificateFile is set, so the certificate's private key (PEM) is needed to serve HTTPS")
+        case (nil, _?) where !reader.keys.contains("TLSCertificateFile"):
+            reader.error("TLSCertificateFile", "missing: TLSKeyFile is set, so the certificate (PEM) it belongs to is needed to serve HTTPS")
+        default:
+            break
+        }
+        return nil
     }
 
     private static func readLDAP(_ reader: PlistReader, folder: URL) -> Configuration.LDAP? {
