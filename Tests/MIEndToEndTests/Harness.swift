@@ -59,6 +59,8 @@ final class Sandbox: @unchecked Sendable {
     /// mi-server settings a test may vary; the port is chosen free when the sandbox is made.
     struct ServerSettings {
         var port = Sandbox.freePort()
+        /// `Server.Scheme`: "https" when the test gives mi-server a certificate.
+        var scheme = "http"
         var maxUploadBytes = 2 << 30
         /// Where mi-server listens when it is not `port` (a proxy listens on `port` then).
         var listenPort: Int?
@@ -88,7 +90,7 @@ final class Sandbox: @unchecked Sendable {
         <?xml version="1.0" encoding="UTF-8"?>
         <plist version="1.0"><dict>
           <key>Server</key><dict>
-            <key>Scheme</key><string>http</string><key>Domain</key><string>127.0.0.1</string><key>Port</key><integer>\(server.port)</integer>
+            <key>Scheme</key><string>\(server.scheme)</string><key>Domain</key><string>127.0.0.1</string><key>Port</key><integer>\(server.port)</integer>
             <key>Listen</key><string>127.0.0.1:\(server.listenPort ?? server.port)</string>
             <key>TemplatesDirectory</key><string>server-templates</string>
             <key>DataDirectory</key><string>server-data</string>

@@ -1,8 +1,13 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import Logging
 import MIDirectory
 import MIKit
+import NIOCore
+import ServiceLifecycle
+import UnixSignals
 
 /// One route as registered: method and path (`{id}` for a parameter), as openapi.yaml spells it.
 public struct RegisteredRoute: Hashable, Sendable, CustomStringConvertible {
@@ -61,14 +66,24 @@ func makeApplication(configuration: Configuration, directory: any DirectoryServi
     guard let address = ConfigurationLoader.listenAddress(configuration.server.listen) else {
         throw ServerSetupError.listenAddress(configuration.server.listen)
     }
+    let http = HTTPServerBuilder.http1AnsweringContinue(idleTimeout: .seconds(300), limits: configuration.server.limits)
+    var server = http
+    var background: [any Service] = [UploadExpiryService(uploads: services.uploads)]
+    if let files = configuration.server.tls {
+        let certificates = try TLSCertificates(files: files)
+        server = try .tls(http, tlsConfiguration: certificates.serverConfiguration())
+        background.append(TLSReloadService(certificates: certificates, signals: await UnixSignalsSequence(trapping: .sighup),
+                                           logger: logger))
+    }
+    let scheme = configuration.server.tls == nil ? "http" : "https"
     return Application(
         router: built.router,
-        server: .http1AnsweringContinue(idleTimeout: .seconds(300), limits: configuration.server.limits),
+        server: server,
         configuration: .init(address: .hostname(address.host, port: address.port), serverName: "mi-server"),
-        services: [UploadExpiryService(uploads: services.uploads)],
+        services: background,
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? address.port
-            FileHandle.standardError.write(Data("mi-server listening on http://\(address.host):\(port)\n".utf8))
+            FileHandle.standardError.write(Data("mi-server listening on \(scheme)://\(address.host):\(port)\n".utf8))
         },
         logger: logger)
 }

@@ -11,6 +11,8 @@ public enum ServerSetupError: ClassifiedError, Sendable, Equatable {
     case alreadyRunning(folder: String)
     /// The signing key cannot be read or made; `problem` says what and what to do.
     case signingKey(path: String, problem: String)
+    /// The HTTPS certificate or key cannot be read, does not parse, or the two do not belong together.
+    case tls(path: String, problem: String)
     /// The SQLite database cannot be opened.
     case database(path: String, detail: String)
     /// A received file cannot be written (the upload fails with 500 and nothing is kept).
@@ -20,7 +22,7 @@ public enum ServerSetupError: ClassifiedError, Sendable, Equatable {
 
     public var failureClass: FailureClass {
         switch self {
-        case .listenAddress, .dataDirectory, .signingKey, .database: return .configuration
+        case .listenAddress, .dataDirectory, .signingKey, .tls, .database: return .configuration
         case .alreadyRunning, .storage: return .refused
         case .officeView: return .internalFailure
         }
@@ -32,6 +34,7 @@ public enum ServerSetupError: ClassifiedError, Sendable, Equatable {
         case .dataDirectory: return "data-directory"
         case .alreadyRunning: return "already-running"
         case .signingKey: return "signing-key"
+        case .tls: return "tls-certificate"
         case .database: return "database"
         case .storage: return "storage"
         case .officeView: return "office-view"
@@ -48,6 +51,8 @@ public enum ServerSetupError: ClassifiedError, Sendable, Equatable {
             return "another mi-server is already using \(folder) — stop it first, or give this one its own Server.DataDirectory"
         case .signingKey(let path, let problem):
             return "the signing key \(path): \(problem)"
+        case .tls(let path, let problem):
+            return "cannot serve HTTPS: \(path) \(problem)"
         case .database(let path, let detail):
             return "cannot open the database \(path): \(detail) — check Server.DataDirectory's permissions and free space"
         case .storage(let operation, let path, let reason):
