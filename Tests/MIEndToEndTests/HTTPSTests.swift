@@ -151,4 +151,35 @@ final class HTTPSTests: XCTestCase {
         XCTAssertEqual(unreadable.status, 78, unreadable.output)
         XCTAssertTrue(unreadable.stderr.contains("\(served.key.path) cannot be read"), unreadable.stderr)
     }
+
+    func testAConnectionOverThePerAddressCapGetsAReadable503OverTLS() throws {
+        let scratch = try TemporaryDirectory(prefix: "mi-https")
+        let ca = try ThrowawayCA(name: "office", in: scratch.url)
+        let served = try ca.issue("server")
+        let keys = """
+            <key>TLSCertificateFile</key><string>\(served.certificate.path)</string>
+            <key>TLSKeyFile</key><string>\(served.key.path)</string>
+            <key>MaxConnectionsPerAddress</key><integer>1</integer>
+            """
+        let sandbox = try Sandbox(server: .init(scheme: "https", extraKeys: keys))
+        try ServerTests.prepare(sandbox)
+        let server = try RunningServer(sandbox)
+        // One TLS connection held open by openssl, then a second one from curl.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        holder.arguments = ["s_client", "-quiet", "-connect", "127.0.0.1:\(sandbox.server.port)"]
+        let input = Pipe()
+        holder.standardInput = input
+        holder.standardOutput = FileHandle.nullDevice
+        holder.standardError = FileHandle.nullDevice
+        try holder.run()
+        defer { holder.terminate(); holder.waitUntilExit() }
+        usleep(500_000)
+        let refused = try Sandbox.execute(URL(fileURLWithPath: "/usr/bin/curl"),
+                                          ["-sS", "-i", "-m", "5", "--cacert", ca.certificate.path,
+                                           "https://127.0.0.1:\(sandbox.server.port)/health"])
+        XCTAssertTrue(refused.stdout.hasPrefix("HTTP/1.1 503"), refused.output)
+        XCTAssertTrue(refused.stdout.contains("this address already has 1 open connections"), refused.output)
+        withExtendedLifetime(server) {}
+    }
 }

@@ -8,6 +8,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
+import NIOSSL
 
 /// Open connections per client address, shared by all connections of one server.
 final class ConnectionCounter: Sendable {
@@ -49,7 +50,9 @@ struct LimitedHTTP1Channel: ServerChildChannel {
             if open > limits.maxConnectionsPerAddress {
                 let fault = ClientFault.tooManyConnections(limit: limits.maxConnectionsPerAddress)
                 fault.log(logger, remote: channel.remoteAddress)
-                try operations.addHandler(RefusingHandler(fault: fault), position: .first)
+                // Behind TLS when there is TLS, so the client can read the answer.
+                let tls = try? operations.handler(type: NIOSSLServerHandler.self)
+                try operations.addHandler(RefusingHandler(fault: fault), position: tls.map { .after($0) } ?? .first)
                 return value
             }
             let watch = ConnectionWatch(limits: limits, logger: logger)
