@@ -42,6 +42,8 @@ final class TLSCertificatesTests: XCTestCase {
         XCTAssertEqual(certificates.pair.chain.count, 1)
         XCTAssertEqual(serial(certificates.pair),
                        try NIOSSLCertificate.fromPEMFile(issued.certificate.path).first?.serialNumber)
+        XCTAssertEqual(certificates.serverConfiguration().minimumTLSVersion, .tlsv12, "nothing older than TLS 1.2")
+        XCTAssertNotNil(certificates.serverConfiguration().sslContextCallback, "each handshake asks for the current pair")
     }
 
     func testAMissingCertificateFileIsAConfigurationErrorNamingIt() throws {
