@@ -37,6 +37,10 @@ public struct Configuration: Sendable {
         /// `mi-server` only: whether forms made by `mi simulate` are accepted (a demo or test
         /// server); a production server refuses them so they never mix with real inspections.
         public var acceptSimulated: Bool = false
+        /// `mi-server` only: SQLite in `dataDirectory` (the default) or a PostgreSQL database.
+        public var database: DatabaseLocation = .sqlite
+        /// `mi-server` only: the file holding the PostgreSQL user's password (its first line).
+        public var databasePasswordFile: String?
 
         /// `mi-server` only: the limits that keep slow, broken or greedy clients from holding it.
         public struct Limits: Sendable, Equatable {
