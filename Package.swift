@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.26.0"),
     ],
     targets: [
         // Linux system calls that Swift's Glibc module does not expose (renameat2).
@@ -49,13 +50,14 @@ let package = Package(
             "MIKit", "CCurl",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
-        // mi-server's application: routes, controllers, tokens, the SQLite repository, and the
+        // mi-server's application: routes, controllers, tokens, the SQLite and PostgreSQL repositories, and the
         // office web app (mustache views, CSS and JS embedded in the binary: one file to deploy).
         .target(name: "MIServer", dependencies: [
             "MIKit", "MIDirectory",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "Mustache", package: "swift-mustache"),
