@@ -124,7 +124,7 @@ func openRepository(_ server: Configuration.Server, layout: DataLayout, logger: 
         do {
             return try await PostgresSubmissionRepository(location: location, password: password, logger: logger)
         } catch {
-            throw ServerSetupError.postgres(url: shown, detail: String(reflecting: error))
+            throw ServerSetupError.postgres(url: shown, detail: PostgresSubmissionRepository.reason(error))
         }
     }
 }

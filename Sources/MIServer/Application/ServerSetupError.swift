@@ -24,8 +24,8 @@ public enum ServerSetupError: ClassifiedError, Sendable, Equatable {
 
     public var failureClass: FailureClass {
         switch self {
-        case .listenAddress, .dataDirectory, .signingKey, .database, .databasePasswordFile: return .configuration
-        case .postgres: return .unreachable
+        case .listenAddress, .dataDirectory, .signingKey, .database, .databasePasswordFile, .postgres:
+            return .configuration
         case .alreadyRunning, .storage: return .refused
         case .officeView: return .internalFailure
         }

@@ -22,14 +22,24 @@ public final class PostgresSubmissionRepository: SubmissionRepository {
     /// Connects (the pool's connections open as queries need them) and brings the schema up to
     /// date. Throws when the database cannot be reached or a migration fails.
     public init(location: DatabaseLocation.Postgres, password: String?, logger: Logger) async throws {
-        var tls = PostgresClient.Configuration.TLS.disable
+        var tls: TLSConfiguration?
         if location.requireTLS {
             var configuration = TLSConfiguration.makeClientConfiguration()
             if let caFile = location.caFile { configuration.trustRoots = .file(caFile) }
-            tls = .require(configuration)
+            tls = configuration
         }
+        // One connection first: the pool retries a failing connection for a minute before it
+        // gives up, while a wrong password, an unknown certificate or a closed port should
+        // stop the start at once, with PostgreSQL's own reason.
+        let probe = try await PostgresConnection.connect(
+            configuration: .init(host: location.host, port: location.port, username: location.user, password: password,
+                                 database: location.database,
+                                 tls: try tls.map { .require(try NIOSSLContext(configuration: $0)) } ?? .disable),
+            id: 0, logger: logger)
+        try await probe.close()
         let configuration = PostgresClient.Configuration(host: location.host, port: location.port, username: location.user,
-                                                         password: password, database: location.database, tls: tls)
+                                                         password: password, database: location.database,
+                                                         tls: tls.map { .require($0) } ?? .disable)
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
         self.logger = logger
@@ -43,6 +53,15 @@ public final class PostgresSubmissionRepository: SubmissionRepository {
     }
 
     deinit { runner.cancel() }
+
+    /// PostgreSQL's own reason for `error` (`password authentication failed for user "mi"`),
+    /// or the connection's (refused, certificate not trusted); postgres-nio's description hides both.
+    public static func reason(_ error: any Error) -> String {
+        guard let error = error as? PSQLError else { return String(describing: error) }
+        if let message = error.serverInfo?[.message] { return message }
+        if let underlying = error.underlying { return String(describing: underlying) }
+        return "\(error.code)"
+    }
 
     // MARK: - Migrations
 
