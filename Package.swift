@@ -73,7 +73,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["MIKit"], path: "Tests/TestSupport"),
         .testTarget(name: "MIReportTests", dependencies: ["MIReport", "MIKit"]),
         .testTarget(name: "MIKitTests", dependencies: ["MIKit", "TestSupport"]),
-        .testTarget(name: "MIDirectoryTests", dependencies: ["MIDirectory", "MIKit", "CLDAP"]),
+        .testTarget(name: "MIDirectoryTests", dependencies: ["MIDirectory", "MIKit", "CLDAP", "TestSupport"]),
         .testTarget(name: "MIServerTests", dependencies: [
             "MIServer", "TestSupport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

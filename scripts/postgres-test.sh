@@ -15,6 +15,9 @@
 # self-signed certificate, for `?sslmode=require`.
 set -euo pipefail
 
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=test-service-lib.sh
+source "$here/test-service-lib.sh"
 marker=.postgres-test
 user=mi
 database=mi
@@ -42,25 +45,6 @@ as_server() { # command…: runs it as the server's account
     if [[ $(id -u) != 0 ]]; then "$@"; else runuser -u "$account" -- "$@"; fi
 }
 
-close_inherited_descriptors() {
-    local fd
-    for fd in /dev/fd/*; do
-        fd=${fd##*/}
-        if ((fd > 2)); then eval "exec $fd>&-" 2>/dev/null || true; fi
-    done
-}
-
-port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-
-free_port() {
-    local port
-    while :; do
-        port=$((20000 + RANDOM % 40000))
-        port_in_use "$port" || break
-    done
-    echo "$port"
-}
-
 make_certificate() { # dir
     local dir=$1
     openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 \
@@ -71,15 +55,9 @@ make_certificate() { # dir
 }
 
 start() {
-    local dir="" tls=no
+    local dir tls
     close_inherited_descriptors
-    for arg in "$@"; do
-        case $arg in
-            --tls) tls=yes ;;
-            -*) usage ;;
-            *) [[ -z $dir ]] || usage; dir=$arg ;;
-        esac
-    done
+    parse_start_arguments "$@"
     local bin account
     bin=$(bindir)
     account=$(server_account)

@@ -33,7 +33,7 @@ public final class PostgresServer: @unchecked Sendable {
     /// `certificateFile`), for `?sslmode=require`.
     public init(tls: Bool = false) throws {
         let output = try Self.run(["/bin/bash", Self.script.path, "start"] + (tls ? ["--tls"] : []))
-        let exports = Self.parseExports(output)
+        let exports = ShellExports.parse(output)
         func value(_ name: String) throws -> String {
             guard let value = exports[name] else {
                 throw StartError(description: "postgres-test.sh printed no \(name) in:\n\(output)")
@@ -100,20 +100,5 @@ public final class PostgresServer: @unchecked Sendable {
                              + String(decoding: errors, as: UTF8.self))
         }
         return String(decoding: data, as: UTF8.self)
-    }
-
-    /// `export NAME='value'` lines, with the script's `'\''` quoting undone.
-    private static func parseExports(_ output: String) -> [String: String] {
-        var exports: [String: String] = [:]
-        for line in output.split(separator: "\n") where line.hasPrefix("export ") {
-            let assignment = line.dropFirst("export ".count)
-            guard let equals = assignment.firstIndex(of: "=") else { continue }
-            var value = String(assignment[assignment.index(after: equals)...])
-            if value.count >= 2, value.hasPrefix("'"), value.hasSuffix("'") {
-                value = String(value.dropFirst().dropLast()).replacing("'\\''", with: "'")
-            }
-            exports[String(assignment[..<equals])] = value
-        }
-        return exports
     }
 }
