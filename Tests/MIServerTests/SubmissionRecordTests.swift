@@ -140,6 +140,29 @@ class SubmissionRecordTests: XCTestCase {
         let unsummarized = try await repository.unsummarizedIDs()
         XCTAssertEqual(unsummarized, [])
     }
+
+    func testTheBackfillSummarizesRowsStoredWithoutASummary() async throws {
+        let (repository, folder) = try await Self.engine.makeRepository()
+        _ = folder
+        let (receipt, form) = try form()
+        _ = try await repository.record(receipt, form: form, placeFiles: {}, removeFiles: {})
+        switch repository {
+        case let sqlite as SQLiteSubmissionRepository: try await sqlite.forgetSummaries()
+        case let postgres as PostgresSubmissionRepository: try await postgres.forgetSummaries()
+        default: return XCTFail("no way to forget the summaries of \(type(of: repository))")
+        }
+        let unsummarized = try await repository.unsummarizedIDs()
+        XCTAssertEqual(unsummarized, [receipt.id])
+        let unfound = try await repository.submissions(SubmissionQuery(words: ["valvula"]))
+        XCTAssertEqual(unfound.submissions, [])
+
+        try await repository.summarize(id: receipt.id, form: form)
+        let after = try await repository.unsummarizedIDs()
+        XCTAssertEqual(after, [])
+        let found = try await repository.submissions(SubmissionQuery(words: ["valvula"]))
+        XCTAssertEqual(found.submissions.map(\.id), [receipt.id])
+        XCTAssertEqual(found.submissions.first?.templateID, form.template.id)
+    }
 }
 
 /// `SubmissionRecordTests` against PostgreSQL.
@@ -164,5 +187,9 @@ final class PostgresSubmissionRecordTests: SubmissionRecordTests {
 
     override func testFormsOfATemplateFilterByUserVersionAndSubmissionTime() async throws {
         try await super.testFormsOfATemplateFilterByUserVersionAndSubmissionTime()
+    }
+
+    override func testTheBackfillSummarizesRowsStoredWithoutASummary() async throws {
+        try await super.testTheBackfillSummarizesRowsStoredWithoutASummary()
     }
 }

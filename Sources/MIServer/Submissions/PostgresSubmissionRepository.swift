@@ -349,6 +349,15 @@ public final class PostgresSubmissionRepository: SubmissionRepository {
         }
     }
 
+    /// Makes every row look as stored before summaries were kept (tests of the backfill).
+    func forgetSummaries() async throws {
+        try await client.query("""
+            UPDATE submission SET summarized = FALSE, template_id = '', template_title = '', template_version = 0,
+                user_display_name = NULL, submitted_at = NULL, submitted_sort = 0, answered = 0, questions = 0, media = 0,
+                simulated = FALSE, scores = NULL, search = ''::tsvector
+            """, logger: logger)
+    }
+
     private func scalars<Value: PostgresDecodable & Sendable>(_ query: PostgresQuery, _ type: Value.Type) async throws -> [Value] {
         var values: [Value] = []
         for try await value in try await client.query(query, logger: logger).decode(Value.self) { values.append(value) }
