@@ -18,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.29.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.26.0"),
     ],
     targets: [
         // Linux system calls that Swift's Glibc module does not expose (renameat2).
@@ -50,7 +51,7 @@ let package = Package(
             "MIKit", "CCurl",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
-        // mi-server's application: routes, controllers, tokens, HTTPS (swift-nio-ssl), the SQLite repository, and the
+        // mi-server's application: routes, controllers, tokens, HTTPS (swift-nio-ssl), the SQLite and PostgreSQL repositories, and the
         // office web app (mustache views, CSS and JS embedded in the binary: one file to deploy).
         .target(name: "MIServer", dependencies: [
             "MIKit", "MIDirectory",
@@ -59,6 +60,7 @@ let package = Package(
             .product(name: "HummingbirdTLS", package: "hummingbird"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -75,7 +77,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["MIKit"], path: "Tests/TestSupport"),
         .testTarget(name: "MIReportTests", dependencies: ["MIReport", "MIKit"]),
         .testTarget(name: "MIKitTests", dependencies: ["MIKit", "TestSupport"]),
-        .testTarget(name: "MIDirectoryTests", dependencies: ["MIDirectory", "MIKit", "CLDAP"]),
+        .testTarget(name: "MIDirectoryTests", dependencies: ["MIDirectory", "MIKit", "CLDAP", "TestSupport"]),
         .testTarget(name: "MIServerTests", dependencies: [
             "MIServer", "TestSupport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -16,6 +16,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=test-service-lib.sh
+source "$here/test-service-lib.sh"
 fixtures=$here/fixtures/directory.ldif
 marker=.slapd-test
 base_dn='dc=example,dc=test'
@@ -103,28 +105,6 @@ is_our_slapd() { # pid dir
     [[ -r /proc/$1/cmdline ]] && tr '\0' ' ' <"/proc/$1/cmdline" | grep -qF -- "$2/slapd.conf"
 }
 
-# A daemon keeps every descriptor it inherits: one left open to the caller (Foundation's
-# Process watches a socket until its child and all grandchildren close it) would make the
-# caller wait for slapd to exit. Keep only stdin, stdout and stderr.
-close_inherited_descriptors() {
-    local fd
-    for fd in /dev/fd/*; do
-        fd=${fd##*/}
-        if ((fd > 2)); then eval "exec $fd>&-" 2>/dev/null || true; fi
-    done
-}
-
-port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-
-free_port() { # never the referral's port, which must stay free for the tests
-    local port
-    while :; do
-        port=$((20000 + RANDOM % 40000))
-        [[ $port == "${referral_port:-}" ]] || port_in_use "$port" || break
-    done
-    echo "$port"
-}
-
 launch() { # dir tls -> sets url (and ldaps_url with TLS); retries when a port got taken
     local dir=$1 tls=$2 attempt listeners
     for attempt in 1 2 3 4 5 6 7 8 9 10; do
@@ -156,15 +136,9 @@ wait_until_answering() { # dir url
 }
 
 start() {
-    local dir="" tls=no
+    local dir tls
     close_inherited_descriptors
-    for arg in "$@"; do
-        case $arg in
-            --tls) tls=yes ;;
-            -*) usage ;;
-            *) [[ -z $dir ]] || usage; dir=$arg ;;
-        esac
-    done
+    parse_start_arguments "$@"
     command -v slapd >/dev/null || die "slapd not found (apt-get install slapd ldap-utils)"
     [[ -f $modules/back_mdb.so || -f $modules/back_mdb.la ]] || die "no back_mdb in $modules"
     if [[ -z $dir ]]; then
@@ -187,6 +161,7 @@ start() {
     write_config "$dir" "$tls"
     local referral_port
     referral_port=$(free_port)
+    local reserved_port=$referral_port  # free_port never hands it out again
     load_fixtures "$dir"
     local url ldaps_url
     launch "$dir" "$tls"

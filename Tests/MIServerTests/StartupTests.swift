@@ -148,6 +148,8 @@ final class ServerSetupErrorTests: XCTestCase {
             (.dataDirectory(operation: "lock", path: "/d/mi-server.lock", reason: "Permission denied"), .configuration),
             (.signingKey(path: "/d/signing.key", problem: "damaged (3 bytes) — remove it"), .configuration),
             (.database(path: "/d/mi.sqlite", detail: "disk I/O error"), .configuration),
+            (.databasePasswordFile(path: "/etc/mi/db-password", reason: "Permission denied"), .configuration),
+            (.postgres(url: "postgres://mi@db:5432/mi", detail: "connection refused"), .configuration),
             (.alreadyRunning(folder: "/d"), .refused),
             (.storage(operation: "write", path: "/d/incoming/x", reason: "No space left on device"), .refused),
         ]

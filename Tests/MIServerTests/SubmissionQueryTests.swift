@@ -4,9 +4,13 @@ import MIKit
 import TestSupport
 import XCTest
 
-/// The submissions listing in SQLite: filters, the text search, every sort and keyset paging,
-/// and the parsing of the listing's parameters.
-final class SubmissionQueryTests: XCTestCase {
+/// The submissions listing: filters, the text search, every sort and keyset paging, and the
+/// parsing of the listing's parameters. This class runs against SQLite;
+/// `PostgresSubmissionQueryTests` runs the repository's tests against PostgreSQL.
+class SubmissionQueryTests: XCTestCase {
+    /// The engine the repository tests run against.
+    class var engine: RepositoryEngine { .sqlite }
+
     /// One seeded submission, as the test expects to find it.
     struct Seed {
         var id: String
@@ -24,7 +28,7 @@ final class SubmissionQueryTests: XCTestCase {
 
     /// 40 submissions: two templates, three technicians, one per six hours from the test
     /// clock's start, some with equal form names and upload times so ties need the sequence.
-    func seed(_ repository: SQLiteSubmissionRepository) async throws -> [Seed] {
+    func seed(_ repository: any SubmissionRepository) async throws -> [Seed] {
         let sample = try TemplateFixture.sampleTemplate()
         var boiler = sample
         boiler.id = "boiler-check"
@@ -55,13 +59,12 @@ final class SubmissionQueryTests: XCTestCase {
         return seeds
     }
 
-    func makeRepository() throws -> (SQLiteSubmissionRepository, TemporaryDirectory) {
-        let folder = try TemporaryDirectory(prefix: "mi-query")
-        return (try SQLiteSubmissionRepository(path: folder.url.appendingPathComponent("db.sqlite").path), folder)
+    func makeRepository() async throws -> (any SubmissionRepository, TemporaryDirectory) {
+        try await Self.engine.makeRepository()
     }
 
     /// Every page of `query`, following the cursors.
-    func allPages(_ repository: SQLiteSubmissionRepository, _ query: SubmissionQuery) async throws -> [SubmissionSummary] {
+    func allPages(_ repository: any SubmissionRepository, _ query: SubmissionQuery) async throws -> [SubmissionSummary] {
         var query = query
         var all: [SubmissionSummary] = []
         for _ in 0..<100 {
@@ -81,7 +84,7 @@ final class SubmissionQueryTests: XCTestCase {
     }
 
     func testCursorPagesWalkEverythingInOrderForEverySort() async throws {
-        let (repository, folder) = try makeRepository()
+        let (repository, folder) = try await makeRepository()
         _ = folder
         let seeds = try await seed(repository)
         for sort in SubmissionQuery.Sort.allCases {
@@ -110,7 +113,7 @@ final class SubmissionQueryTests: XCTestCase {
     }
 
     func testFiltersCombineWithPaging() async throws {
-        let (repository, folder) = try makeRepository()
+        let (repository, folder) = try await makeRepository()
         _ = folder
         let seeds = try await seed(repository)
         let boiler = try await allPages(repository, SubmissionQuery(template: "boiler-check", limit: 4))
@@ -142,7 +145,7 @@ final class SubmissionQueryTests: XCTestCase {
     }
 
     func testSearchMatchesWordPrefixesIgnoringCaseAndAccents() async throws {
-        let (repository, folder) = try makeRepository()
+        let (repository, folder) = try await makeRepository()
         _ = folder
         let seeds = try await seed(repository)
         func ids(_ text: String, user: String? = nil) async throws -> Set<String> {
@@ -171,7 +174,7 @@ final class SubmissionQueryTests: XCTestCase {
     }
 
     func testDashboardCounts() async throws {
-        let (repository, folder) = try makeRepository()
+        let (repository, folder) = try await makeRepository()
         _ = folder
         let seeds = try await seed(repository)
         let since = TestClock.start.addingTimeInterval(Self.day)
@@ -237,4 +240,21 @@ final class SubmissionQueryTests: XCTestCase {
         XCTAssertEqual(ByteRange(header: "items=0-1", size: size), .whole)
         XCTAssertEqual(ByteRange(header: "bytes=a-b", size: size), .whole)
     }
+}
+
+/// The repository's tests of `SubmissionQueryTests` against PostgreSQL.
+final class PostgresSubmissionQueryTests: SubmissionQueryTests {
+    override class var engine: RepositoryEngine { .postgres }
+
+    override func testCursorPagesWalkEverythingInOrderForEverySort() async throws {
+        try await super.testCursorPagesWalkEverythingInOrderForEverySort()
+    }
+
+    override func testFiltersCombineWithPaging() async throws { try await super.testFiltersCombineWithPaging() }
+
+    override func testSearchMatchesWordPrefixesIgnoringCaseAndAccents() async throws {
+        try await super.testSearchMatchesWordPrefixesIgnoringCaseAndAccents()
+    }
+
+    override func testDashboardCounts() async throws { try await super.testDashboardCounts() }
 }

@@ -40,6 +40,10 @@ public struct Configuration: Sendable {
         /// `mi-server` only: the PEM certificate chain and private key it serves HTTPS with
         /// (both set or neither; absolute paths). Nil: plain HTTP, for a server behind a proxy.
         public var tls: TLSFiles?
+        /// `mi-server` only: SQLite in `dataDirectory` (the default) or a PostgreSQL database.
+        public var database: DatabaseLocation = .sqlite
+        /// `mi-server` only: the file holding the PostgreSQL user's password (its first line).
+        public var databasePasswordFile: String?
 
         /// `mi-server` only: where the PEM files for HTTPS are, read at start-up and on SIGHUP.
         public struct TLSFiles: Sendable, Equatable {

@@ -169,6 +169,18 @@ public enum ConfigurationLoader {
             maxConnectionsPerAddress: limit("MaxConnectionsPerAddress", defaultLimits.maxConnectionsPerAddress, 1...100_000))
         let acceptSimulated = reader.bool("AcceptSimulated", required: false) ?? false
         let tls = readTLSFiles(reader, folder: folder)
+        var database = DatabaseLocation.sqlite
+        if let value = reader.string("Database", required: false) {
+            switch DatabaseLocation.parse(value, relativeTo: folder) {
+            case .success(let location): database = location
+            case .failure(let problem): reader.error("Database", problem.message)
+            }
+        }
+        let databasePasswordFile = reader.string("DatabasePasswordFile", required: false)
+            .map { resolve($0, against: folder).path }
+        if databasePasswordFile != nil, database == .sqlite {
+            reader.warning("DatabasePasswordFile", "ignored: Server.Database is not a postgres:// URL")
+        }
         reader.warnAboutUnknownKeys()
 
         guard let scheme, let domain, let port else { return nil }
@@ -177,7 +189,8 @@ public enum ConfigurationLoader {
                                     dataDirectory: dataDirectory, maxUploadBytes: Int64(maxUploadBytes),
                                     tokenMinutes: tokenMinutes, resumableThresholdBytes: Int64(threshold),
                                     resumableExpiryHours: expiryHours, limits: limits,
-                                    acceptSimulated: acceptSimulated, tls: tls)
+                                    acceptSimulated: acceptSimulated, tls: tls, database: database,
+                                    databasePasswordFile: databasePasswordFile)
     }
 
     /// `Server.TLSCertificateFile` and `Server.TLSKeyFile`: both or neither, since a certificate

@@ -96,12 +96,7 @@ func makeServices(configuration: Configuration, directory: any DirectoryService,
         try DataDirectoryLock.acquire(in: layout.root)
         return try SigningKey.loadOrCreate(at: layout.signingKey, logger: logger)
     }
-    let repository: SQLiteSubmissionRepository
-    do {
-        repository = try SQLiteSubmissionRepository(path: layout.database.path)
-    } catch {
-        throw ServerSetupError.database(path: layout.database.path, detail: "\(error)")
-    }
+    let repository = try await openRepository(configuration.server, layout: layout, logger: logger)
     try await SubmissionBackfill.run(repository: repository, layout: layout, logger: logger)
     let committed = try await repository.submissionIDs()
     _ = try await Blocking.run { try layout.removeLeftovers(committed: committed, logger: logger) }
@@ -117,6 +112,36 @@ func makeServices(configuration: Configuration, directory: any DirectoryService,
                               adminGroupConfigured: configuration.ldap.adminGroup != nil),
         templates: templates, repository: repository, uploads: uploads, views: try OfficeViews(),
         signInLimiter: SignInLimiter(), now: now)
+}
+
+/// The repository `Server.Database` names: SQLite in the data directory, or PostgreSQL with the
+/// password from `Server.DatabasePasswordFile`.
+func openRepository(_ server: Configuration.Server, layout: DataLayout, logger: Logger) async throws
+    -> any SubmissionRepository {
+    switch server.database {
+    case .sqlite:
+        do {
+            return try SQLiteSubmissionRepository(path: layout.database.path)
+        } catch {
+            throw ServerSetupError.database(path: layout.database.path, detail: "\(error)")
+        }
+    case .postgres(let location):
+        var password: String?
+        if let file = server.databasePasswordFile {
+            do {
+                let text = try await Blocking.run { try String(contentsOfFile: file, encoding: .utf8) }
+                password = text.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            } catch {
+                throw ServerSetupError.databasePasswordFile(path: file, reason: (error as NSError).localizedDescription)
+            }
+        }
+        let shown = "postgres://\(location.user)@\(location.host):\(location.port)/\(location.database)"
+        do {
+            return try await PostgresSubmissionRepository(location: location, password: password, logger: logger)
+        } catch {
+            throw ServerSetupError.postgres(url: shown, detail: PostgresSubmissionRepository.reason(error))
+        }
+    }
 }
 
 /// The routes, from `Server.Paths`: `/health`; the session; the templates, the submissions and

@@ -15,6 +15,10 @@ public enum ServerSetupError: ClassifiedError, Sendable, Equatable {
     case tls(path: String, problem: String)
     /// The SQLite database cannot be opened.
     case database(path: String, detail: String)
+    /// `Server.DatabasePasswordFile` cannot be read.
+    case databasePasswordFile(path: String, reason: String)
+    /// The PostgreSQL database (`Server.Database`, shown without a password) cannot be used.
+    case postgres(url: String, detail: String)
     /// A received file cannot be written (the upload fails with 500 and nothing is kept).
     case storage(operation: String, path: String, reason: String)
     /// A view of the office web app embedded in this build does not parse (a defect of the build).
@@ -22,7 +26,8 @@ public enum ServerSetupError: ClassifiedError, Sendable, Equatable {
 
     public var failureClass: FailureClass {
         switch self {
-        case .listenAddress, .dataDirectory, .signingKey, .tls, .database: return .configuration
+        case .listenAddress, .dataDirectory, .signingKey, .tls, .database, .databasePasswordFile, .postgres:
+            return .configuration
         case .alreadyRunning, .storage: return .refused
         case .officeView: return .internalFailure
         }
@@ -36,6 +41,8 @@ public enum ServerSetupError: ClassifiedError, Sendable, Equatable {
         case .signingKey: return "signing-key"
         case .tls: return "tls-certificate"
         case .database: return "database"
+        case .databasePasswordFile: return "database-password-file"
+        case .postgres: return "postgres"
         case .storage: return "storage"
         case .officeView: return "office-view"
         }
@@ -55,6 +62,10 @@ public enum ServerSetupError: ClassifiedError, Sendable, Equatable {
             return "cannot serve HTTPS: \(path) \(problem)"
         case .database(let path, let detail):
             return "cannot open the database \(path): \(detail) — check Server.DataDirectory's permissions and free space"
+        case .databasePasswordFile(let path, let reason):
+            return "cannot read Server.DatabasePasswordFile \(path): \(reason) — make it readable by mi-server's user, with the password on its first line"
+        case .postgres(let url, let detail):
+            return "cannot use the PostgreSQL database \(url): \(detail) — check Server.Database, Server.DatabasePasswordFile and that the database server is running and reachable"
         case .storage(let operation, let path, let reason):
             return "cannot \(operation) \(path): \(reason) — check Server.DataDirectory's free space and permissions"
         case .officeView(let name, let detail):

@@ -22,6 +22,22 @@ enum SubmissionSearchText {
         return lines.filter { !$0.isEmpty }.joined(separator: "\n")
     }
 
+    /// `text` as PostgreSQL's search keeps it: lowercase, without diacritics, every run of
+    /// other characters than letters and digits one space. SQLite's FTS5 tokenizer
+    /// (`unicode61 remove_diacritics 2`) does the same to the text it indexes.
+    static func folded(_ text: String) -> String {
+        let plain = text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
+        return plain.unicodeScalars.split { !CharacterSet.alphanumerics.contains($0) }
+            .map { String(String.UnicodeScalarView($0)) }.joined(separator: " ")
+    }
+
+    /// A PostgreSQL `tsquery` (configuration `simple`) in which every word must begin a word of
+    /// the folded text: `pump:* & val:*`. Words are folded first, so nothing of the query syntax
+    /// survives in them.
+    static func prefixQuery(_ words: [String]) -> String {
+        words.flatMap { folded($0).split(separator: " ") }.map { "\($0):*" }.joined(separator: " & ")
+    }
+
     /// An FTS5 query in which every word must begin a word of the text: `"pump"* AND "vál"*`.
     static func match(_ words: [String]) -> String {
         words.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"*" }.joined(separator: " AND ")

@@ -1,5 +1,6 @@
 import Foundation
 import MIDirectory
+import TestSupport
 
 /// A throwaway slapd started by `scripts/slapd-test.sh` (its `LDAP_TEST_*` exports).
 struct SlapdServer: Sendable {
@@ -32,7 +33,7 @@ struct SlapdServer: Sendable {
 
     static func start(tls: Bool = false) throws -> SlapdServer {
         let output = try runScript(["start"] + (tls ? ["--tls"] : []))
-        let exports = parseExports(output)
+        let exports = ShellExports.parse(output)
         func value(_ name: String) throws -> String {
             guard let value = exports[name] else {
                 throw StartError(description: "slapd-test.sh printed no \(name) in:\n\(output)")
@@ -98,20 +99,5 @@ struct SlapdServer: Sendable {
             throw StartError(description: "slapd-test.sh \(arguments.joined(separator: " ")) failed (\(process.terminationStatus))")
         }
         return output
-    }
-
-    /// `export NAME='value'` lines, with the script's `'\''` quoting undone.
-    private static func parseExports(_ output: String) -> [String: String] {
-        var exports: [String: String] = [:]
-        for line in output.split(separator: "\n") where line.hasPrefix("export ") {
-            let assignment = line.dropFirst("export ".count)
-            guard let equals = assignment.firstIndex(of: "=") else { continue }
-            var value = String(assignment[assignment.index(after: equals)...])
-            if value.count >= 2, value.hasPrefix("'"), value.hasSuffix("'") {
-                value = String(value.dropFirst().dropLast()).replacing("'\\''", with: "'")
-            }
-            exports[String(assignment[..<equals])] = value
-        }
-        return exports
     }
 }
