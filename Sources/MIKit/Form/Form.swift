@@ -53,7 +53,7 @@ public struct Form: Sendable, Equatable {
 
     /// The zone `timeZone` names, or UTC.
     public var calendarTimeZone: TimeZone {
-        timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0)!
+        timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? .current
     }
 
     /// Whether the form may take answers and be submitted: its template asks no consent, or
