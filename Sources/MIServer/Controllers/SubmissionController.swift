@@ -280,9 +280,8 @@ struct SubmissionController {
     /// or changed the text is not taken on its word — or, for a version the server does not have
     /// (published elsewhere, since removed), the text of the form's own copy.
     static func requiredConsent(of form: Form, catalog: TemplateCatalog?) -> String? {
-        if let catalog, let entry = catalog.template(id: form.template.id, version: form.template.version),
-           let published = try? catalog.coding.decode(entry.data, source: entry.fileName) {
-            return published.consentDigest
+        if let entry = catalog?.template(id: form.template.id, version: form.template.version) {
+            return entry.consentDigest
         }
         return form.template.consentDigest
     }

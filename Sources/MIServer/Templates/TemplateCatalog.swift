@@ -31,7 +31,22 @@ final class TemplateCatalog: Sendable {
         var modified: Date
         /// The image files the template's questions show (`Template.files`), served from
         /// `<folder>/<id>/<name>`.
-        var files: [String] = []
+        var files: [String]
+        /// `Template.consentDigest`: what an uploaded form's consent acceptance must be for.
+        var consentDigest: String?
+
+        /// The entry of `template`, read from (or written to) `fileName` as `data`.
+        init(template: Template, data: Data, fileName: String, modified: Date) {
+            id = template.id
+            title = template.title
+            version = template.version
+            sha256 = FileDigest.sha256(of: data)
+            self.data = data
+            self.fileName = fileName
+            self.modified = modified
+            files = template.files
+            consentDigest = template.consentDigest
+        }
     }
 
     /// A file a template shows, read for one request.
@@ -174,9 +189,8 @@ final class TemplateCatalog: Sendable {
                 if let other = byVersion[key] {
                     throw TemplateError(template: name, problems: [.init(field: coding.keys[.version], message: "version \(template.version) of \"\(template.id)\" is also in \(other.fileName) — give each version its own number, or each template its own id")])
                 }
-                byVersion[key] = Entry(id: template.id, title: template.title, version: template.version,
-                                       sha256: FileDigest.sha256(of: data), data: data, fileName: name,
-                                       modified: stamps[name].map(\.date) ?? Date(), files: template.files)
+                byVersion[key] = Entry(template: template, data: data, fileName: name,
+                                       modified: stamps[name].map(\.date) ?? Date())
                 problems[name] = nil
                 logMissingFiles(of: template, in: name, logged: &missingFiles)
             } catch {

@@ -48,8 +48,7 @@ struct TemplatePublisher: Sendable {
             throw TemplatePublishError.versionTaken(template: template.id, version: template.version)
         }
         catalog.logger.info("published template \(template.id) v\(template.version) as \(name)")
-        return TemplateCatalog.Entry(id: template.id, title: template.title, version: template.version,
-                                     sha256: FileDigest.sha256(of: data), data: data, fileName: name, modified: Date())
+        return TemplateCatalog.Entry(template: template, data: data, fileName: name, modified: Date())
     }
 
     private static func id(of draft: JSONValue, _ coding: TemplateCoding) -> String? {
