@@ -75,7 +75,7 @@ let package = Package(
         .target(name: "MIReport", dependencies: ["MIKit", "CCairo"]),
 
         .target(name: "TestSupport", dependencies: ["MIKit"], path: "Tests/TestSupport"),
-        .testTarget(name: "MIReportTests", dependencies: ["MIReport", "MIKit"]),
+        .testTarget(name: "MIReportTests", dependencies: ["MIReport", "MIKit", "TestSupport"]),
         .testTarget(name: "MIKitTests", dependencies: ["MIKit", "TestSupport"]),
         .testTarget(name: "MIDirectoryTests", dependencies: ["MIDirectory", "MIKit", "CLDAP", "TestSupport"]),
         .testTarget(name: "MIServerTests", dependencies: [

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// poppler-utils (`pdfinfo`, `pdftotext`, `pdfimages`) read the PDFs back, as a user's viewer would.
@@ -12,21 +13,7 @@ enum Poppler {
         guard let executable = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
             throw Failure(description: "\(tool) is not installed — apt-get install poppler-utils")
         }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "\(tool) \(arguments.joined(separator: " ")) exited with \(process.terminationStatus): \(String(decoding: errorData, as: UTF8.self))")
-        }
-        return String(decoding: data, as: UTF8.self)
+        return try ToolRun.output(executable, arguments)
     }
 
     /// `pdfinfo`'s page count.

@@ -83,22 +83,6 @@ public final class PostgresServer: @unchecked Sendable {
     }
 
     private static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: arguments[0])
-        process.arguments = Array(arguments.dropFirst())
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        let data = stdout.fileHandleForReading.readDataToEndOfFile()
-        let errors = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw StartError(description: "\(arguments.joined(separator: " ")) failed (\(process.terminationStatus)): "
-                             + String(decoding: errors, as: UTF8.self))
-        }
-        return String(decoding: data, as: UTF8.self)
+        try ToolRun.output(URL(fileURLWithPath: arguments[0]), Array(arguments.dropFirst()), environment: environment)
     }
 }

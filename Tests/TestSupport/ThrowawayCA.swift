@@ -50,29 +50,6 @@ public final class ThrowawayCA: @unchecked Sendable {
     /// Runs `openssl ARGS`, returning its standard output; throws with its messages when it fails.
     @discardableResult
     public static func openssl(_ arguments: [String], stdin: String = "") throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = arguments
-        let output = Pipe(), errors = Pipe(), input = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = input
-        try process.run()
-        input.fileHandleForWriting.write(Data(stdin.utf8))
-        try input.fileHandleForWriting.close()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw OpenSSLFailure(arguments: arguments, message: String(decoding: err, as: UTF8.self))
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    /// `openssl` exited with an error.
-    public struct OpenSSLFailure: Error, CustomStringConvertible {
-        public let arguments: [String]
-        public let message: String
-        public var description: String { "openssl \(arguments.joined(separator: " ")): \(message)" }
+        try ToolRun.output(URL(fileURLWithPath: "/usr/bin/openssl"), arguments, stdin: stdin)
     }
 }
