@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import Hummingbird
 import HummingbirdTesting
 import MIKit
 @testable import MIServer
@@ -116,6 +117,35 @@ final class SharedDataDirectoryTests: XCTestCase {
             XCTAssertTrue(message.contains("/nonexistent-mi/cluster.key"), message)
             XCTAssertTrue(message.contains("check that its folder exists"), message)
             XCTAssertEqual((error as? ServerSetupError)?.failureClass, .configuration)
+        }
+    }
+
+    /// Two servers sharing the templates folder and the key file: a template published in one
+    /// server's office is served by the other at once, and the office cookie works on both.
+    func testATemplatePublishedOnOneServerIsServedByTheOtherAndTheOfficeCookieWorksOnBoth() async throws {
+        let shared = try TemporaryDirectory(prefix: "mi-shared")
+        try Files.write(TemplateFixture.sampleJSON, to: shared.path("templates", "pump-inspection.json"))
+        let edits: [ConfigEdit] = [.set("Server.TemplatesDirectory", .string(shared.path("templates").path)),
+                                   .set("Server.SigningKeyFile", .string(shared.path("cluster.key").path))]
+        let first = try ServerFixture(edits), second = try ServerFixture(edits)
+        let draft = #"{"id": "pump-inspection", "title": "Pump, reworked", "questions": [{"id": "ok", "type": "trueFalse", "text": "Ok?"}]}"#
+        try await first.test { one in
+            let fiona = try await one.officeSession("fiona", fixture: first)
+            let published = try await one.execute(uri: "/templates/publish", method: .post,
+                                                  headers: [.cookie: fiona.cookieHeader, CSRFMiddleware.header: fiona.csrf,
+                                                            .contentType: "application/json"],
+                                                  body: ByteBuffer(string: draft)) { $0 }
+            XCTAssertEqual(published.status, .created, published.text)
+            try await second.test { two in
+                let token = try await two.login("ana")
+                let templates = try await TemplateTests.list(two, token: token)
+                XCTAssertEqual(templates.first?["version"] as? Int, 4)
+                XCTAssertEqual(templates.first?["title"] as? String, "Pump, reworked")
+                let page = try await two.execute(uri: "/templates", method: .get,
+                                                 headers: [.cookie: fiona.cookieHeader, .accept: "text/html"]) { $0 }
+                XCTAssertEqual(page.status, .ok, "the first server's cookie signs in on the second")
+                XCTAssertTrue(page.text.contains("Pump, reworked"), page.text)
+            }
         }
     }
 }

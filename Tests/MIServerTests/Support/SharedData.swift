@@ -19,3 +19,11 @@ extension DataLayout {
         return found
     }
 }
+
+extension ServerFixture {
+    /// The key file the fixture's server signs sessions with: `Server.SigningKeyFile`, or the
+    /// data folder's own.
+    var signingKeyFile: URL {
+        configuration.server.signingKeyFile.map { URL(fileURLWithPath: $0) } ?? layout.signingKey
+    }
+}
