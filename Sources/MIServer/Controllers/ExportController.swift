@@ -65,7 +65,7 @@ struct ExportController {
         let box = try await Blocking.run {
             WriterBox(try ExportWriter(template: template, source: StoredExportSource(submissions: submissions, layout: layout),
                                        format: options.format, filters: selected, includeMedia: options.media,
-                                       temporaryFolder: layout.incoming.path))
+                                       temporaryFolder: layout.receiving.path))
         }
         let logger = context.logger
         let body = ResponseBody { writer in
