@@ -7,11 +7,12 @@ final class RunningServer {
     let process = Process()
     let log: URL
 
-    init(_ sandbox: Sandbox) throws {
+    /// Starts mi-server with the sandbox's Config.plist, or `config` (another server's).
+    init(_ sandbox: Sandbox, config: URL? = nil) throws {
         log = sandbox.root.appendingPathComponent("server-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.executableURL = Sandbox.binary.deletingLastPathComponent().appendingPathComponent("mi-server")
-        process.arguments = ["--config", sandbox.config.path]
+        process.arguments = ["--config", (config ?? sandbox.config).path]
         process.currentDirectoryURL = sandbox.root
         let handle = try FileHandle(forWritingTo: log)
         process.standardError = handle
