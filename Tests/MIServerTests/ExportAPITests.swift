@@ -93,6 +93,8 @@ class ExportAPITests: EngineTestCase {
             let response = try await client.get(Self.path, token: token)
             let archive = try Self.archive(response)
             XCTAssertNil(response.headers[.contentLength], "streamed")
+            // The first entry's MS-DOS time and date: the server's clock (2026-03-02 09:00 UTC), not the wall's.
+            XCTAssertEqual(Array(Array(buffer: response.body)[10..<14]), [0x00, 0x48, 0x62, 0x5C])
             XCTAssertTrue(response.headers[.contentDisposition]?.hasPrefix("attachment; filename=\"pump-inspection-export.zip\"") ?? false,
                           response.headers[.contentDisposition] ?? "")
             let ana = forms[0].id.uuidString.lowercased(), bob = forms[3].id.uuidString.lowercased()
