@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import MIKit
 @testable import MIServer
 import TestSupport
@@ -44,6 +45,17 @@ final class ServerFixture: @unchecked Sendable {
         let url = "postgres://\(database.user)@\(database.host):\(database.port)/\(database.database)"
         return ([.set("Server.Database", .string(url)),
                  .set("Server.DatabasePasswordFile", .string(passwordFile ?? server.passwordFile))], database)
+    }
+
+    /// The fixture's database opened beside the server's, as another process would open it.
+    func openRepository() async throws -> any SubmissionRepository {
+        switch configuration.server.database {
+        case .sqlite:
+            return try SQLiteSubmissionRepository(path: layout.database.path)
+        case .postgres(let location):
+            return try await PostgresSubmissionRepository(location: location, password: try SharedPostgres.server().password,
+                                                          logger: Logger(label: "test"))
+        }
     }
 
     var templates: URL { configuration.server.templatesDirectory }
