@@ -2,7 +2,7 @@
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 export PATH := /opt/swift/usr/bin:$(PATH)
 
-.PHONY: setup build release demo test bench clean
+.PHONY: setup build release demo demo-cluster test bench clean
 
 ## Installs the missing Debian and Python packages (as root; otherwise prints the command).
 setup:
@@ -17,6 +17,10 @@ release: setup
 ## The main job end to end on the shipped sample data; OFFICE=1 then keeps mi-server running for the office.
 demo: build
 	OFFICE="$(OFFICE)" bash scripts/demo.sh
+
+## The same flow through nginx in front of two mi-servers on PostgreSQL sharing one data directory.
+demo-cluster: build
+	OFFICE="$(OFFICE)" bash scripts/cluster-demo.sh
 
 ## Every test: unit tests and end-to-end tests against the real binaries and services.
 test: setup

@@ -2,6 +2,9 @@
 # Writes a Config.plist for the demo and the benchmarks: the shipped Config.plist with its
 # store, directory and server pointed at throwaway local ones.
 #   scripts/demo-config.sh OUT.plist DOCUMENTS    (LDAP_TEST_* from scripts/slapd-test.sh when set)
+# The server's keys come from MI_DEMO_PORT, MI_DEMO_TEMPLATES and MI_DEMO_DATA when set, and
+# optionally MI_DEMO_LISTEN_PORT, MI_DEMO_DATABASE, MI_DEMO_DATABASE_PASSWORD_FILE,
+# MI_DEMO_SIGNING_KEY_FILE and MI_DEMO_MAX_CONNECTIONS (see scripts/stack.sh).
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 out=$1 documents=$2
@@ -14,10 +17,18 @@ config["Documents"] = documents
 env = os.environ
 if env.get("MI_DEMO_PORT"):
     port = int(env["MI_DEMO_PORT"])
-    config["Server"].update({"Scheme": "http", "Domain": "127.0.0.1", "Port": port, "Listen": "127.0.0.1:%d" % port,
+    # Behind a proxy mi-server listens elsewhere than the port clients are given.
+    listen = int(env.get("MI_DEMO_LISTEN_PORT") or port)
+    config["Server"].update({"Scheme": "http", "Domain": "127.0.0.1", "Port": port, "Listen": "127.0.0.1:%d" % listen,
                              "TemplatesDirectory": env["MI_DEMO_TEMPLATES"], "DataDirectory": env["MI_DEMO_DATA"],
                              # The demo fills the statistics page with `mi simulate`'s forms.
                              "AcceptSimulated": True})
+    for key, variable, kind in [("Database", "MI_DEMO_DATABASE", str),
+                                ("DatabasePasswordFile", "MI_DEMO_DATABASE_PASSWORD_FILE", str),
+                                ("SigningKeyFile", "MI_DEMO_SIGNING_KEY_FILE", str),
+                                ("MaxConnectionsPerAddress", "MI_DEMO_MAX_CONNECTIONS", int)]:
+        if env.get(variable):
+            config["Server"][key] = kind(env[variable])
 if env.get("LDAP_TEST_URL"):
     config["LDAP"].update({
         "URL": env["LDAP_TEST_URL"], "StartTLS": False, "BaseDN": env["LDAP_TEST_BASE"],

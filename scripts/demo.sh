@@ -5,7 +5,8 @@
 # questionnaires (IPAQ and MMSE, each with a consent and once per person); a foreman reviews it,
 # comments, reassigns another technician's draft, sends one form back, and uploads them with 30
 # simulated forms (`mi simulate`, a fixed seed) so the statistics page has data; the server
-# shows the submissions. With OFFICE=1 (`make demo OFFICE=1`) mi-server keeps running at the end
+# shows the submissions. MI_STACK_DB=postgres or cluster (scripts/stack.sh; `make demo-cluster`)
+# runs the same flow on PostgreSQL, or through nginx in front of two mi-servers. With OFFICE=1 (`make demo OFFICE=1`) mi-server keeps running at the end
 # so the office can be opened in a browser, until Ctrl-C.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
@@ -18,7 +19,7 @@ work="$(mktemp -d /tmp/mi-demo.XXXXXX)"
 start_server
 step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; }
 
-step "mi login --user ana   (directory: slapd at $LDAP_TEST_URL, server: mi-server on port $MI_DEMO_PORT)"
+step "mi login --user ana   (directory: slapd at $LDAP_TEST_URL, server: $stack_description)"
 echo ana-password | as ana "$mi" login --user ana --password-stdin
 step "mi templates   (downloaded from mi-server into the offline cache)"
 as ana "$mi" templates
@@ -91,8 +92,21 @@ pump7=$(grep -l '"name" *: *"pump-7"' "$work/server-data/submissions/"*/form.jso
 ls "$(dirname "$pump7")"
 step "bob logs in again and is told about the reassignment"
 echo bob-password | as bob "$mi" login --user bob --password-stdin
-step "the server log"
-grep -E "POST|GET" "$work/server.log" | tail -6 || true
+if [ ${#server_logs[@]} -eq 1 ]; then
+  step "the server log"
+  grep -E "POST|GET" "$work/server.log" | tail -6 || true
+else
+  step "which mi-server stored what (their logs: nginx took turns between them)"
+  for n in "${!server_logs[@]}"; do
+    ids=$(grep "submission stored" "${server_logs[$n]}" | grep -o ' id=[0-9a-fA-F-]*' | cut -d= -f2 || true)
+    names=$(for id in $ids; do
+      python3 -c 'import json,sys; f=json.load(open(sys.argv[1])); print("%s/%s" % (f["user"], f["name"]))' \
+        "$work/server-data/submissions/$id/form.json" 2>/dev/null || echo "$id"
+    done | sort -V | paste -sd ' ')
+    echo "mi-server $((n + 1)) (port ${stack_ports[$n]}): $(echo "$ids" | grep -c . || true) submissions stored:"
+    echo "$names" | fold -s -w 100 | sed 's/^/  /'
+  done
+fi
 
 [ -n "${OFFICE:-}" ] && [ "${OFFICE}" != 0 ] || exit 0
 # The office: the same mi-server, left running. stack.sh's EXIT trap stops it and slapd and

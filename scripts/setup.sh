@@ -9,6 +9,7 @@ packages=(
   make git util-linux pkg-config ca-certificates python3 python3-pip  # build tools; flock(1) for the lock tests
   libcurl4-openssl-dev curl openssl libsqlite3-dev                    # the CLI's transport; curl, openssl and SQLite for the server tests
   postgresql                                                          # mi-server on PostgreSQL: the tests start a throwaway one (scripts/postgres-test.sh)
+  nginx-light                                                         # several mi-servers behind nginx: tests, demo, benchmark (scripts/nginx-test.sh)
   libldap2-dev slapd ldap-utils                                       # directory login (CLDAP) and the test and demo slapd
   libedit-dev                                                         # line editing in `mi fill` (CEdit)
   libcairo2-dev libpango1.0-dev fonts-dejavu-core                     # PDF reports (CCairo)

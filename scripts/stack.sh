@@ -3,15 +3,53 @@
 # port (MI_CONFIG), and functions to start and stop that mi-server (its pid in `server_pid`, its
 # log in $work/server.log) and to run a command as a user (`as ana mi …`). Everything is removed
 # on exit, unless KEEP is set.
+#
+# MI_STACK_DB picks the server side:
+#   sqlite   (default) one mi-server on SQLite;
+#   postgres one mi-server on a throwaway PostgreSQL (scripts/postgres-test.sh);
+#   cluster  PostgreSQL, two mi-servers sharing the data directory and one Server.SigningKeyFile,
+#            and nginx in front (scripts/nginx-test.sh): MI_DEMO_PORT is nginx's, so `mi` and
+#            every client go through it; start_server starts both (server_pids, server_logs).
 . "$here/scripts/server-process.sh"
+. "$here/scripts/test-service-lib.sh"
+stack_postgres=
 stack_cleanup() {
   stop_server
+  [ ! -d "$work/nginx" ] || bash "$here/scripts/nginx-test.sh" stop "$work/nginx" >/dev/null 2>&1 || true
+  [ -z "$stack_postgres" ] || bash "$here/scripts/postgres-test.sh" stop "$stack_postgres" >/dev/null 2>&1 || true
   bash "$here/scripts/slapd-test.sh" stop "$work/slapd" >/dev/null 2>&1 || true
   [ -n "${KEEP:-}" ] || rm -rf "$work"
 }
 trap stack_cleanup EXIT
+stack_db=${MI_STACK_DB:-sqlite}
+case $stack_db in
+  sqlite|postgres|cluster) ;;
+  *) echo "MI_STACK_DB must be sqlite, postgres or cluster, not \"$stack_db\"" >&2; exit 64 ;;
+esac
 as() { XDG_STATE_HOME="$work/state/$1" "${@:2}"; }
 eval "$(bash "$here/scripts/slapd-test.sh" start "$work/slapd" 2>/dev/null)"
 export MI_DEMO_PORT=$((20000 + RANDOM % 40000)) MI_DEMO_TEMPLATES="$here/Samples/templates" MI_DEMO_DATA="$work/server-data"
+if [ "$stack_db" != sqlite ]; then
+  # In a folder of its own: as root the server runs as `postgres`, which cannot enter $work.
+  eval "$(bash "$here/scripts/postgres-test.sh" start 2>"$work/postgres-start.log")" \
+    || { cat "$work/postgres-start.log" >&2; exit 1; }
+  stack_postgres=$PG_TEST_DIR
+  export MI_DEMO_DATABASE="$PG_TEST_URL" MI_DEMO_DATABASE_PASSWORD_FILE="$PG_TEST_PASSWORD_FILE"
+fi
+if [ "$stack_db" = cluster ]; then
+  # Every connection comes from nginx: the per-address limit must allow all of them.
+  export MI_DEMO_SIGNING_KEY_FILE="$work/signing.key" MI_DEMO_MAX_CONNECTIONS=1000
+  stack_ports=("$(free_port)")
+  reserved_port=${stack_ports[0]} stack_ports+=("$(free_port)")
+  eval "$(bash "$here/scripts/nginx-test.sh" start "$work/nginx" "${stack_ports[@]}" 2>/dev/null)"
+  MI_DEMO_PORT=$NGINX_TEST_PORT
+  for stack_port in "${stack_ports[@]}"; do
+    MI_DEMO_LISTEN_PORT=$stack_port bash "$here/scripts/demo-config.sh" "$work/server-$stack_port.plist" "$work/Documents"
+    server_configs+=("$work/server-$stack_port.plist")
+  done
+fi
+stack_description="mi-server on port $MI_DEMO_PORT"
+[ "$stack_db" != postgres ] || stack_description+=" on PostgreSQL"
+[ "$stack_db" != cluster ] || stack_description="nginx on port $MI_DEMO_PORT in front of two mi-servers (ports ${stack_ports[*]}) on PostgreSQL"
 bash "$here/scripts/demo-config.sh" "$work/Config.plist" "$work/Documents"
 export MI_CONFIG="$work/Config.plist"

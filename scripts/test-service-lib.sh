@@ -1,4 +1,4 @@
-# Shared by the throwaway test servers (slapd-test.sh, postgres-test.sh): sourced, not run.
+# Shared by the throwaway test servers (slapd-test.sh, postgres-test.sh, nginx-test.sh): sourced, not run.
 
 # A daemon keeps every descriptor it inherits: one left open to the caller (Foundation's
 # Process watches a socket until its child and all grandchildren close it) would make the

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// A real mi-server on loopback, started from the built binary with the sandbox's Config.plist.
 final class RunningServer {
@@ -194,8 +195,12 @@ final class ServerTests: XCTestCase {
         XCTAssertEqual(retry.status, 0, retry.output)
         let submissions = try FileManager.default.contentsOfDirectory(atPath: sandbox.root.appendingPathComponent("server-data/submissions").path)
         XCTAssertEqual(submissions.count, 1, "exactly one submission: \(submissions)")
-        let incoming = (try? FileManager.default.contentsOfDirectory(atPath: sandbox.root.appendingPathComponent("server-data/incoming").path)) ?? []
-        XCTAssertEqual(incoming, [], "no partial upload is left")
+        // Only the running server's (empty) receiving folder and its lock; the killed one's went.
+        let incomingFolder = sandbox.root.appendingPathComponent("server-data/incoming")
+        let incoming = Files.names(in: incomingFolder)
+        XCTAssertEqual(incoming.count, 2, "\(incoming)")
+        XCTAssertEqual(incoming.filter { $0.hasSuffix(".lock") }.count, 1, "\(incoming)")
+        XCTAssertEqual(incoming.flatMap { Files.names(in: incomingFolder.appendingPathComponent($0)) }, [], "no partial upload is left")
         withExtendedLifetime(server) {}
     }
 }

@@ -40,6 +40,13 @@ final class DatabaseConfigurationTests: XCTestCase {
         XCTAssertEqual(server.databasePasswordFile, directory.path("secrets", "db-password").path)
     }
 
+    func testSigningKeyFileIsResolvedAgainstThePlistFolderAndAbsentByDefault() throws {
+        XCTAssertNil(try settings([]).signingKeyFile)
+        XCTAssertEqual(try settings([.set("Server.SigningKeyFile", "secrets/cluster.key")]).signingKeyFile,
+                       directory.path("secrets", "cluster.key").path)
+        XCTAssertEqual(try settings([.set("Server.SigningKeyFile", "/etc/mi/cluster.key")]).signingKeyFile, "/etc/mi/cluster.key")
+    }
+
     func testPortDefaultsTo5432AndPostgresqlSchemeIsAccepted() throws {
         XCTAssertEqual(try settings([.set("Server.Database", "postgresql://office@10.0.0.7/mi")]).database,
                        .postgres(.init(user: "office", host: "10.0.0.7", port: 5432, database: "mi")))

@@ -105,6 +105,6 @@ final class AuthorizationTests: XCTestCase {
                 "/api/v1/submissions/6f1d2e4c-9a7b-4c3d-8e5f-1a2b3c4d5e6f", token: token))
         }
         XCTAssertEqual(Files.names(in: data.appendingPathComponent("submissions")), [])
-        XCTAssertEqual(Files.names(in: data.appendingPathComponent("incoming")), [])
+        XCTAssertEqual(DataLayout(root: data).uploadsBeingReceived, [])
     }
 }

@@ -85,7 +85,7 @@ final class LiveTests: XCTestCase {
             let message = String(decoding: response.body, as: UTF8.self)
             XCTAssertTrue(message.contains("is larger than the server's limit of 1048576 bytes"), message)
         }
-        XCTAssertEqual(Files.names(in: fixture.layout.incoming), [])
+        XCTAssertEqual(fixture.layout.uploadsBeingReceived, [])
         XCTAssertEqual(Files.names(in: fixture.layout.submissions), [])
     }
 }

@@ -225,7 +225,7 @@ extension TestClientProtocol {
         let response = try await postSignIn(user: user, password: FakeDirectory.password, form: form)
         let cookie = try XCTUnwrap(response.setCookies.first { $0.hasPrefix("mi_office=") }, response.text)
         let token = String(cookie.dropFirst("mi_office=".count).prefix { $0 != ";" })
-        let key = try Data(contentsOf: fixture.layout.signingKey)
+        let key = try Data(contentsOf: fixture.signingKeyFile)
         let csrf = SessionTokens(keyBytes: Array(key), lifetime: 3600).csrfToken(binding: token)
         return OfficeBrowserSession(token: token, csrf: csrf)
     }

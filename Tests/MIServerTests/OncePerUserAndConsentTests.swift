@@ -60,7 +60,7 @@ final class OncePerUserAndConsentTests: XCTestCase {
             try await assertStatus(.created, await client.upload(try Self.upload(try Self.formData(name: "c1", user: "luis")), token: token))
         }
         XCTAssertEqual(try onceRows(fixture), [["cohort", "ana", first.uuidString.lowercased()], ["cohort", "luis", try onceRows(fixture)[1][2]]])
-        XCTAssertEqual(Files.names(in: fixture.layout.incoming), [])
+        XCTAssertEqual(fixture.layout.uploadsBeingReceived, [])
         XCTAssertEqual(Files.names(in: fixture.layout.submissions).count, 2, "the refused form left no files")
     }
 

@@ -29,7 +29,7 @@ final class ResumableUploadsStoreTests: XCTestCase {
         /// A fresh instance over the same folder, as after a restart.
         func uploads(expiryHours: Int = 24) -> ResumableUploads {
             let clock = self.clock
-            return ResumableUploads(folder: folder, expiryHours: expiryHours, now: { clock.now }, logger: logs.logger())
+            return ResumableUploads(folder: folder, staging: incoming, expiryHours: expiryHours, now: { clock.now }, logger: logs.logger())
         }
     }
 

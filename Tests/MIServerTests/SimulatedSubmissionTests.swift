@@ -28,7 +28,7 @@ final class SimulatedSubmissionTests: XCTestCase {
         }
         XCTAssertEqual(try rowCount(fixture), 0)
         XCTAssertFalse(Files.exists(fixture.layout.submission(ServerFixture.formID.uuidString.lowercased())))
-        XCTAssertEqual(Files.names(in: fixture.layout.incoming), [])
+        XCTAssertEqual(fixture.layout.uploadsBeingReceived, [])
     }
 
     func testASimulatedFormIsStoredWhenTheServerAcceptsThem() async throws {

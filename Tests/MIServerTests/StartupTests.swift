@@ -25,7 +25,7 @@ final class StartupTests: XCTestCase {
         try Files.write("{}", to: layout.submission(uncommitted).appendingPathComponent("form.json"))
 
         _ = try await fixture.application()
-        XCTAssertEqual(Files.names(in: layout.incoming), [])
+        XCTAssertEqual(layout.uploadsBeingReceived, [])
         XCTAssertEqual(Files.names(in: layout.submissions), [committedID])
         XCTAssertEqual(Files.names(in: layout.submission(committedID)), ["Qid0(1).jpg", "Qid6(1).mp4", "form.json"])
         XCTAssertTrue(fixture.logs.messages.contains { $0.contains("removed unfinished uploads") })
@@ -101,7 +101,7 @@ final class StartupTests: XCTestCase {
             XCTAssertEqual(error as? ServerSetupError, .alreadyRunning(folder: fixture.data.path))
             XCTAssertEqual((error as? ServerSetupError)?.failureClass, .refused)
         }
-        XCTAssertEqual(Files.names(in: fixture.layout.incoming), ["busy"], "nothing was cleaned up")
+        XCTAssertEqual(fixture.layout.uploadsBeingReceived, ["busy"], "nothing was cleaned up")
     }
 
     func testMissingTemplatesFolderIsLoggedNotFatal() async throws {

@@ -49,7 +49,7 @@ class SubmissionPageTests: EngineTestCase {
             XCTAssertEqual(pdf.status, .ok, pdf.text)
             XCTAssertEqual(pdf.headers[.contentType], "application/pdf")
             XCTAssertTrue(Data(buffer: pdf.body).starts(with: Data("%PDF".utf8)))
-            let leftovers = try FileManager.default.contentsOfDirectory(atPath: fixture.layout.incoming.path)
+            let leftovers = fixture.layout.uploadsBeingReceived
             XCTAssertEqual(leftovers, [], "the PDF's temporary file is removed")
         }
     }

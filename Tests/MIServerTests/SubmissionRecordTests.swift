@@ -110,6 +110,35 @@ class SubmissionRecordTests: XCTestCase {
         XCTAssertEqual(again, .recorded(receipt))
     }
 
+    func testDiscardingRemovesOnlyUnrecordedFilesAndWaitsForACommitUnderWay() async throws {
+        let (repository, folder) = try await Self.engine.makeRepository()
+        _ = folder
+        let (stored, storedForm) = try form(name: "stored")
+        _ = try await repository.record(stored, form: storedForm, placeFiles: {}, removeFiles: {})
+        let calls = Calls()
+        let kept = try await repository.discardUnrecorded(id: stored.id, remove: { calls.remove() })
+        XCTAssertFalse(kept)
+        let leftover = try await repository.discardUnrecorded(id: UUID().uuidString.lowercased(), remove: { calls.remove() })
+        XCTAssertTrue(leftover)
+        XCTAssertEqual(calls.removedCount, 1)
+
+        // Another server has placed the files of `racing` and is committing: the sweep waits for
+        // its commit, then finds the row and keeps the files.
+        let (racing, racingForm) = try form(name: "racing")
+        let committing = Task {
+            try await repository.record(racing, form: racingForm, placeFiles: {
+                calls.place()
+                Thread.sleep(forTimeInterval: 0.4)
+            }, removeFiles: {})
+        }
+        while calls.placedCount == 0 { try await Task.sleep(nanoseconds: 5_000_000) }
+        let discarded = try await repository.discardUnrecorded(id: racing.id, remove: { calls.remove() })
+        XCTAssertFalse(discarded, "the files of a commit under way are kept")
+        let outcome = try await committing.value
+        XCTAssertEqual(outcome, .recorded(racing))
+        XCTAssertEqual(calls.removedCount, 1)
+    }
+
     func testFormsOfATemplateFilterByUserVersionAndSubmissionTime() async throws {
         let (repository, folder) = try await Self.engine.makeRepository()
         _ = folder
@@ -179,6 +208,10 @@ final class PostgresSubmissionRecordTests: SubmissionRecordTests {
 
     override func testAFailedPlacingRemovesTheFilesAndStoresNothing() async throws {
         try await super.testAFailedPlacingRemovesTheFilesAndStoresNothing()
+    }
+
+    override func testDiscardingRemovesOnlyUnrecordedFilesAndWaitsForACommitUnderWay() async throws {
+        try await super.testDiscardingRemovesOnlyUnrecordedFilesAndWaitsForACommitUnderWay()
     }
 
     override func testFormsOfATemplateFilterByUserVersionAndSubmissionTime() async throws {

@@ -40,7 +40,7 @@ final class UploadTests: XCTestCase {
         XCTAssertEqual(Files.names(in: folder), ["Qid0(1).jpg", "Qid6(1).mp4", "form.json"])
         XCTAssertEqual(try Data(contentsOf: folder.appendingPathComponent("form.json")), form)
         XCTAssertEqual(try Data(contentsOf: folder.appendingPathComponent("Qid6(1).mp4")), ServerFixture.media["Qid6(1).mp4"])
-        XCTAssertEqual(Files.names(in: fixture.layout.incoming), [])
+        XCTAssertEqual(fixture.layout.uploadsBeingReceived, [])
         XCTAssertEqual(try rowCount(fixture), 1)
     }
 
@@ -62,7 +62,7 @@ final class UploadTests: XCTestCase {
             try await assertStatus(.ok, await client.upload(rewrapped, token: token))
         }
         XCTAssertEqual(try rowCount(fixture), 1)
-        XCTAssertEqual(Files.names(in: fixture.layout.incoming), [])
+        XCTAssertEqual(fixture.layout.uploadsBeingReceived, [])
         XCTAssertEqual(Files.names(in: fixture.layout.submissions), ["6f1d2e4c-9a7b-4c3d-8e5f-1a2b3c4d5e6f"])
     }
 
@@ -80,7 +80,7 @@ final class UploadTests: XCTestCase {
         }
         XCTAssertEqual(statuses.sorted(), [200, 200, 200, 200, 200, 201])
         XCTAssertEqual(try rowCount(fixture), 1)
-        XCTAssertEqual(Files.names(in: fixture.layout.incoming), [])
+        XCTAssertEqual(fixture.layout.uploadsBeingReceived, [])
     }
 
     func testDifferentContentUnderTheSameIdIs409() async throws {
@@ -97,7 +97,7 @@ final class UploadTests: XCTestCase {
             try await assertStatus(.conflict, await client.upload(try ServerFixture.upload(media: media), token: token))
         }
         XCTAssertEqual(try rowCount(fixture), 1)
-        XCTAssertEqual(Files.names(in: fixture.layout.incoming), [])
+        XCTAssertEqual(fixture.layout.uploadsBeingReceived, [])
         let stored = fixture.layout.submission("6f1d2e4c-9a7b-4c3d-8e5f-1a2b3c4d5e6f")
         XCTAssertEqual(try Data(contentsOf: stored.appendingPathComponent("Qid0(1).jpg")), ServerFixture.media["Qid0(1).jpg"])
     }
@@ -132,7 +132,7 @@ final class UploadTests: XCTestCase {
             XCTAssertTrue(response.errorMessage?.contains("twice") ?? false, response.text)
         }
         XCTAssertEqual(try rowCount(fixture), 0)
-        XCTAssertEqual(Files.names(in: fixture.layout.incoming), [])
+        XCTAssertEqual(fixture.layout.uploadsBeingReceived, [])
         XCTAssertEqual(Files.names(in: fixture.layout.submissions), [])
     }
 
@@ -146,7 +146,7 @@ final class UploadTests: XCTestCase {
             XCTAssertEqual(response.status, .contentTooLarge)
             XCTAssertTrue(response.errorMessage?.contains("is larger than the server's limit of 20000 bytes") ?? false, response.text)
         }
-        XCTAssertEqual(Files.names(in: fixture.layout.incoming), [])
+        XCTAssertEqual(fixture.layout.uploadsBeingReceived, [])
     }
 
     func testMalformedMultipartIs400() async throws {
@@ -172,7 +172,7 @@ final class UploadTests: XCTestCase {
                 XCTAssertNotNil(response.errorMessage)
             }
         }
-        XCTAssertEqual(Files.names(in: fixture.layout.incoming), [])
+        XCTAssertEqual(fixture.layout.uploadsBeingReceived, [])
         XCTAssertEqual(try rowCount(fixture), 0)
     }
 
@@ -196,7 +196,7 @@ final class UploadTests: XCTestCase {
             XCTAssertEqual(response.status, .badRequest)
             XCTAssertTrue(response.errorMessage?.contains("comes before the \"form\" part, or there is none") ?? false, response.text)
         }
-        XCTAssertEqual(Files.names(in: fixture.layout.incoming), [])
+        XCTAssertEqual(fixture.layout.uploadsBeingReceived, [])
     }
 
     func testReceiptsCanBeReadBackAndListedNewestFirst() async throws {

@@ -86,3 +86,24 @@ public final class PostgresServer: @unchecked Sendable {
         try ToolRun.output(URL(fileURLWithPath: arguments[0]), Array(arguments.dropFirst()), environment: environment)
     }
 }
+
+extension PostgresServer {
+    private static let sharedLock = NSLock()
+    nonisolated(unsafe) private static var started: Result<PostgresServer, any Error>?
+
+    /// One server for the whole test process, started by the first test that needs it (a
+    /// failure to start is remembered, not retried) and stopped when the process exits.
+    public static func shared() throws -> PostgresServer {
+        try sharedLock.withLock {
+            if let started { return try started.get() }
+            let result = Result { try PostgresServer() }
+            started = result
+            if case .success = result { atexit { PostgresServer.stopShared() } }
+            return try result.get()
+        }
+    }
+
+    private static func stopShared() {
+        sharedLock.withLock { try? started?.get().stop() }
+    }
+}

@@ -44,6 +44,9 @@ public struct Configuration: Sendable {
         public var database: DatabaseLocation = .sqlite
         /// `mi-server` only: the file holding the PostgreSQL user's password (its first line).
         public var databasePasswordFile: String?
+        /// `mi-server` only: the session tokens' and office cookies' HMAC key file, for several
+        /// mi-servers that must accept each other's sessions (nil: `signing.key` in `dataDirectory`).
+        public var signingKeyFile: String?
 
         /// `mi-server` only: where the PEM files for HTTPS are, read at start-up and on SIGHUP.
         public struct TLSFiles: Sendable, Equatable {

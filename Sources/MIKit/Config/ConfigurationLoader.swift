@@ -181,6 +181,7 @@ public enum ConfigurationLoader {
         if databasePasswordFile != nil, database == .sqlite {
             reader.warning("DatabasePasswordFile", "ignored: Server.Database is not a postgres:// URL")
         }
+        let signingKeyFile = reader.string("SigningKeyFile", required: false).map { resolve($0, against: folder).path }
         reader.warnAboutUnknownKeys()
 
         guard let scheme, let domain, let port else { return nil }
@@ -190,7 +191,7 @@ public enum ConfigurationLoader {
                                     tokenMinutes: tokenMinutes, resumableThresholdBytes: Int64(threshold),
                                     resumableExpiryHours: expiryHours, limits: limits,
                                     acceptSimulated: acceptSimulated, tls: tls, database: database,
-                                    databasePasswordFile: databasePasswordFile)
+                                    databasePasswordFile: databasePasswordFile, signingKeyFile: signingKeyFile)
     }
 
     /// `Server.TLSCertificateFile` and `Server.TLSKeyFile`: both or neither, since a certificate

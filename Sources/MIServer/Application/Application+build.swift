@@ -90,20 +90,22 @@ func makeApplication(configuration: Configuration, directory: any DirectoryServi
 
 func makeServices(configuration: Configuration, directory: any DirectoryService, logger: Logger,
                   now: @escaping @Sendable () -> Date) async throws -> ServerServices {
-    let layout = DataLayout(root: configuration.server.dataDirectory)
-    let key = try await Blocking.run {
+    var layout = DataLayout(root: configuration.server.dataDirectory)
+    let keyFile = configuration.server.signingKeyFile.map { URL(fileURLWithPath: $0) } ?? layout.signingKey
+    let shared = configuration.server.database != .sqlite
+    let (instance, key) = try await Blocking.run { [layout] in
         try layout.prepare()
-        try DataDirectoryLock.acquire(in: layout.root)
-        return try SigningKey.loadOrCreate(at: layout.signingKey, logger: logger)
+        let instance = try DataDirectoryLock.acquire(in: layout.root, shared: shared)
+        return (instance, try SigningKey.loadOrCreate(at: keyFile, logger: logger))
     }
+    layout.instance = instance
     let repository = try await openRepository(configuration.server, layout: layout, logger: logger)
     try await SubmissionBackfill.run(repository: repository, layout: layout, logger: logger)
-    let committed = try await repository.submissionIDs()
-    _ = try await Blocking.run { try layout.removeLeftovers(committed: committed, logger: logger) }
+    try await layout.removeLeftovers(repository: repository, logger: logger)
     let templates = TemplateCatalog(folder: configuration.server.templatesDirectory,
                                     keys: configuration.templateKeys, logger: logger)
     _ = try await Blocking.run { templates.templates() }
-    let uploads = ResumableUploads(folder: layout.uploads, expiryHours: configuration.server.resumableExpiryHours,
+    let uploads = ResumableUploads(folder: layout.uploads, staging: layout.receiving, expiryHours: configuration.server.resumableExpiryHours,
                                    now: now, logger: logger)
     await uploads.removeExpired()
     return ServerServices(

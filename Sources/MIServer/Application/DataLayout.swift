@@ -10,20 +10,26 @@ import Glibc
 /// ```
 /// DataDirectory/            0700
 ///   signing.key             0600, 32 random bytes: the session tokens' HMAC key
-///   mi-server.lock          flock: one server per data folder
-///   mi-server.sqlite        submissions and their parts
-///   incoming/<uuid>/        uploads being received (removed at start-up)
+///   mi-server.lock          flock: one server per data folder (SQLite), or shared (PostgreSQL)
+///   mi-server.sqlite        submissions and their parts (SQLite)
+///   incoming/<instance>.lock  flock held by the server receiving into incoming/<instance>/
+///   incoming/<instance>/<uuid>/  uploads being received (removed when their server is gone)
 ///   submissions/<form id>/  form.json + media of every committed submission
 ///   uploads/<uuid>/         resumable (tus) uploads: info.json + data (removed when expired)
 /// ```
 struct DataLayout: Sendable {
     let root: URL
+    /// This server's own receiving folder under `incoming/`, once `DataDirectoryLock` made it.
+    var instance: String?
 
     var signingKey: URL { root.appendingPathComponent("signing.key") }
     var database: URL { root.appendingPathComponent("mi-server.sqlite") }
     var incoming: URL { root.appendingPathComponent("incoming", isDirectory: true) }
     var submissions: URL { root.appendingPathComponent("submissions", isDirectory: true) }
     var uploads: URL { root.appendingPathComponent("uploads", isDirectory: true) }
+    /// Where this server receives uploads and stages new resumable ones: its own folder under
+    /// `incoming/`, on the same filesystem as `submissions/` and `uploads/` (files move by rename).
+    var receiving: URL { instance.map { incoming.appendingPathComponent($0, isDirectory: true) } ?? incoming }
 
     func submission(_ id: String) -> URL { submissions.appendingPathComponent(id, isDirectory: true) }
 
@@ -38,29 +44,62 @@ struct DataLayout: Sendable {
         try DurableFile.makeFolder(uploads)
     }
 
-    /// Removes what a server killed mid-upload left: everything under `incoming/`, and every
-    /// `submissions/<id>` folder without a committed row (a rename done just before a commit
-    /// that never happened). Returns the names removed.
+    /// Removes what servers killed mid-upload left: the receiving folders under `incoming/` of
+    /// servers that are gone (`DataDirectoryLock.whenAbandoned`: a live server's, on this machine
+    /// or another sharing the folder, is left alone), and every `submissions/<id>` folder without
+    /// a committed row (a rename done just before a commit that never happened), each removed
+    /// under the repository's lock for that id so a commit under way elsewhere keeps its files.
+    /// Returns the names removed.
     @discardableResult
-    func removeLeftovers(committed: Set<String>, logger: Logger) throws -> [String] {
-        var removed: [String] = []
-        let fileManager = FileManager.default
-        for name in try fileManager.contentsOfDirectory(atPath: incoming.path) {
-            try fileManager.removeItem(at: incoming.appendingPathComponent(name))
-            removed.append("incoming/\(name)")
+    func removeLeftovers(repository: any SubmissionRepository, logger: Logger) async throws -> [String] {
+        let incoming = self.incoming
+        let own = instance
+        var removed = try await Blocking.run {
+            var removed: [String] = []
+            let fileManager = FileManager.default
+            let names = try fileManager.contentsOfDirectory(atPath: incoming.path).sorted()
+            for name in names where name != own && name != own.map({ $0 + DataDirectoryLock.lockSuffix }) {
+                let url = incoming.appendingPathComponent(name)
+                var isFolder: ObjCBool = false
+                let exists = fileManager.fileExists(atPath: url.path, isDirectory: &isFolder)
+                if name.hasSuffix(DataDirectoryLock.lockSuffix) {
+                    // A lock whose folder is gone: a server that died before making it.
+                    let owner = String(name.dropLast(DataDirectoryLock.lockSuffix.count))
+                    if !names.contains(owner) { try DataDirectoryLock.whenAbandoned(owner, in: incoming) {} }
+                } else if exists && isFolder.boolValue {
+                    try DataDirectoryLock.whenAbandoned(name, in: incoming) {
+                        try fileManager.removeItem(at: url)
+                        removed.append("incoming/\(name)")
+                    }
+                } else if exists {
+                    try fileManager.removeItem(at: url)
+                    removed.append("incoming/\(name)")
+                }
+            }
+            if !removed.isEmpty { try DurableFile.syncFolder(incoming) }
+            return removed
         }
-        for name in try fileManager.contentsOfDirectory(atPath: submissions.path) where !committed.contains(name) {
-            try fileManager.removeItem(at: submissions.appendingPathComponent(name))
-            removed.append("submissions/\(name)")
+        let committed = try await repository.submissionIDs()
+        let submissions = self.submissions
+        let names = try await Blocking.run { try FileManager.default.contentsOfDirectory(atPath: submissions.path) }
+        var removedSubmissions = false
+        for name in names.sorted() where !committed.contains(name) {
+            let folder = submissions.appendingPathComponent(name)
+            if try await repository.discardUnrecorded(id: name, remove: { try? FileManager.default.removeItem(at: folder) }) {
+                removed.append("submissions/\(name)")
+                removedSubmissions = true
+            }
         }
+        if removedSubmissions { try await Blocking.run { try DurableFile.syncFolder(submissions) } }
         if !removed.isEmpty {
-            try DurableFile.syncFolder(incoming)
-            try DurableFile.syncFolder(submissions)
             logger.notice("removed unfinished uploads left by an earlier run", metadata: [
                 "removed": .array(removed.map { .string($0) }),
             ])
         }
-        for id in committed.sorted() where !fileManager.fileExists(atPath: submission(id).path) {
+        let missing = try await Blocking.run { [self] in
+            committed.sorted().filter { !FileManager.default.fileExists(atPath: submission($0).path) }
+        }
+        for id in missing {
             logger.error("submission \(id) is recorded but its folder \(submission(id).path) is missing — restore it from a backup")
         }
         return removed

@@ -55,7 +55,7 @@ public enum ServerSetupError: ClassifiedError, Sendable, Equatable {
         case .dataDirectory(let operation, let path, let reason):
             return "cannot \(operation) \(path): \(reason) — check Server.DataDirectory's permissions and that mi-server's user owns it"
         case .alreadyRunning(let folder):
-            return "another mi-server is already using \(folder) — stop it first, or give this one its own Server.DataDirectory"
+            return "another mi-server is already using \(folder) — stop it first, or give this one its own Server.DataDirectory (several mi-servers share one only when Server.Database is PostgreSQL)"
         case .signingKey(let path, let problem):
             return "the signing key \(path): \(problem)"
         case .tls(let path, let problem):

@@ -164,7 +164,7 @@ struct SubmissionController {
     private func receiveAndRecord(_ request: Request, context: ServerContext, session: SessionClaims,
                                   id: String?, manifest: UploadManifest?) async throws -> Response {
         let boundary = try MultipartReceiver.boundary(contentType: request.headers[.contentType])
-        let folder = layout.incoming.appendingPathComponent(UUID().uuidString.lowercased(), isDirectory: true)
+        let folder = layout.receiving.appendingPathComponent(UUID().uuidString.lowercased(), isDirectory: true)
         try await Blocking.run { try DurableFile.makeFolder(folder) }
         do {
             let body = try await receive(request.body, boundary: boundary, into: folder)

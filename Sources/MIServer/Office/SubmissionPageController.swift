@@ -39,7 +39,7 @@ struct SubmissionPageController {
     @Sendable func report(_ request: Request, context: ServerContext) async throws -> Response {
         let (receipt, form, _) = try await load(context)
         let folder = layout.submission(receipt.id)
-        let output = layout.incoming.appendingPathComponent("report-\(UUID().uuidString.lowercased()).pdf")
+        let output = layout.receiving.appendingPathComponent("report-\(UUID().uuidString.lowercased()).pdf")
         let pdf: Data
         do {
             pdf = try await Blocking.run {

@@ -6,8 +6,9 @@ import MIKit
 import Glibc
 #endif
 
-/// The HMAC key session tokens are signed with: 32 random bytes made on the first start and
-/// kept in `DataDirectory/signing.key` (0600), so tokens survive a restart.
+/// The HMAC key session tokens and office cookies are signed with: 32 random bytes made on the
+/// first start and kept in `DataDirectory/signing.key`, or in `Server.SigningKeyFile` (0600), so
+/// tokens survive a restart and, with one key file, are valid on every mi-server that reads it.
 enum SigningKey {
     static let byteCount = 32
 
@@ -18,6 +19,7 @@ enum SigningKey {
                 throw ServerSetupError.signingKey(path: url.path, problem: "cannot be read (\(String(cString: strerror(errno)))) — check its owner and permissions")
             }
             return try create(at: url, logger: logger)
+                ?? loadOrCreate(at: url, logger: logger)
         }
         defer { close(fd) }
         var info = stat()
@@ -49,9 +51,17 @@ enum SigningKey {
         return Array(bytes[0..<byteCount])
     }
 
-    private static func create(at url: URL, logger: Logger) throws -> [UInt8] {
+    /// Makes a new key at `url` without replacing anything; nil when another mi-server made
+    /// one there first (several servers starting at once on one key file all read the winner's).
+    private static func create(at url: URL, logger: Logger) throws -> [UInt8]? {
         let bytes = SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }
-        try DurableFile.write(Data(bytes), to: url, permissions: 0o600)
+        do {
+            try DurableFile.create(Data(bytes), at: url, permissions: 0o600)
+        } catch StoreError.exists {
+            return nil
+        } catch {
+            throw ServerSetupError.signingKey(path: url.path, problem: "cannot be made (\(error.localizedDescription)) — check that its folder exists and mi-server's user may write there")
+        }
         logger.notice("made a new session signing key at \(url.path)")
         return bytes
     }

@@ -479,4 +479,14 @@ public final class PostgresSubmissionRepository: SubmissionRepository {
 
         var query: PostgresQuery { PostgresQuery(unsafeSQL: text, binds: binds) }
     }
+
+    public func discardUnrecorded(id: String, remove: @escaping @Sendable () -> Void) async throws -> Bool {
+        let logger = self.logger
+        return try await transaction { connection in
+            try await Self.lock(connection, id, logger: logger)
+            guard try await Self.fetch(connection, id: id, logger: logger) == nil else { return false }
+            remove()
+            return true
+        }
+    }
 }

@@ -408,4 +408,12 @@ public final class SQLiteSubmissionRepository: SubmissionRepository {
                 """, arguments: [receipt.id, position, part.name, part.filename, part.size, part.sha256])
         }
     }
+
+    public func discardUnrecorded(id: String, remove: @escaping @Sendable () -> Void) async throws -> Bool {
+        try await pool.write { db in
+            guard try Self.fetch(db, id: id) == nil else { return false }
+            remove()
+            return true
+        }
+    }
 }

@@ -43,6 +43,11 @@ public protocol SubmissionRepository: Sendable {
     func unsummarizedIDs() async throws -> [String]
     /// Stores the summary and search text of submission `id` from its `form`.
     func summarize(id: String, form: Form) async throws
+    /// Runs `remove` (it removes the files of `id`) when no submission `id` is committed,
+    /// serialized with `record` of the same id — on PostgreSQL across every server sharing the
+    /// database, so a folder another server placed and is committing right now is kept.
+    /// Returns whether `remove` ran.
+    func discardUnrecorded(id: String, remove: @escaping @Sendable () -> Void) async throws -> Bool
 }
 
 /// The dashboard's figures over a period.

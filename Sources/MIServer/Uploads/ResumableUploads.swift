@@ -42,6 +42,10 @@ actor ResumableUploads {
     }
 
     nonisolated let folder: URL
+    /// Where a new upload's folder is built before it is renamed into `folder`: this server's
+    /// receiving folder, swept when the server is gone (a server sharing `folder` from another
+    /// machine cannot tell whether a temporary name's process there still lives).
+    nonisolated let staging: URL
     nonisolated let expiry: TimeInterval
     nonisolated let now: @Sendable () -> Date
     nonisolated let logger: Logger
@@ -50,8 +54,9 @@ actor ResumableUploads {
     static let infoName = "info.json"
     static let dataName = "data"
 
-    init(folder: URL, expiryHours: Int, now: @escaping @Sendable () -> Date, logger: Logger) {
+    init(folder: URL, staging: URL, expiryHours: Int, now: @escaping @Sendable () -> Date, logger: Logger) {
         self.folder = folder
+        self.staging = staging
         self.expiry = TimeInterval(expiryHours) * 3600
         self.now = now
         self.logger = logger
@@ -76,9 +81,9 @@ actor ResumableUploads {
                                        created: created, expires: created.addingTimeInterval(expiry))
         let id = UUID().uuidString.lowercased()
         let destination = folder(of: id)
-        let parent = folder
+        let staging = self.staging
         try await Blocking.run {
-            let temporary = parent.appendingPathComponent(DurableFile.temporaryName(), isDirectory: true)
+            let temporary = staging.appendingPathComponent(DurableFile.temporaryName(), isDirectory: true)
             do {
                 try DurableFile.makeFolder(temporary)
                 try DurableFile.write(try WireJSON.encoder().encode(info), to: temporary.appendingPathComponent(Self.infoName),

@@ -43,23 +43,7 @@ extension RepositoryEngine {
     }
 }
 
-/// One PostgreSQL server for the whole test run, started by the first test that needs it and
-/// stopped when the test process exits.
+/// The test run's one PostgreSQL server (`PostgresServer.shared()`).
 enum SharedPostgres {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var started: Result<PostgresServer, any Error>?
-
-    static func server() throws -> PostgresServer {
-        try lock.withLock {
-            if let started { return try started.get() }
-            let result = Result { try PostgresServer() }
-            started = result
-            if case .success = result { atexit { SharedPostgres.stop() } }
-            return try result.get()
-        }
-    }
-
-    private static func stop() {
-        lock.withLock { try? started?.get().stop() }
-    }
+    static func server() throws -> PostgresServer { try PostgresServer.shared() }
 }
