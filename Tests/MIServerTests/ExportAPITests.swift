@@ -10,7 +10,7 @@ import XCTest
 /// `GET /api/v1/templates/{id}/export.zip`: the stored submissions as MIKit's `ExportWriter`
 /// lays them out (zip of CSV + media, or JSON Lines), with the statistics' filters and
 /// permissions, the refusals of bad input, and the office's export link.
-final class ExportAPITests: XCTestCase {
+class ExportAPITests: EngineTestCase {
     static let path = "/api/v1/templates/pump-inspection/export.zip"
 
     /// Media of ana's first form (on `guard`) and bob's first (on `notes`), by name.
@@ -86,13 +86,15 @@ final class ExportAPITests: XCTestCase {
     }
 
     func testTheForemanExportsEveryFormWithItsMedia() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try makeFixture()
         try await fixture.test { client in
             let forms = try await Self.upload(client)
             let token = try await client.login("fiona")
             let response = try await client.get(Self.path, token: token)
             let archive = try Self.archive(response)
             XCTAssertNil(response.headers[.contentLength], "streamed")
+            // The first entry's MS-DOS time and date: the server's clock (2026-03-02 09:00 UTC), not the wall's.
+            XCTAssertEqual(Array(Array(buffer: response.body)[10..<14]), [0x00, 0x48, 0x62, 0x5C])
             XCTAssertTrue(response.headers[.contentDisposition]?.hasPrefix("attachment; filename=\"pump-inspection-export.zip\"") ?? false,
                           response.headers[.contentDisposition] ?? "")
             let ana = forms[0].id.uuidString.lowercased(), bob = forms[3].id.uuidString.lowercased()
@@ -132,7 +134,7 @@ final class ExportAPITests: XCTestCase {
     }
 
     func testJSONLinesHoldOneStoredFormPerLine() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try makeFixture()
         try await fixture.test { client in
             let forms = try await Self.upload(client)
             let token = try await client.login("fiona")
@@ -152,7 +154,7 @@ final class ExportAPITests: XCTestCase {
     }
 
     func testATechnicianExportsOnlyTheirOwnAndIsRefusedAnothers() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try makeFixture()
         try await fixture.test { client in
             let forms = try await Self.upload(client)
             let ana = try await client.login("ana")
@@ -169,7 +171,7 @@ final class ExportAPITests: XCTestCase {
     }
 
     func testBadParametersAndUnknownTemplatesAreRefused() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try makeFixture()
         try await fixture.test { client in
             _ = try await Self.upload(client)
             let token = try await client.login("fiona")
@@ -188,7 +190,7 @@ final class ExportAPITests: XCTestCase {
     /// The statistics page links to the export with its filters; the link works with the
     /// office's cookie alone.
     func testTheStatisticsPageLinksToTheExportWithItsFilters() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try makeFixture()
         try await fixture.test { client in
             let forms = try await Self.upload(client)
             let session = try await client.officeSession("fiona", fixture: fixture)
@@ -201,4 +203,11 @@ final class ExportAPITests: XCTestCase {
             XCTAssertEqual(archive.entry("pump-inspection.csv")?.data, try Self.expectedCSV([forms[3], forms[4]], present: [forms[3].id: 1]))
         }
     }
+}
+
+/// `ExportAPITests` with mi-server on PostgreSQL: the export give the same results as on SQLite.
+final class PostgresExportAPITests: ExportAPITests {
+    override class var engine: RepositoryEngine { .postgres }
+
+    func testUploadsLandInPostgreSQL() async throws { try await assertUploadsLandInTheEngine() }
 }

@@ -10,13 +10,9 @@ import XCTest
 /// password from `Server.DatabasePasswordFile`, TLS when asked, and clear start-up errors.
 final class PostgresServerTests: XCTestCase {
     /// A fixture whose Config.plist points at a fresh database of the shared server.
-    func fixture(query: String = "", passwordFile: String? = nil) throws -> (ServerFixture, DatabaseLocation.Postgres) {
-        let server = try SharedPostgres.server()
-        let database = try server.makeDatabase()
-        let url = "postgres://\(database.user)@127.0.0.1:\(database.port)/\(database.database)\(query)"
-        let fixture = try ServerFixture([.set("Server.Database", .string(url)),
-                                         .set("Server.DatabasePasswordFile", .string(passwordFile ?? server.passwordFile))])
-        return (fixture, database)
+    func fixture(passwordFile: String? = nil) throws -> (ServerFixture, DatabaseLocation.Postgres) {
+        let (edits, database) = try ServerFixture.postgresEdits(passwordFile: passwordFile)
+        return (try ServerFixture(edits), database)
     }
 
     func testAnUploadIsStoredInPostgreSQLOnceAcrossARestart() async throws {

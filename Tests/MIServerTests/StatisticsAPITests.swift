@@ -9,7 +9,7 @@ import XCTest
 
 /// `GET /api/v1/templates/{id}/stats`: the stored submissions counted by MIKit's
 /// `StatisticsBuilder`, with the filters, group-by, permissions and refusals of bad input.
-final class StatisticsAPITests: XCTestCase {
+class StatisticsAPITests: EngineTestCase {
     /// One stored form: who, when (a UTC day at noon), and its answers.
     struct Sample {
         var user: String
@@ -90,7 +90,7 @@ final class StatisticsAPITests: XCTestCase {
     static let path = "/api/v1/templates/pump-inspection/stats"
 
     func testTheForemanGetsEveryStoredFormCountedByTheBuilder() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try makeFixture()
         try await fixture.test { client in
             let forms = try await Self.uploadSamples(client)
             let token = try await client.login("fiona")
@@ -120,7 +120,7 @@ final class StatisticsAPITests: XCTestCase {
     }
 
     func testFiltersAndGroupBy() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try makeFixture()
         try await fixture.test { client in
             let forms = try await Self.uploadSamples(client)
             let token = try await client.login("fiona")
@@ -159,7 +159,7 @@ final class StatisticsAPITests: XCTestCase {
     }
 
     func testATechnicianCountsOnlyTheirOwnAndIsRefusedAnothers() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try makeFixture()
         try await fixture.test { client in
             let forms = try await Self.uploadSamples(client)
             let ana = try await client.login("ana")
@@ -177,7 +177,7 @@ final class StatisticsAPITests: XCTestCase {
     }
 
     func testBadParametersAreRefusedNamingThem() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try makeFixture()
         try await fixture.test { client in
             _ = try await Self.uploadSamples(client, samples: Array(Self.samples.prefix(1)))
             let token = try await client.login("fiona")
@@ -196,7 +196,7 @@ final class StatisticsAPITests: XCTestCase {
 
     /// A template removed from the catalog is still laid out by the copy its stored forms keep.
     func testATemplateNoLongerServedIsLaidOutByItsForms() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try makeFixture()
         try await fixture.test { client in
             let forms = try await Self.uploadSamples(client)
             try FileManager.default.removeItem(at: fixture.templates.appendingPathComponent("pump-inspection.json"))
@@ -205,4 +205,11 @@ final class StatisticsAPITests: XCTestCase {
             XCTAssertEqual(statistics, try Self.expected(forms))
         }
     }
+}
+
+/// `StatisticsAPITests` with mi-server on PostgreSQL: the statistics API give the same results as on SQLite.
+final class PostgresStatisticsAPITests: StatisticsAPITests {
+    override class var engine: RepositoryEngine { .postgres }
+
+    func testUploadsLandInPostgreSQL() async throws { try await assertUploadsLandInTheEngine() }
 }

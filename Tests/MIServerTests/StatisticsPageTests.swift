@@ -9,7 +9,7 @@ import XCTest
 
 /// `/templates/{id}/stats` as a browser gets it: the filter form, the totals, the per-day line
 /// and a section per question with its SVG chart and table; links from `/templates` and `/`.
-final class StatisticsPageTests: XCTestCase {
+class StatisticsPageTests: EngineTestCase {
     static let path = "/templates/pump-inspection/stats"
 
     static func get(_ client: any TestClientProtocol, _ uri: String, _ session: OfficeBrowserSession) async throws -> TestResponse {
@@ -26,7 +26,7 @@ final class StatisticsPageTests: XCTestCase {
     static func count(_ marker: String, in text: String) -> Int { text.components(separatedBy: marker).count - 1 }
 
     func testTheForemanSeesEveryQuestionChartedBesideItsNumbers() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try makeFixture()
         try await fixture.test { client in
             _ = try await StatisticsAPITests.uploadSamples(client)
             let session = try await client.officeSession("fiona", fixture: fixture)
@@ -80,7 +80,7 @@ final class StatisticsPageTests: XCTestCase {
     }
 
     func testFiltersAndGroupsOnThePage() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try makeFixture()
         try await fixture.test { client in
             _ = try await StatisticsAPITests.uploadSamples(client)
             let session = try await client.officeSession("fiona", fixture: fixture)
@@ -101,7 +101,7 @@ final class StatisticsPageTests: XCTestCase {
     }
 
     func testRefusalsAreOfficePages() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try makeFixture()
         try await fixture.test { client in
             _ = try await StatisticsAPITests.uploadSamples(client)
             let fiona = try await client.officeSession("fiona", fixture: fixture)
@@ -126,7 +126,7 @@ final class StatisticsPageTests: XCTestCase {
     }
 
     func testTheTemplatesPageAndTheDashboardLinkToTheStatistics() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try makeFixture()
         try await fixture.test { client in
             _ = try await StatisticsAPITests.uploadSamples(client, samples: Array(StatisticsAPITests.samples.prefix(1)))
             let session = try await client.officeSession("fiona", fixture: fixture)
@@ -199,4 +199,11 @@ final class StatisticsPageScoresTests: XCTestCase {
         let plain = try XCTUnwrap(try OfficeViews().library.render(StatisticsPage.values(unscored, template: template), withTemplate: "stats"))
         XCTAssertFalse(plain.contains("stats-scores"))
     }
+}
+
+/// `StatisticsPageTests` with mi-server on PostgreSQL: the statistics page give the same results as on SQLite.
+final class PostgresStatisticsPageTests: StatisticsPageTests {
+    override class var engine: RepositoryEngine { .postgres }
+
+    func testUploadsLandInPostgreSQL() async throws { try await assertUploadsLandInTheEngine() }
 }

@@ -7,8 +7,9 @@ import TestSupport
 import XCTest
 
 /// `GET /api/v1/submissions` (pages of summaries, a technician's restricted to their own) and
-/// `GET /api/v1/submissions/{id}/media/{name}` (Range), against the real router.
-final class SubmissionAPITests: XCTestCase {
+/// `GET /api/v1/submissions/{id}/media/{name}` (Range), against the real router, on SQLite here
+/// and on PostgreSQL in `PostgresSubmissionAPITests`.
+class SubmissionAPITests: EngineTestCase {
     static let bobFormID = UUID(uuidString: "0B0B0B0B-9A7B-4C3D-8E5F-1A2B3C4D5E6F") ?? UUID()
 
     /// Uploads ana's sample form and one of bob's, as fiona.
@@ -24,7 +25,7 @@ final class SubmissionAPITests: XCTestCase {
     }
 
     func testForemenListEveryoneTechniciansOnlyThemselves() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try makeFixture()
         try await fixture.test { client in
             let foreman = try await client.login("fiona")
             try await Self.uploadTwo(client, foreman: foreman)
@@ -60,7 +61,7 @@ final class SubmissionAPITests: XCTestCase {
     }
 
     func testBadParametersAre400NamingTheParameter() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try makeFixture()
         try await fixture.test { client in
             let foreman = try await client.login("fiona")
             for (query, name) in [("limit=0", "limit"), ("limit=x", "limit"), ("sort=price", "sort"), ("order=up", "order"),
@@ -74,7 +75,7 @@ final class SubmissionAPITests: XCTestCase {
     }
 
     func testMediaIsServedWholeOrByRange() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try makeFixture()
         try await fixture.test { client in
             let foreman = try await client.login("fiona")
             try await Self.uploadTwo(client, foreman: foreman)
@@ -129,14 +130,14 @@ final class SubmissionAPITests: XCTestCase {
     }
 
     func testSubmissionsStoredBeforeSummariesAreIndexedAtStart() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try makeFixture()
         try await fixture.test { client in
             try await Self.uploadTwo(client, foreman: try await client.login("fiona"))
         }
         // Both rows lose their summary, as rows stored before v2 have none; bob's form.json
         // is then unreadable.
-        let repository = try SQLiteSubmissionRepository(path: fixture.layout.database.path)
-        try await repository.forgetSummaries()
+        let repository = try await fixture.openRepository()
+        try await forgetSummaries(of: repository)
         let before = try await repository.unsummarizedIDs()
         XCTAssertEqual(before.count, 2)
         let bob = Self.bobFormID.uuidString.lowercased()
@@ -153,4 +154,11 @@ final class SubmissionAPITests: XCTestCase {
         let after = try await repository.unsummarizedIDs()
         XCTAssertEqual(after, [bob])
     }
+}
+
+/// `SubmissionAPITests` with mi-server on PostgreSQL: the listing API gives the same results as on SQLite.
+final class PostgresSubmissionAPITests: SubmissionAPITests {
+    override class var engine: RepositoryEngine { .postgres }
+
+    func testUploadsLandInPostgreSQL() async throws { try await assertUploadsLandInTheEngine() }
 }

@@ -8,7 +8,7 @@ import TestSupport
 import XCTest
 
 /// `/submissions` (filters, search, sorting, pages) and the dashboard `/`, as a browser gets them.
-final class SubmissionListPageTests: XCTestCase {
+class SubmissionListPageTests: EngineTestCase {
     static let bobFormID = SubmissionAPITests.bobFormID
 
     /// ana's sample form, then bob's (its note "válvula rota"), both uploaded by fiona.
@@ -39,7 +39,7 @@ final class SubmissionListPageTests: XCTestCase {
     }
 
     func testTheForemanFiltersSearchesSortsAndPages() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try makeFixture()
         try await fixture.test { client in
             try await Self.uploadTwo(client)
             let ana = ServerFixture.formID.uuidString.lowercased(), bob = Self.bobFormID.uuidString.lowercased()
@@ -98,7 +98,7 @@ final class SubmissionListPageTests: XCTestCase {
     }
 
     func testATechnicianListsOnlyTheirOwn() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try makeFixture()
         try await fixture.test { client in
             try await Self.uploadTwo(client)
             let session = try await client.officeSession("ana", fixture: fixture)
@@ -117,7 +117,7 @@ final class SubmissionListPageTests: XCTestCase {
     }
 
     func testTheDashboardDrawsThirtyDaysAndTheTemplatesAsSVG() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try makeFixture()
         try await fixture.test { client in
             try await Self.uploadTwo(client)
             // A day later: both uploads fall on the second-to-last bar.
@@ -144,7 +144,7 @@ final class SubmissionListPageTests: XCTestCase {
     }
 
     func testWithoutASessionBothPagesSendTheBrowserToSignIn() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try makeFixture()
         try await fixture.test { client in
             for uri in ["/", "/submissions?user=ana"] {
                 let response = try await client.execute(uri: uri, method: .get) { $0 }
@@ -153,4 +153,11 @@ final class SubmissionListPageTests: XCTestCase {
             }
         }
     }
+}
+
+/// `SubmissionListPageTests` with mi-server on PostgreSQL: the submissions listing and the dashboard give the same results as on SQLite.
+final class PostgresSubmissionListPageTests: SubmissionListPageTests {
+    override class var engine: RepositoryEngine { .postgres }
+
+    func testUploadsLandInPostgreSQL() async throws { try await assertUploadsLandInTheEngine() }
 }

@@ -8,11 +8,11 @@ import TestSupport
 import XCTest
 
 /// `/submissions/{id}`: the uploaded form as the office reads it, its downloads, and who may see it.
-final class SubmissionPageTests: XCTestCase {
+class SubmissionPageTests: EngineTestCase {
     static let hostile = "<img src=x onerror=alert(1)> and <script>alert(2)</script>"
 
     func testTheForemanSeesEveryAnswerCommentAndMediaAsText() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try makeFixture()
         try await fixture.test { client in
             let token = try await client.login("fiona")
             try await assertStatus(.created, try await client.upload(try ServerFixture.upload(formData: try ServerFixture.formData(note: Self.hostile)), token: token))
@@ -55,7 +55,7 @@ final class SubmissionPageTests: XCTestCase {
     }
 
     func testATechnicianOpensTheirOwnSubmissionButNotAnothers() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try makeFixture()
         try await fixture.test { client in
             let token = try await client.login("fiona")
             try await assertStatus(.created, try await client.upload(try ServerFixture.upload(), token: token))
@@ -82,7 +82,7 @@ final class SubmissionPageTests: XCTestCase {
     }
 
     func testWithoutASessionThePageSendsTheBrowserToSignInAndBack() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try makeFixture()
         try await fixture.test { client in
             let id = ServerFixture.formID.uuidString.lowercased()
             let response = try await client.execute(uri: "/submissions/\(id)?from=2026-01-01", method: .get) { $0 }
@@ -94,7 +94,7 @@ final class SubmissionPageTests: XCTestCase {
     }
 
     func testASimulatedFormCarriesTheSimulatedBadgeAndARealOneDoesNot() async throws {
-        let fixture = try ServerFixture([.set("Server.AcceptSimulated", true)])
+        let fixture = try makeFixture([.set("Server.AcceptSimulated", true)])
         let realID = UUID()
         try await fixture.test { client in
             let token = try await client.login("fiona")
@@ -198,4 +198,11 @@ final class SubmissionPageClinicalTests: XCTestCase {
         // Without an acceptance the consent says so.
         XCTAssertTrue(html.contains("<p class=\"error consent-missing\">not accepted</p>"), html)
     }
+}
+
+/// `SubmissionPageTests` with mi-server on PostgreSQL: the submission page give the same results as on SQLite.
+final class PostgresSubmissionPageTests: SubmissionPageTests {
+    override class var engine: RepositoryEngine { .postgres }
+
+    func testUploadsLandInPostgreSQL() async throws { try await assertUploadsLandInTheEngine() }
 }

@@ -175,11 +175,7 @@ class SubmissionRecordTests: XCTestCase {
         _ = folder
         let (receipt, form) = try form()
         _ = try await repository.record(receipt, form: form, placeFiles: {}, removeFiles: {})
-        switch repository {
-        case let sqlite as SQLiteSubmissionRepository: try await sqlite.forgetSummaries()
-        case let postgres as PostgresSubmissionRepository: try await postgres.forgetSummaries()
-        default: return XCTFail("no way to forget the summaries of \(type(of: repository))")
-        }
+        try await forgetSummaries(of: repository)
         let unsummarized = try await repository.unsummarizedIDs()
         XCTAssertEqual(unsummarized, [receipt.id])
         let unfound = try await repository.submissions(SubmissionQuery(words: ["valvula"]))

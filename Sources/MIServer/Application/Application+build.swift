@@ -165,7 +165,7 @@ func buildRouter(_ services: ServerServices) -> ServerRouter {
     recorder.addRoutes(StatisticsController(templatePath: paths.template, statistics: services.statistics,
                                             sessions: sessions).endpoints)
     recorder.addRoutes(ExportController(templatePath: paths.template, statistics: services.statistics, layout: services.layout,
-                                        sessions: sessions).endpoints)
+                                        sessions: sessions, now: services.now).endpoints)
     recorder.addRoutes(SubmissionController(path: paths.submit, layout: services.layout,
                                             repository: services.repository, sessions: sessions,
                                             maxUploadBytes: services.configuration.server.maxUploadBytes,

@@ -12,6 +12,8 @@ struct ExportController {
     let statistics: StoredStatistics
     let layout: DataLayout
     let sessions: SessionMiddleware
+    /// The server's clock: the time every zip entry carries.
+    let now: @Sendable () -> Date
 
     var endpoints: RouteCollection<ServerContext> {
         let routes = RouteCollection(context: ServerContext.self)
@@ -60,12 +62,12 @@ struct ExportController {
         let id = try context.parameters.decoded("id")
         let submissions = try await statistics.forms.list(id, filters: filters)
         let template = try await statistics.layout(of: id, version: filters.version, submissions: submissions)
-        let (layout, selected) = (self.layout, filters)
+        let (layout, selected, modified) = (self.layout, filters, now())
         // Made on the thread pool: it opens the temporary files of the zip's central directory.
         let box = try await Blocking.run {
             WriterBox(try ExportWriter(template: template, source: StoredExportSource(submissions: submissions, layout: layout),
                                        format: options.format, filters: selected, includeMedia: options.media,
-                                       temporaryFolder: layout.receiving.path))
+                                       now: modified, temporaryFolder: layout.receiving.path))
         }
         let logger = context.logger
         let body = ResponseBody { writer in

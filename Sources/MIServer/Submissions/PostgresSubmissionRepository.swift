@@ -290,7 +290,8 @@ public final class PostgresSubmissionRepository: SubmissionRepository {
         }
         var templatesSQL = SQL("SELECT template_id, MAX(template_title), COUNT(*) AS n FROM submission")
         condition(&templatesSQL)
-        templatesSQL.append(" GROUP BY template_id ORDER BY n DESC, template_id")
+        // Ties in the ids' byte order, as on SQLite, whatever the database's locale.
+        templatesSQL.append(" GROUP BY template_id ORDER BY n DESC, template_id COLLATE \"C\"")
         var templates: [SubmissionCounts.Template] = []
         for try await (id, title, count) in try await client.query(templatesSQL.query, logger: logger)
             .decode((String, String, Int).self) {

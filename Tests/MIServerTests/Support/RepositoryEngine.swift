@@ -25,6 +25,24 @@ enum RepositoryEngine: String, Sendable {
     }
 }
 
+/// Forgets every row's summary, as rows stored before summaries existed have none (the start-up
+/// backfill's input).
+func forgetSummaries(of repository: any SubmissionRepository) async throws {
+    switch repository {
+    case let sqlite as SQLiteSubmissionRepository: try await sqlite.forgetSummaries()
+    case let postgres as PostgresSubmissionRepository: try await postgres.forgetSummaries()
+    default: throw RepositoryEngine.Unsupported(repository: "\(type(of: repository))")
+    }
+}
+
+extension RepositoryEngine {
+    /// A repository type the tests cannot reach into.
+    struct Unsupported: Error, CustomStringConvertible {
+        var repository: String
+        var description: String { "no way to forget the summaries of \(repository)" }
+    }
+}
+
 /// The test run's one PostgreSQL server (`PostgresServer.shared()`).
 enum SharedPostgres {
     static func server() throws -> PostgresServer { try PostgresServer.shared() }

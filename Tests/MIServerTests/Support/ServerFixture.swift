@@ -2,13 +2,16 @@ import Crypto
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import MIKit
 @testable import MIServer
 import TestSupport
 import XCTest
 
 /// A temporary folder with Config.plist (templates in `templates/`, server data in `data/`),
-/// the sample template, a fake directory, a clock the test moves, and captured logs.
+/// the sample template, a fake directory, a clock the test moves, and captured logs. The
+/// submissions table lives in SQLite in `data/`, or with `engine: .postgres` in a fresh
+/// database of the test run's shared PostgreSQL.
 final class ServerFixture: @unchecked Sendable {
     let directory: TemporaryDirectory
     let configuration: Configuration
@@ -16,14 +19,43 @@ final class ServerFixture: @unchecked Sendable {
     let fakeDirectory = FakeDirectory()
     let logs = LogCapture()
 
-    init(_ edits: [ConfigEdit] = []) throws {
+    init(_ edits: [ConfigEdit] = [], engine: RepositoryEngine = .sqlite) throws {
         directory = try TemporaryDirectory(prefix: "mi-server")
+        let database = engine == .postgres ? try Self.postgresEdits().edits : []
         let plist = try ConfigFixture.write(into: directory.url, [
             .set("Server.TemplatesDirectory", "templates"),
             .set("Server.DataDirectory", "data"),
-        ] + edits)
+        ] + database + edits)
         configuration = try ConfigurationLoader.load(from: plist)
         try Files.write(TemplateFixture.sampleJSON, to: templates.appendingPathComponent("pump-inspection.json"))
+    }
+
+    /// `Server.Database` and `Server.DatabasePasswordFile` naming a fresh database of the shared
+    /// PostgreSQL (the password file the server's own unless `passwordFile` names another).
+    /// `icuLocale` (e.g. "en-US") gives the database that language's collation, as most
+    /// installations have, instead of the test server's byte order ("C.UTF-8").
+    static func postgresEdits(passwordFile: String? = nil,
+                              icuLocale: String? = nil) throws -> (edits: [ConfigEdit], database: DatabaseLocation.Postgres) {
+        let server = try SharedPostgres.server()
+        var database = try server.makeDatabase()
+        if let icuLocale {
+            database.database += "_icu"
+            try server.psql("CREATE DATABASE \(database.database) LOCALE_PROVIDER icu ICU_LOCALE '\(icuLocale)' TEMPLATE template0")
+        }
+        let url = "postgres://\(database.user)@\(database.host):\(database.port)/\(database.database)"
+        return ([.set("Server.Database", .string(url)),
+                 .set("Server.DatabasePasswordFile", .string(passwordFile ?? server.passwordFile))], database)
+    }
+
+    /// The fixture's database opened beside the server's, as another process would open it.
+    func openRepository() async throws -> any SubmissionRepository {
+        switch configuration.server.database {
+        case .sqlite:
+            return try SQLiteSubmissionRepository(path: layout.database.path)
+        case .postgres(let location):
+            return try await PostgresSubmissionRepository(location: location, password: try SharedPostgres.server().password,
+                                                          logger: Logger(label: "test"))
+        }
     }
 
     var templates: URL { configuration.server.templatesDirectory }
@@ -73,6 +105,36 @@ final class ServerFixture: @unchecked Sendable {
 
     static func sha256(_ data: Data) -> String {
         SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+    }
+}
+
+/// A test class whose tests run mi-server on `engine`: SQLite here; a `Postgres…` subclass that
+/// overrides `engine` runs every inherited test again on PostgreSQL.
+class EngineTestCase: XCTestCase {
+    class var engine: RepositoryEngine { .sqlite }
+
+    /// A fixture on this class's engine.
+    func makeFixture(_ edits: [ConfigEdit] = []) throws -> ServerFixture {
+        try ServerFixture(edits, engine: Self.engine)
+    }
+
+    /// Asserts that an upload lands in this class's engine and nowhere else. A `Postgres…`
+    /// subclass calls it from a test of its own: SwiftPM's test discovery finds (and then runs
+    /// the inherited tests of) only a class that declares a test.
+    func assertUploadsLandInTheEngine(file: StaticString = #filePath, line: UInt = #line) async throws {
+        let fixture = try makeFixture()
+        try await fixture.test { client in
+            try await assertStatus(.created, await client.upload(try ServerFixture.upload(), token: try await client.login("fiona")))
+        }
+        XCTAssertEqual(Files.exists(fixture.layout.database), Self.engine == .sqlite, "the SQLite file", file: file, line: line)
+        switch fixture.configuration.server.database {
+        case .sqlite:
+            XCTAssertEqual(Self.engine, .sqlite, file: file, line: line)
+        case .postgres(let location):
+            XCTAssertEqual(Self.engine, .postgres, file: file, line: line)
+            XCTAssertEqual(try SharedPostgres.server().psql("SELECT count(*) FROM submission", database: location.database), "1\n",
+                           file: file, line: line)
+        }
     }
 }
 
