@@ -47,6 +47,20 @@ final class DatabaseConfigurationTests: XCTestCase {
         XCTAssertEqual(try settings([.set("Server.SigningKeyFile", "/etc/mi/cluster.key")]).signingKeyFile, "/etc/mi/cluster.key")
     }
 
+    func testTrustedProxiesAreIPAddressesInCanonicalForm() throws {
+        XCTAssertEqual(try settings([]).trustedProxies, [])
+        XCTAssertEqual(try settings([.set("Server.TrustedProxies", .array(["127.0.0.1", "0:0:0:0:0:0:0:1", " 10.0.0.2"]))]).trustedProxies,
+                       ["127.0.0.1", "::1", "10.0.0.2"])
+        XCTAssertEqual(IPAddressText.canonical("fe80::1"), "fe80::1")
+        for bad in ["localhost", "10.0.0.0/8", "300.1.1.1", ""] {
+            XCTAssertNil(IPAddressText.canonical(bad), bad)
+        }
+        let errors = try errors([.set("Server.TrustedProxies", .array(["127.0.0.1", "nginx.local"]))])
+        XCTAssertEqual(errors.count, 1, "\(errors)")
+        XCTAssertTrue(errors.first?.contains("TrustedProxies[1]") ?? false, "\(errors)")
+        XCTAssertTrue(errors.first?.contains("\"nginx.local\" is not an IP address") ?? false, "\(errors)")
+    }
+
     func testPortDefaultsTo5432AndPostgresqlSchemeIsAccepted() throws {
         XCTAssertEqual(try settings([.set("Server.Database", "postgresql://office@10.0.0.7/mi")]).database,
                        .postgres(.init(user: "office", host: "10.0.0.7", port: 5432, database: "mi")))

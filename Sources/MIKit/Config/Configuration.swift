@@ -47,6 +47,9 @@ public struct Configuration: Sendable {
         /// `mi-server` only: the session tokens' and office cookies' HMAC key file, for several
         /// mi-servers that must accept each other's sessions (nil: `signing.key` in `dataDirectory`).
         public var signingKeyFile: String?
+        /// `mi-server` only: addresses of the proxies in front of it (nginx): for a connection
+        /// from one of them, the client is the nearest untrusted address in `X-Forwarded-For`.
+        public var trustedProxies: [String] = []
 
         /// `mi-server` only: where the PEM files for HTTPS are, read at start-up and on SIGHUP.
         public struct TLSFiles: Sendable, Equatable {

@@ -182,6 +182,14 @@ public enum ConfigurationLoader {
             reader.warning("DatabasePasswordFile", "ignored: Server.Database is not a postgres:// URL")
         }
         let signingKeyFile = reader.string("SigningKeyFile", required: false).map { resolve($0, against: folder).path }
+        var trustedProxies: [String] = []
+        for (index, address) in (reader.strings("TrustedProxies", required: false) ?? []).enumerated() {
+            if let canonical = IPAddressText.canonical(address) {
+                trustedProxies.append(canonical)
+            } else {
+                reader.error("TrustedProxies[\(index)]", "\"\(address)\" is not an IP address (like 127.0.0.1 or ::1; names and ranges are not accepted)")
+            }
+        }
         reader.warnAboutUnknownKeys()
 
         guard let scheme, let domain, let port else { return nil }
@@ -191,7 +199,8 @@ public enum ConfigurationLoader {
                                     tokenMinutes: tokenMinutes, resumableThresholdBytes: Int64(threshold),
                                     resumableExpiryHours: expiryHours, limits: limits,
                                     acceptSimulated: acceptSimulated, tls: tls, database: database,
-                                    databasePasswordFile: databasePasswordFile, signingKeyFile: signingKeyFile)
+                                    databasePasswordFile: databasePasswordFile, signingKeyFile: signingKeyFile,
+                                    trustedProxies: trustedProxies)
     }
 
     /// `Server.TLSCertificateFile` and `Server.TLSKeyFile`: both or neither, since a certificate

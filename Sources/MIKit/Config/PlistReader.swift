@@ -56,6 +56,20 @@ final class PlistReader {
         return bool
     }
 
+    func strings(_ key: String, required: Bool = true) -> [String]? {
+        guard let value = value(key, required: required) else { return nil }
+        guard case .array(let array) = value else { mismatch(key, expected: "an array of strings", found: value); return nil }
+        var result: [String] = []
+        var ok = true
+        for (index, element) in array.enumerated() {
+            if case .string(let string) = element { result.append(string) } else {
+                error("\(key)[\(index)]", "expected a string, found \(element.kindDescription)")
+                ok = false
+            }
+        }
+        return ok ? result : nil
+    }
+
     func integers(_ key: String, required: Bool = true) -> [Int]? {
         guard let value = value(key, required: required) else { return nil }
         guard case .array(let array) = value else { mismatch(key, expected: "an array of integers", found: value); return nil }

@@ -157,7 +157,8 @@ func buildRouter(_ services: ServerServices) -> ServerRouter {
     let paths = services.configuration.server.paths
     let sessions = SessionMiddleware(tokens: services.tokens, now: services.now)
     let sessionController = SessionController(path: paths.session, directory: services.directory, tokens: services.tokens,
-                                              limiter: services.signInLimiter, now: services.now)
+                                              limiter: services.signInLimiter,
+                                              trustedProxies: Set(services.configuration.server.trustedProxies), now: services.now)
     recorder.addRoutes(HealthController().endpoints)
     recorder.addRoutes(sessionController.endpoints)
     recorder.addRoutes(TemplateController(listPath: paths.templateList, templatePath: paths.template,

@@ -18,6 +18,8 @@ struct SessionController {
     let directory: any DirectoryService
     let tokens: SessionTokens
     let limiter: SignInLimiter
+    /// `Server.TrustedProxies`: whose `X-Forwarded-For` names the client (`ClientAddress`).
+    let trustedProxies: Set<String>
     let now: @Sendable () -> Date
 
     var endpoints: RouteCollection<ServerContext> {
@@ -34,7 +36,7 @@ struct SessionController {
         } catch {
             throw HTTPError(.badRequest, message: "the body must be JSON {\"user\": \"…\", \"password\": \"…\"} — use `mi login`")
         }
-        let user = try await authenticate(user: credentials.user, password: credentials.password, context: context)
+        let user = try await authenticate(user: credentials.user, password: credentials.password, request: request, context: context)
         let (token, claims) = try tokens.issue(for: user, now: now())
         context.logger.info("session started", metadata: ["user": .string(user.userName), "role": .string(user.role.rawValue)])
         return try JSONResponse.make(.ok, ServerSession(token: token, user: user.userName, displayName: user.displayName,
@@ -44,8 +46,8 @@ struct SessionController {
     /// Checks a password with the directory, for `mi login` and the office's sign-in alike.
     /// A user name or address with too many recent failures is refused (429 with Retry-After)
     /// without asking the directory; wrong credentials are 401 and counted.
-    func authenticate(user name: String, password: String, context: ServerContext) async throws -> DirectoryUser {
-        let address = context.remoteAddress?.ipAddress ?? "unknown"
+    func authenticate(user name: String, password: String, request: Request, context: ServerContext) async throws -> DirectoryUser {
+        let address = ClientAddress.of(request, context: context, trusted: trustedProxies)
         if let wait = limiter.retryAfter(user: name, address: address, now: now()) {
             context.logger.notice("sign-in refused: too many failures", metadata: ["user": .string(name), "address": .string(address)])
             throw HTTPError(.tooManyRequests, headers: [.retryAfter: String(wait)],

@@ -38,7 +38,7 @@ struct SignInController {
         }
         let signedIn: DirectoryUser
         do {
-            signedIn = try await sessions.authenticate(user: user, password: password, context: context)
+            signedIn = try await sessions.authenticate(user: user, password: password, request: request, context: context)
         } catch let error as HTTPError {
             return page(request, context: context, next: next, user: user, error: error.body ?? "sign-in failed",
                         status: error.status, headers: error.headers)
