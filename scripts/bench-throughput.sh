@@ -9,13 +9,43 @@
 # must reach the disk before its receipt is sent, so it costs a few synced writes (the received
 # files, their folders, the database commit): the dsync rate divided by a small number is the
 # ceiling.
+#
+# DB picks the server side (scripts/stack.sh's MI_STACK_DB): sqlite (default), postgres (one
+# mi-server on a throwaway PostgreSQL, made durable for the run: fsync, synchronous_commit and
+# full_page_writes on, as a production server has them), or cluster (two mi-servers on that
+# PostgreSQL sharing one data directory, behind nginx: the clients post to nginx). MODES="sqlite
+# postgres cluster" runs the benchmark once per mode, one after the other, and prints their
+# medians side by side.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 bin="${MI_BIN_DIR:-$here/.build/release}"
 runs="${RUNS:-3}" count="${SUBMISSIONS:-1000}" clients="${CLIENTS:-8}" dd_count="${DD_COUNT:-1000}"
 [ -x "$bin/mi" ] && [ -x "$bin/mi-server" ] || { echo "build first: make release" >&2; exit 1; }
+if [ -n "${MODES:-}" ]; then
+  summary="" out=$(mktemp /tmp/mi-bench-throughput-mode.XXXXXX)
+  for mode in $MODES; do
+    echo "== DB=$mode"
+    DB=$mode MODES= bash "$0" | tee "$out"
+    summary+="$(printf '%-9s' "$mode")$(sed -n 's/^median: //p' "$out")"$'\n'
+  done
+  rm -f "$out"
+  echo "== medians ($count submissions from $clients clients, $runs runs each)"
+  printf '%s' "$summary"
+  exit 0
+fi
 work="$(mktemp -d /tmp/mi-bench-throughput.XXXXXX)"
+MI_STACK_DB="${DB:-sqlite}"
 . "$here/scripts/stack.sh"
+if [ "$MI_STACK_DB" != sqlite ]; then
+  # postgres-test.sh's server skips syncing (fast tests); here commits must reach the disk as
+  # SQLite's do. All three settings take effect on a reload.
+  for setting in "fsync = on" "synchronous_commit = on" "full_page_writes = on"; do
+    PGPASSWORD=$(cat "$PG_TEST_PASSWORD_FILE") psql -X -q -h 127.0.0.1 -p "$PG_TEST_PORT" -U "$PG_TEST_USER" \
+      -d "$PG_TEST_DATABASE" -c "ALTER SYSTEM SET $setting" >/dev/null
+  done
+  PGPASSWORD=$(cat "$PG_TEST_PASSWORD_FILE") psql -X -q -h 127.0.0.1 -p "$PG_TEST_PORT" -U "$PG_TEST_USER" \
+    -d "$PG_TEST_DATABASE" -c "SELECT pg_reload_conf()" >/dev/null
+fi
 start_server
 echo ana-password | as ana "$bin/mi" login --user ana --password-stdin >/dev/null
 echo fiona-password | as fiona "$bin/mi" login --user fiona --password-stdin >/dev/null
@@ -78,10 +108,13 @@ echo "each submission: form.json $(stat -c %s "$folder/form.json") bytes + $medi
 
 : > "$work/results"
 for run in $(seq 0 $((runs - 1))); do
-  # CPU seconds of the server (utime + stime, in clock ticks) and of the clients (their
-  # rusage, through /usr/bin/time): on 2 cores shared by both they bound the rate too.
-  server_cpu() { awk '{print $14 + $15}' "/proc/$server_pid/stat"; }
-  cpu_before=$(server_cpu)
+  # CPU seconds of the servers (utime + stime, in clock ticks), of nginx (its master and
+  # workers) and of the clients (their rusage, through /usr/bin/time): on 2 cores shared by
+  # all they bound the rate too.
+  cpu_of() { local pid; for pid in "$@"; do awk '{print $14 + $15}' "/proc/$pid/stat"; done | awk '{s += $1} END {print s + 0}'; }
+  server_cpu() { cpu_of "${server_pids[@]}"; }
+  proxy_cpu() { if [ -n "${NGINX_TEST_PID:-}" ]; then cpu_of "$NGINX_TEST_PID" $(pgrep -P "$NGINX_TEST_PID"); else echo 0; fi; }
+  cpu_before=$(server_cpu) proxy_before=$(proxy_cpu)
   start=$(date +%s.%N)
   /usr/bin/time -f "%U %S" -o "$work/client-cpu" \
     python3 "$work/client.py" "$MI_DEMO_PORT" "$token" "$work/forms" $((run * count)) "$count" "$clients" "$folder/$media" > "$work/codes"
@@ -89,29 +122,35 @@ for run in $(seq 0 $((runs - 1))); do
   created=$(grep -c '^201$' "$work/codes" || true)
   [ "$created" -eq "$count" ] || { echo "run $run: $created of $count submissions answered 201: $(sort "$work/codes" | uniq -c | tr '\n' ' ')" >&2; exit 1; }
   server_seconds=$(echo "$(server_cpu) $cpu_before $(getconf CLK_TCK)" | awk '{printf "%.2f", ($1 - $2) / $3}')
+  proxy_seconds=$(echo "$(proxy_cpu) $proxy_before $(getconf CLK_TCK)" | awk '{printf "%.2f", ($1 - $2) / $3}')
   client_seconds=$(awk '{printf "%.2f", $1 + $2}' "$work/client-cpu")
   # The disk's synced 4 KiB writes, in the same folder, right after.
   dd_out=$(dd if=/dev/zero of="$MI_DEMO_DATA/dd-dsync-test" bs=4k count="$dd_count" oflag=dsync 2>&1 | tail -1)
   rm -f "$MI_DEMO_DATA/dd-dsync-test"
-  echo "run $start $end $server_seconds $client_seconds $dd_out" >> "$work/results"
+  echo "run $start $end $server_seconds $proxy_seconds $client_seconds $dd_out" >> "$work/results"
 done
-stored=$(grep -c "submission stored" "$work/server.log" || true)
-[ "$stored" -eq $((runs * count)) ] || { echo "the server stored $stored of $((runs * count)) submissions" >&2; tail -5 "$work/server.log" >&2; exit 1; }
+stored=$(cat "${server_logs[@]}" | grep -c "submission stored" || true)
+[ "$stored" -eq $((runs * count)) ] || { echo "the servers stored $stored of $((runs * count)) submissions" >&2; tail -5 "${server_logs[@]}" >&2; exit 1; }
+if [ ${#server_logs[@]} -gt 1 ]; then
+  echo "stored per mi-server: $(for log in "${server_logs[@]}"; do grep -c "submission stored" "$log" || true; done | paste -sd /)"
+fi
 python3 - "$work/results" "$count" "$dd_count" <<'PY'
 import re, statistics, sys
 count, dd_count = int(sys.argv[2]), int(sys.argv[3])
-rates, writes, server, client = [], [], [], []
+rates, writes, server, proxy, client = [], [], [], [], []
 for line in open(sys.argv[1]):
-    _, start, end, server_cpu, client_cpu, dd = line.split(" ", 5)
+    _, start, end, server_cpu, proxy_cpu, client_cpu, dd = line.split(" ", 6)
     wall = float(end) - float(start)
     rates.append(count / wall)
     server.append(float(server_cpu) / wall)
+    proxy.append(float(proxy_cpu) / wall)
     client.append(float(client_cpu) / wall)
     seconds = float(re.search(r"copied, ([0-9.,e-]+) s", dd).group(1).replace(",", "."))
     writes.append(dd_count / seconds)
 rate, disk = statistics.median(rates), statistics.median(writes)
 print("submissions/s per run: " + ", ".join(f"{r:.0f}" for r in rates))
 print("dd oflag=dsync 4 KiB writes/s per run: " + ", ".join(f"{w:.0f}" for w in writes))
-print("CPU cores busy during the run, mi-server / clients: " + ", ".join(f"{s:.2f} / {c:.2f}" for s, c in zip(server, client)))
+print("CPU cores busy during the run, mi-server(s) / nginx / clients: "
+      + ", ".join(f"{s:.2f} / {p:.2f} / {c:.2f}" for s, p, c in zip(server, proxy, client)))
 print(f"median: {rate:.0f} submissions/s, disk {disk:.0f} synced writes/s, {disk / rate:.1f} synced writes per submission at that rate")
 PY

@@ -4,24 +4,25 @@ import XCTest
 
 /// Two real mi-servers behind Debian's nginx with the configuration the README recommends
 /// (scripts/nginx-test.sh): nginx takes turns between them, and an upload streams through it.
-/// The servers keep separate data folders here but share one signing key, so a token either
-/// server signed is good at the other.
+/// The servers keep separate data folders here (SQLite) but share one `Server.SigningKeyFile`,
+/// so a token either server signed is good at the other.
 final class NginxTests: XCTestCase {
     func testHealthAlternatesBetweenTwoServersAndAnUploadThroughNginxIsStored() throws {
         let ports = [Sandbox.freePort(), Sandbox.freePort()]
         let nginx = try NginxServer.start(upstreams: ports)
         defer { nginx.stop() }
+        let scratch = try TemporaryDirectory(prefix: "mi-nginx")
+        // Every connection comes from nginx: the README's advice on the per-address limit.
+        let keys = """
+            <key>SigningKeyFile</key><string>\(scratch.path("signing.key").path)</string>
+            <key>MaxConnectionsPerAddress</key><integer>1000</integer>
+            """
         // `mi` talks to nginx; each sandbox's mi-server listens on its own port behind it.
-        let client = try Sandbox(server: .init(port: nginx.port, listenPort: ports[0]))
-        let second = try Sandbox(server: .init(port: nginx.port, listenPort: ports[1]))
+        let client = try Sandbox(server: .init(port: nginx.port, listenPort: ports[0], extraKeys: keys))
+        let second = try Sandbox(server: .init(port: nginx.port, listenPort: ports[1], extraKeys: keys))
         try ServerTests.prepare(client)
         try ServerTests.prepare(second)
         let first = try RunningServer(client)
-        let signingKey = "server-data/signing.key"
-        try FileManager.default.createDirectory(at: second.root.appendingPathComponent("server-data"),
-                                                withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: client.root.appendingPathComponent(signingKey),
-                                         to: second.root.appendingPathComponent(signingKey))
         let other = try RunningServer(second)
         let logs = [first.log, other.log]
 
