@@ -4,7 +4,7 @@
 #   scripts/demo-config.sh OUT.plist DOCUMENTS    (LDAP_TEST_* from scripts/slapd-test.sh when set)
 # The server's keys come from MI_DEMO_PORT, MI_DEMO_TEMPLATES and MI_DEMO_DATA when set, and
 # optionally MI_DEMO_LISTEN_PORT, MI_DEMO_DATABASE, MI_DEMO_DATABASE_PASSWORD_FILE,
-# MI_DEMO_SIGNING_KEY_FILE and MI_DEMO_MAX_CONNECTIONS (see scripts/stack.sh).
+# MI_DEMO_SIGNING_KEY_FILE, MI_DEMO_MAX_CONNECTIONS and MI_DEMO_TRUSTED_PROXY (see scripts/stack.sh).
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 out=$1 documents=$2
@@ -29,6 +29,8 @@ if env.get("MI_DEMO_PORT"):
                                 ("MaxConnectionsPerAddress", "MI_DEMO_MAX_CONNECTIONS", int)]:
         if env.get(variable):
             config["Server"][key] = kind(env[variable])
+    if env.get("MI_DEMO_TRUSTED_PROXY"):
+        config["Server"]["TrustedProxies"] = [env["MI_DEMO_TRUSTED_PROXY"]]
 if env.get("LDAP_TEST_URL"):
     config["LDAP"].update({
         "URL": env["LDAP_TEST_URL"], "StartTLS": False, "BaseDN": env["LDAP_TEST_BASE"],

@@ -37,8 +37,9 @@ if [ "$stack_db" != sqlite ]; then
   export MI_DEMO_DATABASE="$PG_TEST_URL" MI_DEMO_DATABASE_PASSWORD_FILE="$PG_TEST_PASSWORD_FILE"
 fi
 if [ "$stack_db" = cluster ]; then
-  # Every connection comes from nginx: the per-address limit must allow all of them.
-  export MI_DEMO_SIGNING_KEY_FILE="$work/signing.key" MI_DEMO_MAX_CONNECTIONS=1000
+  # Every connection comes from nginx: the per-address limit must allow all of them, and the
+  # sign-in limits count the client address nginx forwards (Server.TrustedProxies).
+  export MI_DEMO_SIGNING_KEY_FILE="$work/signing.key" MI_DEMO_MAX_CONNECTIONS=1000 MI_DEMO_TRUSTED_PROXY=127.0.0.1
   stack_ports=("$(free_port)")
   reserved_port=${stack_ports[0]} stack_ports+=("$(free_port)")
   eval "$(bash "$here/scripts/nginx-test.sh" start "$work/nginx" "${stack_ports[@]}" 2>/dev/null)"
