@@ -57,27 +57,30 @@ final class PlistReader {
     }
 
     func strings(_ key: String, required: Bool = true) -> [String]? {
-        guard let value = value(key, required: required) else { return nil }
-        guard case .array(let array) = value else { mismatch(key, expected: "an array of strings", found: value); return nil }
-        var result: [String] = []
-        var ok = true
-        for (index, element) in array.enumerated() {
-            if case .string(let string) = element { result.append(string) } else {
-                error("\(key)[\(index)]", "expected a string, found \(element.kindDescription)")
-                ok = false
-            }
+        array(key, required: required, of: ("a string", "strings")) { element in
+            if case .string(let string) = element { return string }
+            return nil
         }
-        return ok ? result : nil
     }
 
     func integers(_ key: String, required: Bool = true) -> [Int]? {
+        array(key, required: required, of: ("an integer", "integers")) { element in
+            if case .integer(let integer) = element { return integer }
+            return nil
+        }
+    }
+
+    /// An array whose every element `convert` takes; each element it refuses is an error
+    /// naming its index (`Key[2]`), and then the whole array is nil.
+    private func array<Element>(_ key: String, required: Bool, of kind: (one: String, many: String),
+                                _ convert: (PlistValue) -> Element?) -> [Element]? {
         guard let value = value(key, required: required) else { return nil }
-        guard case .array(let array) = value else { mismatch(key, expected: "an array of integers", found: value); return nil }
-        var result: [Int] = []
+        guard case .array(let array) = value else { mismatch(key, expected: "an array of \(kind.many)", found: value); return nil }
+        var result: [Element] = []
         var ok = true
         for (index, element) in array.enumerated() {
-            if case .integer(let integer) = element { result.append(integer) } else {
-                error("\(key)[\(index)]", "expected an integer, found \(element.kindDescription)")
+            if let converted = convert(element) { result.append(converted) } else {
+                error("\(key)[\(index)]", "expected \(kind.one), found \(element.kindDescription)")
                 ok = false
             }
         }
