@@ -69,6 +69,27 @@ final class SharedDataDirectoryTests: XCTestCase {
         XCTAssertTrue(fixture.logs.messages.contains { $0.contains("removed unfinished uploads") })
     }
 
+    /// Two servers starting at once sweep the same dead folders: each folder goes once, and
+    /// neither start fails on a folder the other removed first.
+    func testTwoSweepsAtOnceBothSucceedAndLeaveNothingDead() async throws {
+        let directory = try TemporaryDirectory(prefix: "mi-sweep")
+        let layout = DataLayout(root: directory.url)
+        try layout.prepare()
+        for _ in 0..<200 {
+            let dead = UUID().uuidString.lowercased()
+            try Files.write("half", to: layout.incoming.appendingPathComponent("\(dead)/upload/form.json"))
+            try Files.write("", to: layout.incoming.appendingPathComponent(dead + ".lock"))
+        }
+        let (repository, folder) = try await RepositoryEngine.sqlite.makeRepository()
+        _ = folder
+        let logger = LogCapture().logger()
+        async let first = layout.removeLeftovers(repository: repository, logger: logger)
+        async let second = layout.removeLeftovers(repository: repository, logger: logger)
+        let removed = try await first + second
+        XCTAssertEqual(removed.count, 200, "each dead folder removed once")
+        XCTAssertEqual(Files.names(in: layout.incoming), [])
+    }
+
     func testServersWithOneSigningKeyFileAcceptEachOthersSessions() async throws {
         let keys = try TemporaryDirectory(prefix: "mi-keys")
         let keyFile = keys.path("cluster.key")

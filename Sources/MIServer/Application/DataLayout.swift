@@ -44,6 +44,17 @@ struct DataLayout: Sendable {
         try DurableFile.makeFolder(uploads)
     }
 
+    /// Removes `url`; false when it is already gone (another server starting at the same time
+    /// swept it first).
+    private static func remove(_ url: URL) throws -> Bool {
+        do {
+            try FileManager.default.removeItem(at: url)
+            return true
+        } catch CocoaError.fileNoSuchFile {
+            return false
+        }
+    }
+
     /// Removes what servers killed mid-upload left: the receiving folders under `incoming/` of
     /// servers that are gone (`DataDirectoryLock.whenAbandoned`: a live server's, on this machine
     /// or another sharing the folder, is left alone), and every `submissions/<id>` folder without
@@ -68,11 +79,9 @@ struct DataLayout: Sendable {
                     if !names.contains(owner) { try DataDirectoryLock.whenAbandoned(owner, in: incoming) {} }
                 } else if exists && isFolder.boolValue {
                     try DataDirectoryLock.whenAbandoned(name, in: incoming) {
-                        try fileManager.removeItem(at: url)
-                        removed.append("incoming/\(name)")
+                        if try Self.remove(url) { removed.append("incoming/\(name)") }
                     }
-                } else if exists {
-                    try fileManager.removeItem(at: url)
+                } else if exists, try Self.remove(url) {
                     removed.append("incoming/\(name)")
                 }
             }
