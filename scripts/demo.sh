@@ -6,8 +6,9 @@
 # comments, reassigns another technician's draft, sends one form back, and uploads them with 30
 # simulated forms (`mi simulate`, a fixed seed) so the statistics page has data; the server
 # shows the submissions. MI_STACK_DB=postgres or cluster (scripts/stack.sh; `make demo-cluster`)
-# runs the same flow on PostgreSQL, or through nginx in front of two mi-servers. With OFFICE=1 (`make demo OFFICE=1`) mi-server keeps running at the end
-# so the office can be opened in a browser, until Ctrl-C.
+# runs the same flow on PostgreSQL, or through nginx in front of two mi-servers. With OFFICE=1
+# (`make demo OFFICE=1`) mi-server keeps running at the end so the office can be opened in a
+# browser, until Ctrl-C.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 bin="${MI_BIN_DIR:-$here/.build/debug}"

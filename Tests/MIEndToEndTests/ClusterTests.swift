@@ -49,12 +49,8 @@ final class Cluster {
         return Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 
-    /// What lies in the servers' receiving folders (`<instance>/<upload>`).
-    var uploadsBeingReceived: [String] {
-        let incoming = data.appendingPathComponent("incoming")
-        return Files.names(in: incoming).filter { !$0.hasSuffix(".lock") }
-            .flatMap { name in Files.names(in: incoming.appendingPathComponent(name)).map { "\(name)/\($0)" } }
-    }
+    /// Uploads being received, or left by a dead server, in the shared data folder.
+    var uploadsBeingReceived: [String] { Files.uploadsBeingReceived(in: data.appendingPathComponent("incoming")) }
 
     /// The bearer token `mi login` got for `user` (through nginx).
     func token(_ user: String) throws -> String {

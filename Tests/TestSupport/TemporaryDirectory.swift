@@ -33,6 +33,22 @@ public enum Files {
 
     public static func exists(_ url: URL) -> Bool { FileManager.default.fileExists(atPath: url.path) }
 
+    /// What lies in mi-server's `incoming/` besides the servers' own (empty) receiving folders
+    /// and their `<instance>.lock` files: uploads being received or left by a server that died,
+    /// as `<instance>/<name>`, and anything else by its own name.
+    public static func uploadsBeingReceived(in incoming: URL) -> [String] {
+        let names = names(in: incoming)
+        var found: [String] = []
+        for name in names where !name.hasSuffix(".lock") {
+            if names.contains(name + ".lock") {
+                found += Files.names(in: incoming.appendingPathComponent(name)).map { "\(name)/\($0)" }
+            } else {
+                found.append(name)
+            }
+        }
+        return found
+    }
+
     public static func isDirectory(_ url: URL) -> Bool {
         var isDirectory: ObjCBool = false
         return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue

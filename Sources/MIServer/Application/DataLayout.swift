@@ -70,18 +70,20 @@ struct DataLayout: Sendable {
             let fileManager = FileManager.default
             let names = try fileManager.contentsOfDirectory(atPath: incoming.path).sorted()
             for name in names where name != own && name != own.map({ $0 + DataDirectoryLock.lockSuffix }) {
-                let url = incoming.appendingPathComponent(name)
-                var isFolder: ObjCBool = false
-                let exists = fileManager.fileExists(atPath: url.path, isDirectory: &isFolder)
                 if name.hasSuffix(DataDirectoryLock.lockSuffix) {
                     // A lock whose folder is gone: a server that died before making it.
                     let owner = String(name.dropLast(DataDirectoryLock.lockSuffix.count))
                     if !names.contains(owner) { try DataDirectoryLock.whenAbandoned(owner, in: incoming) {} }
-                } else if exists && isFolder.boolValue {
+                    continue
+                }
+                let url = incoming.appendingPathComponent(name)
+                var isFolder: ObjCBool = false
+                guard fileManager.fileExists(atPath: url.path, isDirectory: &isFolder) else { continue }
+                if isFolder.boolValue {
                     try DataDirectoryLock.whenAbandoned(name, in: incoming) {
                         if try Self.remove(url) { removed.append("incoming/\(name)") }
                     }
-                } else if exists, try Self.remove(url) {
+                } else if try Self.remove(url) {
                     removed.append("incoming/\(name)")
                 }
             }
