@@ -24,13 +24,16 @@ final class WorkPiecesTests: XCTestCase {
         }
     }
 
-    /// 100 forms written to a real store, each with its number in its name.
+    /// 100 completed forms written to a real store, each with its number in its name.
     private func storeWithForms() throws -> (StoreFixture, [FormLocation]) {
         let fixture = try StoreFixture()
         let locations = try (0..<100).map { number -> FormLocation in
             var form = try fixture.form(name: "form-\(number)", createdAt: TestClock.start)
             form.answers["hours"] = Answer(value: .number(Double(number)))
-            return try fixture.store.create(form)
+            form.status = .completed
+            form.submittedAt = TestClock.start
+            let created = try fixture.store.create(form)
+            return try fixture.store.move(created, to: .completed, user: "ana", name: form.name)
         }
         return (fixture, locations)
     }
@@ -67,7 +70,8 @@ final class WorkPiecesTests: XCTestCase {
     }
 
     func testFormReaderConcurrentlyReadsEveryFileOnceInOrderForEveryCountAndPieces() throws {
-        let (_, all) = try storeWithForms()
+        let (fixture, all) = try storeWithForms()
+        defer { withExtendedLifetime(fixture) {} }
         let files = all.map(\.formFile.path)
         for count in 0...100 {
             for pieces in Self.pieceCounts {

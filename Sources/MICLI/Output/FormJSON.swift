@@ -15,6 +15,10 @@ struct FormJSON: Encodable {
     var submittedAt: Date?
     var returnedAt: Date?
     var returnNote: String?
+    /// As in every listing (`FormSummaryJSON`): questions with an answer or a comment, questions, media files.
+    var answeredCount: Int
+    var questionCount: Int
+    var mediaCount: Int
     /// Who accepted the template's consent text, when, and its SHA-256 (absent when nobody did).
     var consent: ConsentAcceptance?
     /// Whether the form may be answered and submitted as far as consent goes (true when the
@@ -22,7 +26,7 @@ struct FormJSON: Encodable {
     var consentAccepted: Bool
     var questions: [QuestionJSON]
     var foremanComments: [ForemanComment]
-    var audit: [AuditEvent]?
+    var audit: [AuditJSON]?
     /// The template scorer's values (`"ipaq.totalMET": 1386`), recomputed from the answers; absent
     /// when the template names no scorer.
     var scores: [String: ScoreValue]?
@@ -30,6 +34,35 @@ struct FormJSON: Encodable {
     var scoreItems: [ScoreItem]?
     /// What a reader must know about the scores ("Not a full 30-point MMSE …").
     var scoreNote: String?
+
+    /// One event of the history (`--history`): form.json's event with its keys named so that
+    /// none has another type elsewhere in `--json` (`questions` and `media` are arrays of
+    /// objects in the same document), and the sentence `mi review --history` prints.
+    struct AuditJSON: Encodable {
+        var at: Date
+        var by: String
+        var action: String
+        /// Ids of the questions the event touched.
+        var questionIDs: [String]?
+        /// The media file attached or detached.
+        var mediaName: String?
+        var from: String?
+        var to: String?
+        var note: String?
+        var sentence: String
+
+        init(_ event: AuditEvent) {
+            at = event.at
+            by = event.by
+            action = event.action.rawValue
+            questionIDs = event.questions
+            mediaName = event.media
+            from = event.from
+            to = event.to
+            note = event.note
+            sentence = event.sentenceInLocalStore
+        }
+    }
 
     struct QuestionJSON: Encodable {
         var number: Int
@@ -70,6 +103,10 @@ struct FormJSON: Encodable {
         submittedAt = form.submittedAt
         returnedAt = form.returnedAt
         returnNote = form.returnNote
+        let summary = form.summary
+        answeredCount = summary.answered
+        questionCount = summary.questions
+        mediaCount = summary.media
         consent = form.consent
         consentAccepted = form.hasRequiredConsent
         questions = form.template.questions.enumerated().map { index, question in
@@ -93,7 +130,7 @@ struct FormJSON: Encodable {
             return item
         }
         foremanComments = form.foremanComments
-        audit = history ? form.audit : nil
+        audit = history ? form.audit.map(AuditJSON.init) : nil
         if let sheet = form.scores {
             scores = Dictionary(sheet.values.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
             scoreItems = sheet.items
