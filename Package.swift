@@ -88,6 +88,7 @@ let package = Package(
                     resources: [.copy("Resources/mi_test_server.py")]),
         .testTarget(name: "MIEndToEndTests", dependencies: ["mi", "mi-report", "mi-server", "TestSupport"],
                     resources: [.copy("Resources/mi_test_proxy.py"), .copy("Resources/mi_office_browser.py"),
-                                .copy("Resources/mi_export_check.py")]),
+                                .copy("Resources/mi_export_check.py"),
+                                .copy("Resources/Golden")]),
     ]
 )
