@@ -88,27 +88,33 @@ final class ReportComposer {
         space(12)
     }
 
+    /// The answer in its type's shape (`QuestionType.presentation`): a grid is drawn even
+    /// empty, options with a box each, yes/no in words, anything else as its text.
     private func answerPart(_ question: Question, _ value: AnswerValue?) {
-        switch (question.kind, value) {
-        case (.table(let rows, let columns, let noCells), _):
-            var cells: [[String?]] = []
-            if case .table(let given)? = value { cells = given }
-            table(rows: rows, columns: columns, noCells: noCells, values: cells)
+        let shape = question.type.presentation(of: value)
+        if case .grid(let grid, let cells)? = shape {
+            table(rows: grid.rows, columns: grid.columns, noCells: grid.noCells, values: cells)
             if value == nil { paragraph("no answer", style: .note, indent: Self.indent, after: 3) }
-        case (_, nil):
+            return
+        }
+        guard value != nil, let shape else {
             field("Answer:", "no answer", valueStyle: .note, indent: Self.indent, labelWidth: Self.answerLabelWidth, after: 3)
-        case (.multipleChoice(let options, _), .choices(let chosen)?):
+            return
+        }
+        switch shape {
+        case .choices(let list):
             paragraph("Answer:", style: .label, indent: Self.indent, after: 1)
-            let extra = chosen.filter { !options.contains($0) }
-            for option in options + extra {
-                let mark = chosen.contains(option) ? "☒" : "☐"
+            for option in list.options + list.extra {
+                let mark = list.chosen.contains(option) ? "☒" : "☐"
                 paragraph("\(mark) \(option)", style: .body, indent: Self.indent + 8, after: 1)
             }
             space(2)
-        case (.trueFalse, .bool(let yes)?):
+        case .yesNo(let yes):
             field("Answer:", yes ? "Yes" : "No", indent: Self.indent, labelWidth: Self.answerLabelWidth, after: 3)
-        case (_, let value?):
-            field("Answer:", value.display, indent: Self.indent, labelWidth: Self.answerLabelWidth, after: 3)
+        case .text(let text):
+            field("Answer:", text, indent: Self.indent, labelWidth: Self.answerLabelWidth, after: 3)
+        case .grid:
+            break
         }
     }
 

@@ -71,6 +71,6 @@ extension AnswerRulesTests {
 
     func testATableLineIsOneJSONArray() throws {
         XCTAssertEqual(try rules("bearings").value(fromLine: #"[["1","2"],["3","4"],["5",null]]"#),
-                       .table([["1", "2"], ["3", "4"], ["5", nil]]))
+                       .cells([["1", "2"], ["3", "4"], ["5", nil]]))
     }
 }

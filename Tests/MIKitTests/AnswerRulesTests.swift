@@ -189,12 +189,12 @@ final class AnswerRulesTests: XCTestCase {
 
     func testCompleteTableIsAccepted() throws {
         XCTAssertEqual(try rules("bearings").value(fromJSON: goodTable),
-                       .table([["61", "2.5"], ["58", "1.9"], ["70", nil]]))
+                       .cells([["61", "2.5"], ["58", "1.9"], ["70", nil]]))
     }
 
     func testTableFromOneJSONWord() throws {
         XCTAssertEqual(try rules("bearings").value(fromWords: [#"[["1","2"],["3","4"],["5",null]]"#]),
-                       .table([["1", "2"], ["3", "4"], ["5", nil]]))
+                       .cells([["1", "2"], ["3", "4"], ["5", nil]]))
     }
 
     func testValueInANoValueCellIsRefused() throws {

@@ -55,14 +55,14 @@ final class DraftAnswerTests: XCTestCase {
     func testADraftBesideAnOlderValueKeepsTheValueButIsNotDone() throws {
         _ = try workflow.answer("pump-1", [AnswerUpdate(question: "bearings", value: .words([#"[["1","2"],["3","4"],["5",null]]"#]))])
         let form = try workflow.answer("pump-1", [AnswerUpdate(question: "bearings", value: .draft([["9", "2"], ["3", "4"], ["5", nil]]))])
-        XCTAssertEqual(form.answer(for: "bearings").value, .table([["1", "2"], ["3", "4"], ["5", nil]]))
+        XCTAssertEqual(form.answer(for: "bearings").value, .cells([["1", "2"], ["3", "4"], ["5", nil]]))
         XCTAssertFalse(form.answer(for: "bearings").isDone)
     }
 
     func testACompleteValueEndsTheDraft() throws {
         _ = try workflow.answer("pump-1", [AnswerUpdate(question: "bearings", value: .draft(twoCells))])
         let form = try workflow.answer("pump-1", [
-            AnswerUpdate(question: "bearings", value: .validated(.table([["61", "2"], ["58", "1"], ["70", nil]]))),
+            AnswerUpdate(question: "bearings", value: .validated(.cells([["61", "2"], ["58", "1"], ["70", nil]]))),
         ])
         XCTAssertNil(form.answer(for: "bearings").draft)
         XCTAssertTrue(form.answer(for: "bearings").isDone)

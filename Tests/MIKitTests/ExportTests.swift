@@ -78,7 +78,7 @@ final class CSVLayoutTests: XCTestCase {
             "noise": Answer(value: nil, comment: "could not run it"),
             "pressure": Answer(value: .number(4)),
             "hours": Answer(value: .number(1250)),
-            "bearings": Answer(value: .table([["61", "2.5"], ["58", "1.9"], ["70", nil]]), media: ["Qid6(1).jpg"]),
+            "bearings": Answer(value: .cells([["61", "2.5"], ["58", "1.9"], ["70", nil]]), media: ["Qid6(1).jpg"]),
             "notes": Answer(value: .text("Ñuñoa plant, line 2"), media: ["Qid7(1).mp4", "Qid7(2).m4a"]),
         ]
         form.foremanComments = [
@@ -128,7 +128,7 @@ final class CSVLayoutTests: XCTestCase {
             form.template.questions[index].kind = .table(rows: ["Motor", "Drive end", "Non-drive end"],
                                                          columns: ["Temperature", "Vibration"], noCells: [])
         }
-        form.answers["bearings"] = Answer(value: .table([["70", "9.9"], ["61", "2.5"], ["58", "1.9"]]))
+        form.answers["bearings"] = Answer(value: .cells([["70", "9.9"], ["61", "2.5"], ["58", "1.9"]]))
         var newest = try TemplateFixture.sampleTemplate()
         newest.version = 4
         newest.questions[1].kind = .multipleChoice(options: ["None", "Mechanical seal", "Suction flange"], maxAnswers: 0)

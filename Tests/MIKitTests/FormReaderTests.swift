@@ -18,7 +18,7 @@ final class FormReaderTests: XCTestCase {
             "leaks": Answer(value: .choices(["Mechanical seal", "Suction flange"]), media: ["Qid1(1).jpg", "Qid1(2).mp4"]),
             "pressure": Answer(value: .number(Double(number) * 0.37 - 1e-7)),
             "hours": Answer(value: .number(12_345_678_901)),
-            "bearings": Answer(value: .table([["61.5", "2.1"], ["58", "1.9"], ["70", nil]])),
+            "bearings": Answer(value: .cells([["61.5", "2.1"], ["58", "1.9"], ["70", nil]])),
             "notes": Answer(value: .text("Ñuñoa / \\ \u{0001} end"), comment: nil),
             "noise": Answer(comment: "too loud"),
         ]

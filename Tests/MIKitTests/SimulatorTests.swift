@@ -66,7 +66,7 @@ final class SimulatorTests: XCTestCase {
                     chosenCounts[question.id, default: []].insert(labels.count)
                 case .number(let number):
                     XCTAssertEqual(try rules.value(fromJSON: .number(number)), value)
-                case .table(let rows):
+                case .cells(let rows):
                     XCTAssertEqual(rows[0][1], nil, "a no-value cell stays empty")
                     XCTAssertEqual(rows[1][2], nil, "a no-value cell stays empty")
                     XCTAssertEqual(rows.flatMap { $0 }.compactMap { $0 }.count, 4, "every other cell has a value")

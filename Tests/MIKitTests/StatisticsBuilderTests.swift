@@ -153,9 +153,9 @@ final class StatisticsBuilderTests: XCTestCase {
 
     func testTableCellsNumericWhenEveryValueIsANumberElseValues() throws {
         let result = try statistics([
-            form(["readings": Answer(value: .table([["2.5", "ok"], ["3", nil]]))]),
-            form(["readings": Answer(value: .table([["3.5", "ok"], ["n/a", nil]]))]),
-            form(["readings": Answer(value: .table([["", "Dirty"], ["4", nil]]))]),
+            form(["readings": Answer(value: .cells([["2.5", "ok"], ["3", nil]]))]),
+            form(["readings": Answer(value: .cells([["3.5", "ok"], ["n/a", nil]]))]),
+            form(["readings": Answer(value: .cells([["", "Dirty"], ["4", nil]]))]),
         ])
         let cells = try XCTUnwrap(try question(result, "readings").cells)
         XCTAssertEqual(cells.map { "\($0.row),\($0.column)" }, ["0,0", "0,1", "1,0"])
@@ -172,7 +172,7 @@ final class StatisticsBuilderTests: XCTestCase {
     }
 
     func testTableCellOutsideTheGridIsKept() throws {
-        let result = try statistics([form(["readings": Answer(value: .table([["1", "a", "extra"], ["2", nil]]))])])
+        let result = try statistics([form(["readings": Answer(value: .cells([["1", "a", "extra"], ["2", nil]]))])])
         let cells = try XCTUnwrap(try question(result, "readings").cells)
         XCTAssertEqual(cells.last?.column, 2)
         XCTAssertEqual(cells.last?.columnLabel, "column 3")
@@ -180,7 +180,7 @@ final class StatisticsBuilderTests: XCTestCase {
     }
 
     func testNumbersAsTextAreNotNanOrInfinity() throws {
-        let result = try statistics([form(["readings": Answer(value: .table([["nan", "x"], ["inf", nil]]))])])
+        let result = try statistics([form(["readings": Answer(value: .cells([["nan", "x"], ["inf", nil]]))])])
         let cells = try XCTUnwrap(try question(result, "readings").cells)
         XCTAssertNil(cells[0].numbers)
         XCTAssertNil(cells[2].numbers)
@@ -265,7 +265,7 @@ final class StatisticsBuilderTests: XCTestCase {
                 "note": Answer(value: .text(["fine", "Fine ", "leak"][number % 3])),
                 "pressure": Answer(value: .number(Double(number) * 0.37 + 1e-9)),
                 "blades": Answer(value: number % 9 == 0 ? .text(text) : .number(Double(number % 13))),
-                "readings": Answer(value: .table([[text, "r\(number % 2)"], [String(number), nil], ["x", "y", "z"]])),
+                "readings": Answer(value: .cells([[text, "r\(number % 2)"], [String(number), nil], ["x", "y", "z"]])),
             ])
             if number % 11 == 0 { form.audit.append(AuditEvent(at: Self.day, by: "sim", action: .init(rawValue: "simulated") ?? .created)) }
             forms.append(form)

@@ -25,7 +25,7 @@ final class StoreTests: XCTestCase {
             "noise": Answer(value: nil, comment: "could not run it"),
             "pressure": Answer(value: .number(1)),
             "hours": Answer(value: .number(0)),
-            "bearings": Answer(value: .table([["61", "2.5"], ["58", "1.9"], ["70", nil]]), media: ["Qid6(1).jpg"]),
+            "bearings": Answer(value: .cells([["61", "2.5"], ["58", "1.9"], ["70", nil]]), media: ["Qid6(1).jpg"]),
             "notes": Answer(value: .text("true")),
         ]
         form.record(AuditEvent(at: TestClock.start.addingTimeInterval(60), by: user, action: .answered,
@@ -57,7 +57,7 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(loaded.answers["hours"]?.value, .number(0), "0 must not come back as false")
         XCTAssertEqual(loaded.answers["guard"]?.value, .bool(true))
         XCTAssertEqual(loaded.answers["notes"]?.value, .text("true"), "the text \"true\" stays text")
-        XCTAssertEqual(loaded.answers["bearings"]?.value, .table([["61", "2.5"], ["58", "1.9"], ["70", nil]]))
+        XCTAssertEqual(loaded.answers["bearings"]?.value, .cells([["61", "2.5"], ["58", "1.9"], ["70", nil]]))
         XCTAssertEqual(loaded.answers["leaks"]?.value, .choices(["None"]))
         XCTAssertEqual(loaded, form)
     }

@@ -50,7 +50,7 @@ final class TextRulesTests: XCTestCase {
     func testAnswerValuesAndTableCellsAreChecked() {
         XCTAssertNoThrow(try TextRules.check(AnswerValue.number(3), field: "answer to q"))
         XCTAssertThrowsError(try TextRules.check(AnswerValue.choices(["ok", "\u{9B}2J"]), field: "answer to q"))
-        XCTAssertThrowsError(try TextRules.check(AnswerValue.table([["1", nil], [nil, "\u{1B}c"]]), field: "answer to t")) { error in
+        XCTAssertThrowsError(try TextRules.check(AnswerValue.cells([["1", nil], [nil, "\u{1B}c"]]), field: "answer to t")) { error in
             XCTAssertEqual(error as? TextRuleError, .controlCharacter(field: "answer to t, row 2 column 2", scalar: 0x1B, position: 1))
         }
     }
@@ -117,7 +117,7 @@ final class WorkflowTextRuleTests: XCTestCase {
         try assertRefusedAndUnchanged(location) { _ = try workflow.answer("f", [AnswerUpdate(question: "notes", value: .words(["\u{1B}[2J"]))]) }
         try assertRefusedAndUnchanged(location) { _ = try workflow.answer("f", [AnswerUpdate(question: "notes", value: .json(.string("a\u{9B}")))]) }
         try assertRefusedAndUnchanged(location) {
-            _ = try workflow.answer("f", [AnswerUpdate(question: "bearings", value: .validated(.table([["6\u{1B}[D1", "2.5"]])))])
+            _ = try workflow.answer("f", [AnswerUpdate(question: "bearings", value: .validated(.cells([["6\u{1B}[D1", "2.5"]])))])
         }
         try assertRefusedAndUnchanged(location) {
             _ = try workflow.answer("f", [AnswerUpdate(question: "notes", value: .words(["fine"])),

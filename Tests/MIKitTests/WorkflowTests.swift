@@ -170,7 +170,7 @@ final class WorkflowTests: XCTestCase {
         XCTAssertEqual(form.answers["leaks"]?.value, .choices(["None"]))
         XCTAssertEqual(form.answers["pressure"], Answer(value: .number(3.5), comment: "steady"))
         XCTAssertEqual(form.answers["hours"]?.value, .number(1200))
-        XCTAssertEqual(form.answers["bearings"]?.value, .table([["61", "2.5"], ["58", "1.9"], ["70", nil]]))
+        XCTAssertEqual(form.answers["bearings"]?.value, .cells([["61", "2.5"], ["58", "1.9"], ["70", nil]]))
         XCTAssertEqual(form.answers["notes"], Answer(value: nil, comment: "nothing else"))
         XCTAssertEqual(form.openQuestions.map(\.id), ["noise", "checks"])
     }

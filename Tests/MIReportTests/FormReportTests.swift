@@ -51,7 +51,7 @@ final class FormReportTests: XCTestCase {
             "running": Answer(value: .bool(true)),
             "site": Answer(value: .text("Ñuñoa, Santiago")),
             "pressure": Answer(value: .number(4.5), comment: "Gauge reads slightly high"),
-            "readings": Answer(value: .table([["3.2 bar", "21 °C"], [nil, "24 °C"]])),
+            "readings": Answer(value: .cells([["3.2 bar", "21 °C"], [nil, "24 °C"]])),
             "day": Answer(value: .text("el martes"), media: ["Qid5(1).mp4", "Qid5(2).m4a"]),
         ]
         form.status = .completed
@@ -179,7 +179,7 @@ final class FormReportTests: XCTestCase {
         let rows = (1...90).map { "Valve \($0)" }
         form.template.questions = [Question(id: "valves", text: "Valve check", kind: .table(
             rows: rows, columns: ["Opens", "Closes", "Seals"], noCells: [Cell(row: 89, column: 2)]))]
-        form.answers = ["valves": Answer(value: .table(rows.indices.map { row in ["ok \(row + 1)", "ok", row == 89 ? nil : "dry"] }))]
+        form.answers = ["valves": Answer(value: .cells(rows.indices.map { row in ["ok \(row + 1)", "ok", row == 89 ? nil : "dry"] }))]
         let output = folder.appendingPathComponent("table.pdf")
         try report(form).write(to: output)
         let pages = try Poppler.pages(output)

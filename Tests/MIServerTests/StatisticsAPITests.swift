@@ -29,7 +29,7 @@ class StatisticsAPITests: EngineTestCase {
             "guard": Answer(value: .bool(true)), "noise": Answer(value: .choices(["Normal"])),
             "leaks": Answer(value: .choices(["Mechanical seal", "Suction flange"])), "pressure": Answer(value: .number(4.5)),
             "hours": Answer(value: .number(1200)), "notes": Answer(value: .text("all fine")),
-            "bearings": Answer(value: .table([["61", "2.5"], ["58", "1.9"], ["70", nil]])),
+            "bearings": Answer(value: .cells([["61", "2.5"], ["58", "1.9"], ["70", nil]])),
         ]),
         Sample(user: "ana", day: "2026-03-02", answers: [
             "guard": Answer(value: .bool(false)), "noise": Answer(value: .choices(["Grinding"])),

@@ -90,15 +90,20 @@ enum ReviewText {
         return form.hasRequiredConsent ? accepted : accepted + " — not this template's text; accept it again with `mi fill \(form.name)`"
     }
 
-    /// Tables become one line per row so they read as tables; control characters are escaped.
+    /// The answer as its type presents it: a grid one line per row so it reads as a table,
+    /// choices as the chosen labels; control characters are escaped.
     static func display(_ value: AnswerValue, question: Question) -> String {
-        if case .table(let cells) = value, case .table(let rows, let columns, _) = question.kind {
-            return rows.indices.map { r in
-                DisplayText.escaped("\(rows[r]): " + columns.indices.map { c in
-                    "\(columns[c]) \(cells[r][c] ?? "■")"
+        switch question.type.presentation(of: value) {
+        case .grid(let grid, let cells)?:
+            return grid.rows.indices.map { r in
+                DisplayText.escaped("\(grid.rows[r]): " + grid.columns.indices.map { c in
+                    "\(grid.columns[c]) \(GridLayout.cell(cells, r, c) ?? "■")"
                 }.joined(separator: ", "))
             }.joined(separator: "\n")
+        case .choices(let list)?: return DisplayText.escaped(list.chosen.joined(separator: ", "), keepingNewlines: true)
+        case .yesNo(let yes)?: return yes ? "true" : "false"
+        case .text(let text)?: return DisplayText.escaped(text, keepingNewlines: true)
+        case nil: return DisplayText.escaped(value.display, keepingNewlines: true)
         }
-        return DisplayText.escaped(value.display, keepingNewlines: true)
     }
 }

@@ -4,7 +4,8 @@ extension ReviewText {
     /// A table still being typed, one line per row: `…` in the cells still empty, `■` in the
     /// cells that take no value.
     static func displayDraft(_ cells: [[String?]], question: Question) -> String {
-        guard case .table(let rows, let columns, let noCells) = question.kind else { return "" }
+        guard let grid = question.type.grid else { return "" }
+        let (rows, columns, noCells) = (grid.rows, grid.columns, grid.noCells)
         return rows.indices.map { r in
             "\(rows[r]): " + columns.indices.map { c in
                 let text = noCells.contains(Cell(row: r, column: c)) ? "■" : (cells[safe: r]?[safe: c] ?? nil) ?? "…"

@@ -139,13 +139,12 @@ struct FillSession {
         for line in QuestionPrompt.lines(for: question, index: index, count: form.template.questions.count) {
             prompter.say(line)
         }
-        var labels: [String] = []
-        if case .multipleChoice(let options, _) = question.kind { labels = options }
+        let labels = question.type.completions
         if let value = current.value { prompter.say("Current answer: \(ReviewText.display(value, question: question))") }
         if let comment = current.comment { prompter.say("Comment: \(DisplayText.escaped(comment, keepingNewlines: true))") }
         if let line = imageLine(question) { prompter.say(line) }
         if !current.media.isEmpty { prompter.say("Media: \(DisplayText.escaped(current.media.joined(separator: ", ")))") }
-        if case .table = question.kind { return try askTable(question, rules: rules) }
+        if let grid = question.type.grid { return try askTable(question, grid: grid, rules: rules) }
 
         var pendingComment: String?
         while true {
@@ -221,12 +220,12 @@ struct FillSession {
     /// Cell by cell, skipping the cells that take no value. Each cell typed is saved at once in
     /// the answer's draft, so :b, :x, Ctrl-C or a lost terminal keep it; the next fill shows
     /// the draft and asks only the cells still empty. The finished table becomes the value.
-    mutating func askTable(_ question: Question, rules: AnswerRules) throws -> Step {
-        guard case .table(let rows, let columns, _) = question.kind else { return .next }
+    mutating func askTable(_ question: Question, grid: GridLayout, rules: AnswerRules) throws -> Step {
+        let (rows, columns) = (grid.rows, grid.columns)
         let current = form.answer(for: question.id)
-        let valueCells = QuestionPrompt.valueCells(of: question)
+        let valueCells = grid.valueCells
         var cells = current.draft ?? rows.map { _ in columns.map { _ -> String? in nil } }
-        if current.draft == nil, case .table(let existing) = current.value { cells = existing }
+        if current.draft == nil, case .cells(let existing) = current.value { cells = existing }
         if current.draft != nil {
             prompter.say("Typed so far (a draft, \(current.draftCellCount) of \(valueCells.count) cells):")
             prompter.say(ReviewText.displayDraft(cells, question: question))

@@ -54,27 +54,46 @@ struct FormJSON: Encodable {
     struct QuestionJSON: Encodable {
         var number: Int
         var id: String
-        /// The template's type name (`multipleChoice`, `trueFalse`, `shortAnswer`, `numeric`, `table`).
+        /// The template's type name with the default keys (`QuestionType.typeKey`).
         var type: String
         /// The type and its rules in words, as the screen shows them.
         var typeDescription: String
         var text: String
         var help: String?
-        var options: [String]?
-        var maxAnswers: Int?
-        var integer: Bool?
-        var min: Double?
-        var max: Double?
-        var rows: [String]?
-        var columns: [String]?
-        /// `[row, column]` pairs, from 0, of the cells that take no value.
-        var noCells: [[Int]]?
+        /// The type's settings under their logical names (`options`, `maxAnswers`, `integer`,
+        /// `min`, `max`, `rows`, `columns`, `noCells` as `[row, column]` pairs from 0…), as the
+        /// type writes them (`QuestionType.encode(into:keys:)`).
+        var settings: [String: JSONValue]
         var value: AnswerValue?
         /// The cells of a table typed so far, while it is incomplete (null in cells not yet typed).
         var draft: [[String?]]?
         var comment: String?
         var media: [MediaFile]
         var done: Bool
+
+        struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(_ string: String) { stringValue = string }
+            init?(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode(number, forKey: Key("number"))
+            try container.encode(id, forKey: Key("id"))
+            try container.encode(type, forKey: Key("type"))
+            try container.encode(typeDescription, forKey: Key("typeDescription"))
+            try container.encode(text, forKey: Key("text"))
+            try container.encodeIfPresent(help, forKey: Key("help"))
+            for (key, value) in settings { try container.encode(value, forKey: Key(key)) }
+            try container.encodeIfPresent(value, forKey: Key("value"))
+            try container.encodeIfPresent(draft, forKey: Key("draft"))
+            try container.encodeIfPresent(comment, forKey: Key("comment"))
+            try container.encode(media, forKey: Key("media"))
+            try container.encode(done, forKey: Key("done"))
+        }
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -104,21 +123,12 @@ struct FormJSON: Encodable {
             let answer = form.answer(for: question.id)
             let files = media?.filter { $0.questionID == question.id }
                 ?? answer.media.map { MediaFile(name: $0, questionID: question.id, kind: MediaKind(extension: ($0 as NSString).pathExtension) ?? .photo, bytes: nil) }
-            var item = QuestionJSON(number: index + 1, id: question.id, type: question.typeName, typeDescription: question.typeDescription,
-                                    text: question.text, help: question.help,
-                                    value: answer.value, draft: answer.draft, comment: answer.comment, media: files,
-                                    done: answer.isDone)
-            switch question.kind {
-            case .multipleChoice(let options, let maxAnswers):
-                (item.options, item.maxAnswers) = (options, maxAnswers)
-            case .trueFalse, .shortAnswer: break
-            case .numeric(let integer, let min, let max):
-                (item.integer, item.min, item.max) = (integer, min, max)
-            case .table(let rows, let columns, let noCells):
-                (item.rows, item.columns) = (rows, columns)
-                item.noCells = noCells.sorted().map { [$0.row, $0.column] }
-            }
-            return item
+            var settings: [String: JSONValue] = [:]
+            question.type.encode(into: &settings, keys: .logical)
+            return QuestionJSON(number: index + 1, id: question.id, type: question.typeName, typeDescription: question.typeDescription,
+                                text: question.text, help: question.help, settings: settings,
+                                value: answer.value, draft: answer.draft, comment: answer.comment, media: files,
+                                done: answer.isDone)
         }
         foremanComments = form.foremanComments
         audit = history ? form.audit.map(AuditJSON.init) : nil

@@ -3,7 +3,8 @@ import Foundation
 /// The columns of an export's `<template>.csv`, laid out from one template version (the
 /// newest) in the order ODK Central users know:
 ///
-/// `SubmissionDate`, then per question of the template, in its order:
+/// `SubmissionDate`, then per question of the template, in its order, its type's columns
+/// (`QuestionType.csvHeader`):
 /// - multiple choice: `<id>` with the chosen labels joined by ` | `, then `<id>/<label>` per
 ///   option holding 1 or 0 (empty when the question has no value);
 /// - true/false: `true` or `false`; numbers without a trailing `.0`; short answers as typed;
@@ -36,17 +37,7 @@ public struct CSVLayout: Sendable {
         self.template = template
         var header = ["SubmissionDate"]
         for question in template.questions {
-            switch question.kind {
-            case .multipleChoice(let options, _):
-                header.append(question.id)
-                header += options.map { "\(question.id)/\($0)" }
-            case .table(let rows, let columns, _):
-                for row in rows {
-                    header += columns.map { "\(question.id)-\(row)-\($0)" }
-                }
-            case .trueFalse, .shortAnswer, .numeric:
-                header.append(question.id)
-            }
+            header += question.type.csvHeader(question: question.id)
             header.append("\(question.id)-comment")
         }
         if let scoring = template.scoring { header += ScoreSheet.keys(of: scoring) }
@@ -60,22 +51,7 @@ public struct CSVLayout: Sendable {
         row.reserveCapacity(header.count)
         for question in template.questions {
             let answer = form.answers[question.id]
-            let value = answer?.value
-            switch question.kind {
-            case .multipleChoice(let options, _):
-                if case .choices(let chosen)? = value {
-                    row.append(chosen.joined(separator: " | "))
-                    let set = Set(chosen)
-                    row += options.map { set.contains($0) ? "1" : "0" }
-                } else {
-                    row.append(value.map(Self.text) ?? "")
-                    row += options.map { _ in "" }
-                }
-            case .table(let rows, let columns, _):
-                row += Self.cells(of: value, question: question.id, rows: rows, columns: columns, in: form)
-            case .trueFalse, .shortAnswer, .numeric:
-                row.append(value.map(Self.text) ?? "")
-            }
+            row += question.type.csvCells(answer?.value, question: question.id, form: form)
             row.append(answer?.comment ?? "")
         }
         if let scoring = template.scoring {
@@ -96,33 +72,8 @@ public struct CSVLayout: Sendable {
         case .number(let number): return formatNumber(number)
         case .bool(let bool): return bool ? "true" : "false"
         case .choices(let labels): return labels.joined(separator: " | ")
-        case .table: return value.display
+        case .cells: return value.display
         }
-    }
-
-    /// The table's cells in the layout's order, found in the form by row and column label.
-    static func cells(of value: AnswerValue?, question id: String, rows: [String], columns: [String], in form: Form) -> [String] {
-        let count = rows.count * columns.count
-        guard let value else { return Array(repeating: "", count: count) }
-        guard case .table(let grid) = value else {
-            // A value of another type (the question changed type): kept, in the first cell.
-            return [text(value)] + Array(repeating: "", count: max(count - 1, 0))
-        }
-        var formRows = rows, formColumns = columns
-        if case .table(let ownRows, let ownColumns, _)? = form.template.question(id: id)?.kind {
-            formRows = ownRows
-            formColumns = ownColumns
-        }
-        var cells: [String] = []
-        cells.reserveCapacity(count)
-        for (rowIndex, row) in rows.enumerated() {
-            let r = formRows.firstIndex(of: row) ?? rowIndex
-            for (columnIndex, column) in columns.enumerated() {
-                let c = formColumns.firstIndex(of: column) ?? columnIndex
-                cells.append(r < grid.count && c < grid[r].count ? grid[r][c] ?? "" : "")
-            }
-        }
-        return cells
     }
 
     /// Each comment on its own line: `2026-11-23T10:15:00Z boss: Replace the seal.`

@@ -141,7 +141,7 @@ public enum AnswerValue: Codable, Sendable, Equatable {
     /// Chosen option labels, in the template's order.
     case choices([String])
     /// Rows of cells; `nil` in the cells that take no value.
-    case table([[String?]])
+    case cells([[String?]])
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
@@ -149,7 +149,7 @@ public enum AnswerValue: Codable, Sendable, Equatable {
         else if let value = try? container.decode(Double.self) { self = .number(value) }
         else if let value = try? container.decode(String.self) { self = .text(value) }
         else if let value = try? container.decode([String].self) { self = .choices(value) }
-        else { self = .table(try container.decode([[String?]].self)) }
+        else { self = .cells(try container.decode([[String?]].self)) }
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -159,7 +159,7 @@ public enum AnswerValue: Codable, Sendable, Equatable {
         case .number(let value): try container.encode(JSONValue.number(value))
         case .bool(let value): try container.encode(value)
         case .choices(let value): try container.encode(value)
-        case .table(let value): try container.encode(value)
+        case .cells(let value): try container.encode(value)
         }
     }
 
@@ -170,7 +170,7 @@ public enum AnswerValue: Codable, Sendable, Equatable {
         case .number(let number): return formatNumber(number)
         case .bool(let bool): return bool ? "true" : "false"
         case .choices(let choices): return choices.joined(separator: ", ")
-        case .table(let rows):
+        case .cells(let rows):
             return rows.map { $0.map { $0 ?? "—" }.joined(separator: " | ") }.joined(separator: " / ")
         }
     }

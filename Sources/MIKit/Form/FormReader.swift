@@ -207,7 +207,7 @@ public struct FormReader: Sendable {
                 guard let media = parser.optional({ $0.strings() }) else { return false }
                 answer.media = media ?? []
             default:
-                guard let draft = parser.optional(Self.table) else { return false }
+                guard let draft = parser.optional(Self.cells) else { return false }
                 answer.draft = draft
             }
             return true
@@ -230,7 +230,7 @@ public struct FormReader: Sendable {
             let first = parser.peek()
             parser.index = start
             if first == UInt8(ascii: "\"") { return parser.strings().map(AnswerValue.choices) }
-            if first == UInt8(ascii: "[") { return table(&parser).map(AnswerValue.table) }
+            if first == UInt8(ascii: "[") { return cells(&parser).map(AnswerValue.cells) }
             return nil
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return parser.number().map(AnswerValue.number)
         default: return nil
@@ -238,7 +238,7 @@ public struct FormReader: Sendable {
     }
 
     /// Rows of cells, each a string or null.
-    private static func table(_ parser: inout JSONBytes) -> [[String?]]? {
+    private static func cells(_ parser: inout JSONBytes) -> [[String?]]? {
         parser.array { parser in
             parser.array { parser in
                 if parser.peek() == UInt8(ascii: "n") { return parser.literal("null") ? .some(nil) : nil }

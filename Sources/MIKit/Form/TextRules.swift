@@ -27,7 +27,7 @@ public enum TextRules {
         switch value {
         case .text(let text): try check(text, field: field)
         case .choices(let choices): for choice in choices { try check(choice, field: field) }
-        case .table(let rows):
+        case .cells(let rows):
             for (row, cells) in rows.enumerated() {
                 for (column, cell) in cells.enumerated() {
                     if let cell { try check(cell, field: "\(field), row \(row + 1) column \(column + 1)") }
@@ -44,7 +44,7 @@ public enum TextRules {
         try check(form.name, field: "form name")
         for (id, answer) in form.answers.sorted(by: { $0.key < $1.key }) {
             if let value = answer.value { try check(value, field: "answer to \(id)") }
-            if let draft = answer.draft { try check(.table(draft), field: "draft of \(id)") }
+            if let draft = answer.draft { try check(.cells(draft), field: "draft of \(id)") }
             if let comment = answer.comment { try check(comment, field: "comment on \(id)", allowNewlines: true) }
         }
         for comment in form.foremanComments { try check(comment.text, field: "foreman comment", allowNewlines: true) }

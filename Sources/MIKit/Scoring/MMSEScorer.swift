@@ -4,17 +4,17 @@ import Foundation
 /// left to an examiner.
 enum MMSEScorer {
     static let requirements: [Scoring.Requirement] = [
-        .init(question: "timeQuestionWeekDay", accepts: [.shortAnswer]),
+        .init(question: "timeQuestionWeekDay", accepts: [.text]),
         .init(question: "timeQuestionYear", accepts: [.wholeNumber]),
-        .init(question: "timeQuestionMonth", accepts: [.shortAnswer, .wholeNumber]),
+        .init(question: "timeQuestionMonth", accepts: [.text, .wholeNumber]),
         .init(question: "timeQuestionDay", accepts: [.wholeNumber]),
         .init(question: "concentrationQuestionOne", accepts: [.wholeNumber]),
         .init(question: "concentrationQuestionTwo", accepts: [.wholeNumber]),
         .init(question: "concentrationQuestionThree", accepts: [.wholeNumber]),
         .init(question: "concentrationQuestionFour", accepts: [.wholeNumber]),
         .init(question: "concentrationQuestionFive", accepts: [.wholeNumber]),
-        .init(question: "watchImageQuestion", accepts: [.shortAnswer]),
-        .init(question: "pencilImageQuestion", accepts: [.shortAnswer]),
+        .init(question: "watchImageQuestion", accepts: [.text]),
+        .init(question: "pencilImageQuestion", accepts: [.text]),
     ]
 
     static let keys = ["mmse.automatic", "mmse.automaticMax"]

@@ -15,8 +15,16 @@ public enum Scoring: String, Sendable, CaseIterable, Codable {
         public var question: String
         public var accepts: [Kind]
         public enum Kind: Sendable, Equatable {
-            case wholeNumber, shortAnswer
+            case wholeNumber, text
             var name: String { self == .wholeNumber ? "a whole-number numeric question" : "a short-answer question" }
+
+            /// Whether a question of `type` gives this kind of value.
+            func fits(_ type: any QuestionType) -> Bool {
+                switch self {
+                case .wholeNumber: return (type as? NumericQuestion)?.integer == true
+                case .text: return type is ShortAnswerQuestion
+                }
+            }
         }
     }
 
@@ -37,12 +45,7 @@ public enum Scoring: String, Sendable, CaseIterable, Codable {
             guard let question = template.question(id: requirement.question) else {
                 return (requirement.question, "scoring \"\(rawValue)\" needs a question with this id")
             }
-            let fits = requirement.accepts.contains { kind in
-                switch (kind, question.kind) {
-                case (.wholeNumber, .numeric(true, _, _)), (.shortAnswer, .shortAnswer): return true
-                default: return false
-                }
-            }
+            let fits = requirement.accepts.contains { $0.fits(question.type) }
             guard fits else {
                 let names = requirement.accepts.map(\.name).joined(separator: " or ")
                 return (requirement.question, "scoring \"\(rawValue)\" reads this question as \(names)")

@@ -116,21 +116,16 @@ public struct StatisticsBuilder: Sendable {
 }
 
 extension Question {
-    /// Multiple choice or true/false: a question whose answers are labels forms can be grouped by.
+    /// A question whose answers are labels forms can be grouped by (multiple choice, true/false).
     public var isChoice: Bool {
-        switch kind {
-        case .multipleChoice, .trueFalse: return true
-        default: return false
-        }
+        if case .choices = type.tally { return true }
+        return false
     }
 
     /// The labels statistics count for a choice question: its options, or `true` and `false`.
     public var optionLabels: [String] {
-        switch kind {
-        case .multipleChoice(let options, _): return options
-        case .trueFalse: return ["true", "false"]
-        default: return []
-        }
+        if case .choices(let labels, _) = type.tally { return labels }
+        return []
     }
 }
 
@@ -141,7 +136,7 @@ enum ChoiceLabels {
         case .choices(let labels): return labels
         case .bool(let bool): return [bool ? "true" : "false"]
         case .text(let text): return [text]
-        case .number, .table: return [value.display]
+        case .number, .cells: return [value.display]
         }
     }
 }
@@ -195,11 +190,11 @@ private struct QuestionTally: Sendable {
             return
         }
         answered += 1
-        switch question.kind {
-        case .multipleChoice, .trueFalse:
+        switch question.type.tally {
+        case .choices:
             // A label twice in one form (hand-edited) still counts that form once.
             for label in Set(ChoiceLabels.of(value)) { labels[label, default: 0] += 1 }
-        case .numeric:
+        case .numbers:
             if case .number(let number) = value {
                 numbers.append(number)
             } else if let number = NumberText.value(value.display) {
@@ -207,10 +202,10 @@ private struct QuestionTally: Sendable {
             } else {
                 addText(value.display)
             }
-        case .shortAnswer:
+        case .texts:
             addText(value.display)
-        case .table:
-            guard case .table(let rows) = value else {
+        case .grid:
+            guard case .cells(let rows) = value else {
                 addText(value.display)
                 return
             }
@@ -243,19 +238,17 @@ private struct QuestionTally: Sendable {
             id: question.id, text: question.text, type: question.typeName, answered: answered, commentOnly: commentOnly,
             unanswered: forms - answered - commentOnly,
             media: Self.mediaKinds.compactMap { kind in media[kind].map { MediaCount(kind: kind, count: $0) } })
-        switch question.kind {
-        case .multipleChoice(_, let maxAnswers):
+        switch question.type.tally {
+        case .choices(_, let multipleAnswers):
             result.options = options(question)
-            result.multipleAnswers = maxAnswers != 1
-        case .trueFalse:
-            result.options = options(question)
-            result.multipleAnswers = false
-        case .numeric(let integer, _, _):
+            result.multipleAnswers = multipleAnswers
+        case .numbers(let integer):
             result.numbers = NumberSummary(values: numbers, integer: integer)
             if !labels.isEmpty { (result.values, result.distinctValues) = (Self.top(labels), labels.count) }
-        case .shortAnswer:
+        case .texts:
             (result.values, result.distinctValues) = (Self.top(labels), labels.count)
-        case .table(let rows, let columns, let noCells):
+        case .grid(let grid):
+            let (rows, columns, noCells) = (grid.rows, grid.columns, grid.noCells)
             if !labels.isEmpty { (result.values, result.distinctValues) = (Self.top(labels), labels.count) }
             var positions: [Cell] = []
             for row in rows.indices {

@@ -59,51 +59,23 @@ public struct Question: Sendable, Equatable {
     /// The extensions a question's image may have.
     public static let imageExtensions: Set<String> = ["png", "jpg", "jpeg"]
 
-    public enum Kind: Sendable, Equatable {
-        /// `maxAnswers`: 1 = exactly one, 0 = any number, n = up to n.
-        case multipleChoice(options: [String], maxAnswers: Int)
-        case trueFalse
-        case shortAnswer
-        case numeric(integer: Bool, min: Double?, max: Double?)
-        /// `noCells` are the (row, column) pairs, from 0, that take no value.
-        case table(rows: [String], columns: [String], noCells: Set<Cell>)
+    /// The question's type and its settings (`QuestionType`, one file per type under
+    /// `Template/Types/`, each with a static maker here: `Kind multipleChoice(options:maxAnswers:)`…).
+    public struct Kind: Sendable, Equatable {
+        public let type: any QuestionType
+        public init(_ type: any QuestionType) { self.type = type }
+        public static func == (lhs: Kind, rhs: Kind) -> Bool { lhs.type.isSame(as: rhs.type) }
     }
+
+    /// The question's type with its settings.
+    public var type: any QuestionType { kind.type }
 
     /// The type's name in template JSON with the default keys (`multipleChoice`, `trueFalse`,
     /// `shortAnswer`, `numeric`, `table`): what wire types and `--json` call it.
-    public var typeName: String {
-        switch kind {
-        case .multipleChoice: return TemplateKeys.Key.multipleChoice.rawValue
-        case .trueFalse: return TemplateKeys.Key.trueFalse.rawValue
-        case .shortAnswer: return TemplateKeys.Key.shortAnswer.rawValue
-        case .numeric: return TemplateKeys.Key.numeric.rawValue
-        case .table: return TemplateKeys.Key.table.rawValue
-        }
-    }
+    public var typeName: String { kind.type.typeKey.rawValue }
 
     /// A short human name of the question's type.
-    public var typeDescription: String {
-        switch kind {
-        case .multipleChoice(_, let maxAnswers):
-            switch maxAnswers {
-            case 1: return "multiple choice, one answer"
-            case 0: return "multiple choice, any number of answers"
-            default: return "multiple choice, up to \(maxAnswers) answers"
-            }
-        case .trueFalse: return "true/false"
-        case .shortAnswer: return "short answer"
-        case .numeric(let integer, let min, let max):
-            var text = integer ? "whole number" : "number"
-            switch (min, max) {
-            case let (min?, max?): text += " from \(formatNumber(min)) to \(formatNumber(max))"
-            case let (min?, nil): text += " of at least \(formatNumber(min))"
-            case let (nil, max?): text += " of at most \(formatNumber(max))"
-            case (nil, nil): break
-            }
-            return text
-        case .table(let rows, let columns, _): return "table, \(rows.count) × \(columns.count)"
-        }
-    }
+    public var typeDescription: String { kind.type.typeDescription }
 }
 
 /// A table cell, by row and column from 0.

@@ -18,7 +18,7 @@ public struct TemplateCoding: Sendable {
     }
 
     public func decode(_ json: JSONValue, source: String) throws -> Template {
-        var validator = Validator(keys: keys)
+        var validator = TemplateValidator(keys: keys)
         let template = validator.template(json)
         let name = validator.templateID ?? source
         guard validator.problems.isEmpty, let template else {
@@ -51,41 +51,24 @@ public struct TemplateCoding: Sendable {
         var object: [String: JSONValue] = [keys[.id]: .string(question.id), keys[.text]: .string(question.text)]
         if let help = question.help { object[keys[.help]] = .string(help) }
         if let image = question.image { object[keys[.image]] = .string(image) }
-        switch question.kind {
-        case .multipleChoice(let options, let maxAnswers):
-            object[keys[.type]] = .string(keys[.multipleChoice])
-            object[keys[.options]] = .array(options.map(JSONValue.string))
-            object[keys[.maxAnswers]] = .number(Double(maxAnswers))
-        case .trueFalse:
-            object[keys[.type]] = .string(keys[.trueFalse])
-        case .shortAnswer:
-            object[keys[.type]] = .string(keys[.shortAnswer])
-        case .numeric(let integer, let min, let max):
-            object[keys[.type]] = .string(keys[.numeric])
-            object[keys[.integer]] = .bool(integer)
-            if let min { object[keys[.min]] = .number(min) }
-            if let max { object[keys[.max]] = .number(max) }
-        case .table(let rows, let columns, let noCells):
-            object[keys[.type]] = .string(keys[.table])
-            object[keys[.rows]] = .array(rows.map(JSONValue.string))
-            object[keys[.columns]] = .array(columns.map(JSONValue.string))
-            object[keys[.noCells]] = .array(noCells.sorted().map {
-                .array([.number(Double($0.row)), .number(Double($0.column))])
-            })
-        }
+        object[keys[.type]] = .string(keys[question.type.typeKey])
+        question.type.encode(into: &object, keys: keys)
         return .object(object)
     }
 }
 
 /// Walks template JSON, collecting every problem with the question and field it belongs to.
-private struct Validator {
-    let keys: TemplateKeys
+/// Question types read their own keys through it (`QuestionType.decode`).
+public struct TemplateValidator {
+    /// The key names the template is read with.
+    public let keys: TemplateKeys
     var problems: [TemplateError.Problem] = []
     var templateID: String?
 
     init(keys: TemplateKeys) { self.keys = keys }
 
-    mutating func problem(_ question: String?, _ key: TemplateKeys.Key?, _ message: String) {
+    /// Records a problem with `question` (nil: the template) and its `key`.
+    public mutating func problem(_ question: String?, _ key: TemplateKeys.Key?, _ message: String) {
         problems.append(.init(question: question, field: key.map { keys[$0] }, message: message))
     }
 
@@ -191,103 +174,27 @@ private struct Validator {
             }
         case let value?: problem(label, .image, "expected a file name, found \(value.kindDescription)")
         }
-        let type = string(object, .type, question: label)
         var kind: Question.Kind?
-        switch type {
-        case nil: break
-        case keys[.multipleChoice]: kind = multipleChoice(object, label)
-        case keys[.trueFalse]: kind = .trueFalse
-        case keys[.shortAnswer]: kind = .shortAnswer
-        case keys[.numeric]: kind = numeric(object, label)
-        case keys[.table]: kind = table(object, label)
-        case let other?:
-            let known = TemplateKeys.Key.typeNames.map { "\"\(keys[$0])\"" }.joined(separator: ", ")
-            problem(label, .type, "unknown question type \"\(other)\" (known: \(known))")
+        if let type = string(object, .type, question: label) {
+            if let known = QuestionTypes.named(type, keys: keys) {
+                kind = decode(known, object, label)
+            } else {
+                let names = TemplateKeys.Key.typeNames.map { "\"\(keys[$0])\"" }.joined(separator: ", ")
+                problem(label, .type, "unknown question type \"\(type)\" (known: \(names))")
+            }
         }
         guard let id, let text, let kind else { return nil }
         return Question(id: id, text: text, help: help, image: image, kind: kind)
     }
 
-    mutating func multipleChoice(_ object: [String: JSONValue], _ label: String) -> Question.Kind? {
-        guard let options = strings(object, .options, question: label) else { return nil }
-        if options.isEmpty { problem(label, .options, "a multiple-choice question needs at least one option"); return nil }
-        var seen: Set<String> = []
-        for option in options where !seen.insert(option).inserted {
-            problem(label, .options, "option \"\(option)\" is listed twice")
-        }
-        var maxAnswers = 1
-        if let value = object[keys[.maxAnswers]] {
-            if let integer = value.integerValue, integer >= 0 {
-                maxAnswers = integer
-                if integer > options.count {
-                    problem(label, .maxAnswers, "\(integer) is more than the \(options.count) options (use 0 for any number)")
-                }
-            } else {
-                problem(label, .maxAnswers, "expected a whole number of at least 0 (1 = one, 0 = any), found \(describe(value))")
-            }
-        }
-        return .multipleChoice(options: options, maxAnswers: maxAnswers)
-    }
-
-    mutating func numeric(_ object: [String: JSONValue], _ label: String) -> Question.Kind? {
-        var integer = false
-        if let value = object[keys[.integer]] {
-            if let bool = value.boolValue { integer = bool } else {
-                problem(label, .integer, "expected true or false, found \(value.kindDescription)")
-            }
-        }
-        func bound(_ key: TemplateKeys.Key) -> Double? {
-            guard let value = object[keys[key]], value != .null else { return nil }
-            guard let number = value.numberValue else {
-                problem(label, key, "expected a number, found \(value.kindDescription)")
-                return nil
-            }
-            if integer, number.rounded() != number {
-                problem(label, key, "\(formatNumber(number)) is not a whole number, but the question takes whole numbers")
-            }
-            return number
-        }
-        let min = bound(.min)
-        let max = bound(.max)
-        if let min, let max, min > max {
-            problem(label, .min, "min \(formatNumber(min)) is greater than max \(formatNumber(max))")
-        }
-        return .numeric(integer: integer, min: min, max: max)
-    }
-
-    mutating func table(_ object: [String: JSONValue], _ label: String) -> Question.Kind? {
-        let rows = strings(object, .rows, question: label)
-        let columns = strings(object, .columns, question: label)
-        if rows?.isEmpty == true { problem(label, .rows, "a table needs at least one row") }
-        if columns?.isEmpty == true { problem(label, .columns, "a table needs at least one column") }
-        guard let rows, let columns, !rows.isEmpty, !columns.isEmpty else { return nil }
-        var noCells: Set<Cell> = []
-        switch object[keys[.noCells]] {
-        case nil, .null?: break
-        case .array(let pairs)?:
-            for (index, pair) in pairs.enumerated() {
-                guard let values = pair.arrayValue, values.count == 2,
-                      let row = values[0].integerValue, let column = values[1].integerValue else {
-                    problem(label, .noCells, "entry \(index + 1) must be a [row, column] pair of whole numbers")
-                    continue
-                }
-                guard rows.indices.contains(row), columns.indices.contains(column) else {
-                    problem(label, .noCells, "[\(row), \(column)] is outside the \(rows.count) × \(columns.count) table (rows and columns count from 0)")
-                    continue
-                }
-                noCells.insert(Cell(row: row, column: column))
-            }
-            if noCells.count == rows.count * columns.count {
-                problem(label, .noCells, "every cell takes no value, so the table cannot be answered")
-            }
-        case let value?: problem(label, .noCells, "expected an array of [row, column] pairs, found \(value.kindDescription)")
-        }
-        return .table(rows: rows, columns: columns, noCells: noCells)
+    /// The settings of a question of type `type`, read by the type itself.
+    mutating func decode<T: QuestionType>(_ type: T.Type, _ object: [String: JSONValue], _ label: String) -> Question.Kind? {
+        T.decode(object, question: label, validator: &self).map { Question.Kind($0) }
     }
 
     // MARK: - Field helpers
 
-    mutating func string(_ object: [String: JSONValue], _ key: TemplateKeys.Key, question: String?) -> String? {
+    public mutating func string(_ object: [String: JSONValue], _ key: TemplateKeys.Key, question: String?) -> String? {
         guard let value = object[keys[key]] else { problem(question, key, "missing"); return nil }
         guard let string = value.stringValue else {
             problem(question, key, "expected a string, found \(value.kindDescription)")
@@ -297,7 +204,7 @@ private struct Validator {
         return string
     }
 
-    mutating func strings(_ object: [String: JSONValue], _ key: TemplateKeys.Key, question: String) -> [String]? {
+    public mutating func strings(_ object: [String: JSONValue], _ key: TemplateKeys.Key, question: String) -> [String]? {
         guard let value = object[keys[key]] else { problem(question, key, "missing"); return nil }
         guard let array = value.arrayValue else {
             problem(question, key, "expected an array of strings, found \(value.kindDescription)")
@@ -314,7 +221,7 @@ private struct Validator {
         return result
     }
 
-    func describe(_ value: JSONValue) -> String {
+    public func describe(_ value: JSONValue) -> String {
         switch value {
         case .number(let number): return formatNumber(number)
         case .string(let string): return "\"\(string)\""

@@ -2,31 +2,61 @@ import Foundation
 
 /// The JSON key names (and question type names) templates use. The defaults are the seed
 /// app's (`Max-answers`, `noCells`); every one can be renamed from `TemplateKeys` in Config.plist.
+///
+/// The keys of the template object and the keys every question has are listed here; each
+/// question type declares its own keys and its type name in its file under `Types/`
+/// (`QuestionType.keys`, `QuestionType.typeKey`), and `QuestionTypes.all` gathers them.
 public struct TemplateKeys: Sendable, Equatable {
-    public enum Key: String, CaseIterable, Sendable {
-        // template object
-        case id, title, version, questions, scoring, oncePerUser, consent
-        // question object
-        case type, text, help, image, options, maxAnswers, integer, min, max, rows, columns, noCells
-        // values of `type`
-        case multipleChoice, trueFalse, shortAnswer, numeric, table
+    /// A logical key: its name in Config.plist's `TemplateKeys` (`rawValue`) and its default
+    /// JSON name.
+    public struct Key: Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        public let defaultName: String
 
-        public var defaultName: String {
-            switch self {
-            case .maxAnswers: return "Max-answers"
-            default: return rawValue
-            }
+        public init(_ rawValue: String, defaultName: String? = nil) {
+            self.rawValue = rawValue
+            self.defaultName = defaultName ?? rawValue
         }
 
+        /// The key of that Config.plist name, when there is one.
+        public init?(rawValue: String) {
+            guard let key = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+            self = key
+        }
+
+        public static func == (lhs: Key, rhs: Key) -> Bool { lhs.rawValue == rhs.rawValue }
+        public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+        public var description: String { rawValue }
+
+        // template object
+        public static let id = Key("id"), title = Key("title"), version = Key("version"), questions = Key("questions")
+        public static let scoring = Key("scoring"), oncePerUser = Key("oncePerUser"), consent = Key("consent")
+        // every question object
+        public static let type = Key("type"), text = Key("text"), help = Key("help"), image = Key("image")
+
         static let templateScope: [Key] = [.id, .title, .version, .questions, .scoring, .oncePerUser, .consent]
-        static let questionScope: [Key] = [.id, .type, .text, .help, .image, .options, .maxAnswers, .integer,
-                                           .min, .max, .rows, .columns, .noCells]
-        static let typeNames: [Key] = [.multipleChoice, .trueFalse, .shortAnswer, .numeric, .table]
+        /// The keys every question has, then each type's own keys (each once).
+        static var questionScope: [Key] {
+            var keys: [Key] = [.id, .type, .text, .help, .image]
+            for type in QuestionTypes.all {
+                for key in type.keys where !keys.contains(key) { keys.append(key) }
+            }
+            return keys
+        }
+        /// The values of `type`, in the registry's order.
+        static var typeNames: [Key] { QuestionTypes.all.map { $0.typeKey } }
+
+        /// Every logical key: the template's, the questions', then the type names.
+        public static var allCases: [Key] { templateScope + questionScope.filter { $0 != .id } + typeNames }
     }
 
     private var names: [Key: String]
 
     public static let `default` = TemplateKeys(names: [:])
+
+    /// The logical names themselves (`maxAnswers`, not `Max-answers`): how `--json` names a
+    /// question's settings.
+    public static let logical = TemplateKeys(names: Dictionary(uniqueKeysWithValues: Key.allCases.map { ($0, $0.rawValue) }))
 
     public init(names: [Key: String]) { self.names = names }
 

@@ -69,7 +69,7 @@ extension Answer {
         // Every source of a value (words, JSON, `mi fill`'s validated ones, drafts) meets the text rule.
         let field = "answer to \(rules.question.id)"
         if update.value != nil, let value { try TextRules.check(value, field: field) }
-        if case .draft = update.value, let draft { try TextRules.check(.table(draft), field: field) }
+        if case .draft = update.value, let draft { try TextRules.check(.cells(draft), field: field) }
         if let comment = update.comment {
             try TextRules.check(comment, field: "comment on \(rules.question.id)", allowNewlines: true)
             let trimmed = comment.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -169,35 +169,34 @@ struct SubmissionPageController {
         if let help = question.help { values["help"] = help }
         if let picture = question.image { values["picture"] = ["name": picture, "url": pictureURL(templateID, picture)] }
         if let comment = answer.comment, !comment.isEmpty { values["comment"] = comment }
-        switch (question.kind, answer.value) {
-        case (.multipleChoice(let options, _), let value):
-            let chosen: [String]
-            if case .choices(let list)? = value { chosen = list } else { chosen = [] }
-            values["choices"] = options.map { ["label": $0, "chosen": chosen.contains($0)] }
+        // The answer in its type's shape (`QuestionType.presentation`).
+        switch question.type.presentation(of: answer.value) {
+        case .choices(let list)?:
+            values["choices"] = list.options.map { ["label": $0, "chosen": list.chosen.contains($0)] }
             values["hasChoices"] = true
-            values["answered"] = !chosen.isEmpty
-        case (.table(let rows, let columns, let noCells), let value):
-            var cells: [[String?]] = []
-            if case .table(let table)? = value { cells = table }
+            values["answered"] = !list.chosen.isEmpty
+        case .grid(let grid, let cells)?:
             values["grid"] = [
-                "columns": columns,
-                "rows": rows.enumerated().map { row, label in
+                "columns": grid.columns,
+                "rows": grid.rows.enumerated().map { row, label in
                     [
                         "label": label,
-                        "cells": columns.indices.map { column -> [String: Any] in
-                            let noValue = noCells.contains(Cell(row: row, column: column))
-                            let text = row < cells.count && column < cells[row].count ? cells[row][column] : nil
+                        "cells": grid.columns.indices.map { column -> [String: Any] in
+                            let noValue = grid.noCells.contains(Cell(row: row, column: column))
+                            let text = GridLayout.cell(cells, row, column)
                             return ["noValue": noValue, "text": noValue ? "" : (text ?? "")]
                         },
                     ] as [String: Any]
                 },
             ] as [String: Any]
-            values["answered"] = value != nil
-        case (_, let value?):
-            values["value"] = value.display
-            values["answered"] = true
-        case (_, nil):
-            values["answered"] = false
+            values["answered"] = answer.value != nil
+        case .yesNo, .text, nil:
+            if let value = answer.value {
+                values["value"] = value.display
+                values["answered"] = true
+            } else {
+                values["answered"] = false
+            }
         }
         values["hasMedia"] = !answer.media.isEmpty
         values["media"] = answer.media.map { name -> [String: Any] in

@@ -10,12 +10,7 @@ enum SubmissionSearchText {
         var lines = [form.name]
         for question in form.template.questions {
             guard let answer = form.answers[question.id] else { continue }
-            switch answer.value {
-            case .text(let text): lines.append(text)
-            case .number, .choices: lines.append(answer.value?.display ?? "")
-            case .table(let rows): lines.append(rows.flatMap { $0.compactMap { $0 } }.joined(separator: " "))
-            case .bool, nil: break
-            }
+            if let value = answer.value, let text = question.type.searchText(value) { lines.append(text) }
             if let comment = answer.comment { lines.append(comment) }
         }
         lines += form.foremanComments.map(\.text)

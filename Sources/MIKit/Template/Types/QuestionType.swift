@@ -1,0 +1,162 @@
+import Foundation
+
+/// A kind of question: everything MI knows about it lives in one file under `Types/` that
+/// conforms to this protocol and is listed once in `QuestionTypes.all`. The rest of MI asks
+/// the type (a template key, a parsed answer, a CSV cell, a tally shape, a presentation) and
+/// never switches over types; see docs/templates.md, "Adding a question type".
+///
+/// A type is a value holding its settings from the template (a multiple-choice question's
+/// options, a numeric question's bounds); `Question.kind` wraps it.
+public protocol QuestionType: Sendable, Equatable {
+    // MARK: Template keys
+
+    /// The type's name in template JSON (the value of `type`), renamable in Config.plist.
+    static var typeKey: TemplateKeys.Key { get }
+    /// The question keys the type reads besides `id`, `type`, `text`, `help` and `image`.
+    static var keys: [TemplateKeys.Key] { get }
+    /// Reads the type's settings from a question object, naming every problem through
+    /// `validator` (which knows the template, the question and the key names); nil when the
+    /// settings cannot make a question.
+    static func decode(_ object: [String: JSONValue], question: String, validator: inout TemplateValidator) -> Self?
+    /// Writes the type's settings (not `type` itself) with these key names.
+    func encode(into object: inout [String: JSONValue], keys: TemplateKeys)
+
+    /// A short human name of the type with its rules ("whole number from 0 to 10").
+    var typeDescription: String { get }
+
+    // MARK: Answers
+
+    /// The value of one typed line (`mi fill`, `mi answer FORM Q WORDS…`), refused through `rules`.
+    func value(fromLine line: String, rules: AnswerRules) throws -> AnswerValue
+    /// The value an answers file (or an upload) gives.
+    func value(fromJSON json: JSONValue, rules: AnswerRules) throws -> AnswerValue
+
+    // MARK: mi fill
+
+    /// Lines shown under the question's text before it is answered (numbered options).
+    var promptLines: [String] { get }
+    /// What the answer prompt says before `> ` ("Number ").
+    var answerHint: String { get }
+    /// The words Tab completes while the answer is typed.
+    var completions: [String] { get }
+    /// The grid a question answered cell by cell asks, saving a draft as it goes; nil for a
+    /// question answered on one line.
+    var grid: GridLayout? { get }
+
+    // MARK: Simulation, statistics, exports, search
+
+    /// A plausible valid value for `mi simulate`, as an answers file would give it; nil when
+    /// the question admits none.
+    func simulatedValue(_ generator: inout SeededGenerator) -> JSONValue?
+    /// How statistics count the type's answers.
+    var tally: TallyShape { get }
+    /// The CSV export's columns of a question `id` of this type (its comment column follows).
+    func csvHeader(question id: String) -> [String]
+    /// The CSV cells of `value` under `csvHeader`; `form` is the form the value comes from, whose
+    /// own template copy may be an older version of the question.
+    func csvCells(_ value: AnswerValue?, question id: String, form: Form) -> [String]
+    /// The text a search finds the answer by, nil for none.
+    func searchText(_ value: AnswerValue) -> String?
+
+    // MARK: Presentation
+
+    /// What `mi review`, the PDF, the office submission page draw for the answer (or for no
+    /// answer): one of a closed set of shapes, so they draw every type without knowing it.
+    /// Nil when there is nothing to draw but "no answer".
+    func presentation(of value: AnswerValue?) -> AnswerShape?
+}
+
+extension QuestionType {
+    public var typeKey: TemplateKeys.Key { Self.typeKey }
+
+    public var promptLines: [String] { [] }
+    public var answerHint: String { "" }
+    public var completions: [String] { [] }
+    public var grid: GridLayout? { nil }
+
+    public func csvHeader(question id: String) -> [String] { [id] }
+    public func csvCells(_ value: AnswerValue?, question id: String, form: Form) -> [String] { [value.map(CSVLayout.text) ?? ""] }
+
+    /// The value's own text: text as typed, numbers and choices as shown, a table's cells;
+    /// true/false is not searchable.
+    public func searchText(_ value: AnswerValue) -> String? {
+        switch value {
+        case .text(let text): return text
+        case .number, .choices: return value.display
+        case .cells(let rows): return rows.flatMap { $0.compactMap { $0 } }.joined(separator: " ")
+        case .bool: return nil
+        }
+    }
+
+    public func presentation(of value: AnswerValue?) -> AnswerShape? { value.map { .text($0.display) } }
+
+    /// Whether `other` is the same type with the same settings.
+    public func isSame(as other: any QuestionType) -> Bool { (other as? Self) == self }
+}
+
+/// The shapes an answer is drawn in. Every reader (`mi review`, the PDF, the office) draws each
+/// of them; a type picks the one that fits its answers.
+public enum AnswerShape: Sendable, Equatable {
+    /// A line (or lines) of text: a number, a short answer, a value that no longer fits its
+    /// question.
+    case text(String)
+    /// Yes or no (`true`/`false` in `mi review`, Yes/No on paper).
+    case yesNo(Bool)
+    /// Options to tick.
+    case choices(ChoiceList)
+    /// A grid of cells.
+    case grid(GridLayout, cells: [[String?]])
+}
+
+/// The options of a choice question and which were chosen.
+public struct ChoiceList: Sendable, Equatable {
+    /// The options the template offers, in its order.
+    public var options: [String]
+    /// The chosen labels as stored (possibly one the template no longer offers).
+    public var chosen: [String]
+    public init(options: [String], chosen: [String]) { self.options = options; self.chosen = chosen }
+    /// Chosen labels the template does not offer.
+    public var extra: [String] { chosen.filter { !options.contains($0) } }
+}
+
+/// Rows and columns of labelled cells, some of which take no value.
+public struct GridLayout: Sendable, Equatable {
+    public var rows: [String]
+    public var columns: [String]
+    /// The (row, column) pairs, from 0, that take no value.
+    public var noCells: Set<Cell>
+
+    public init(rows: [String], columns: [String], noCells: Set<Cell>) {
+        self.rows = rows
+        self.columns = columns
+        self.noCells = noCells
+    }
+
+    /// The cells that take a value, row by row: the order they are asked in.
+    public var valueCells: [Cell] {
+        rows.indices.flatMap { row in columns.indices.map { Cell(row: row, column: $0) }.filter { !noCells.contains($0) } }
+    }
+
+    /// `cell [1, 0] (Non-drive end / Temperature)`.
+    public func place(_ row: Int, _ column: Int) -> String {
+        guard rows.indices.contains(row), columns.indices.contains(column) else { return "cell [\(row), \(column)]" }
+        return "cell [\(row), \(column)] (\(rows[row]) / \(columns[column]))"
+    }
+
+    /// The cell at (row, column) of `cells`, nil outside it.
+    public static func cell(_ cells: [[String?]], _ row: Int, _ column: Int) -> String? {
+        row >= 0 && row < cells.count && column >= 0 && column < cells[row].count ? cells[row][column] : nil
+    }
+}
+
+/// How statistics count a type's answers.
+public enum TallyShape: Sendable, Equatable {
+    /// Labels counted per form (options, or true and false); forms can be grouped by them.
+    case choices(labels: [String], multipleAnswers: Bool)
+    /// Numbers summarised (quartiles, mean); values that are not numbers listed as text.
+    case numbers(integer: Bool)
+    /// The most frequent texts.
+    case texts
+    /// Each cell of the grid counted on its own.
+    case grid(GridLayout)
+}

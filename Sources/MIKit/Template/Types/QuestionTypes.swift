@@ -1,0 +1,18 @@
+import Foundation
+
+/// Every question type MI knows, in the order messages and the office editor list them. A new
+/// type is one file under `Types/` and one line here.
+public enum QuestionTypes {
+    public static let all: [any QuestionType.Type] = [
+        MultipleChoiceQuestion.self,
+        TrueFalseQuestion.self,
+        ShortAnswerQuestion.self,
+        NumericQuestion.self,
+        TableQuestion.self,
+    ]
+
+    /// The type a template's `type` value names under `keys`.
+    static func named(_ name: String, keys: TemplateKeys) -> (any QuestionType.Type)? {
+        all.first { keys[$0.typeKey] == name }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import MIKit
+import XCTest
+
+/// The question types' one-file contract: the registry, the keys they declare, each type's
+/// round trip through template JSON, and the shapes readers draw.
+final class QuestionTypeTests: XCTestCase {
+    func testRegistryListsEveryTypeOnceInItsOrder() {
+        XCTAssertEqual(QuestionTypes.all.map { $0.typeKey.rawValue }, ["multipleChoice", "trueFalse", "shortAnswer", "numeric", "table"])
+        // Config.plist's key list (and its "known:" message) keeps the order it always had.
+        XCTAssertEqual(TemplateKeys.Key.allCases.map(\.rawValue), [
+            "id", "title", "version", "questions", "scoring", "oncePerUser", "consent",
+            "type", "text", "help", "image", "options", "maxAnswers", "integer", "min", "max", "rows", "columns", "noCells",
+            "multipleChoice", "trueFalse", "shortAnswer", "numeric", "table",
+        ])
+        XCTAssertEqual(TemplateKeys.Key(rawValue: "maxAnswers")?.defaultName, "Max-answers")
+        XCTAssertNil(TemplateKeys.Key(rawValue: "maxanswers"))
+    }
+
+    func testEveryTypeRoundTripsThroughTemplateJSONWithRenamedKeys() throws {
+        let keys = TemplateKeys(names: [.maxAnswers: "max", .numeric: "number", .noCells: "blank", .options: "choices"])
+        let json = #"""
+            {"id": "t", "title": "T", "version": 1, "questions": [
+              {"id": "a", "type": "multipleChoice", "text": "A", "choices": ["x", "y"], "max": 0},
+              {"id": "b", "type": "trueFalse", "text": "B"},
+              {"id": "c", "type": "shortAnswer", "text": "C"},
+              {"id": "d", "type": "number", "text": "D", "integer": true, "min": 1},
+              {"id": "e", "type": "table", "text": "E", "rows": ["r"], "columns": ["c1", "c2"], "blank": [[0, 1]]}
+            ]}
+            """#
+        let coding = TemplateCoding(keys: keys)
+        let template = try coding.decode(Data(json.utf8), source: "t.json")
+        XCTAssertEqual(template.questions.map(\.kind), [
+            .multipleChoice(options: ["x", "y"], maxAnswers: 0), .trueFalse, .shortAnswer,
+            .numeric(integer: true, min: 1, max: nil), .table(rows: ["r"], columns: ["c1", "c2"], noCells: [Cell(row: 0, column: 1)]),
+        ])
+        XCTAssertEqual(try coding.decode(coding.encode(template), source: "again"), template)
+        // A type's own key, renamed, is named as renamed in the problem.
+        let bad = json.replacingOccurrences(of: #""max": 0"#, with: #""max": 3"#)
+        XCTAssertThrowsError(try coding.decode(Data(bad.utf8), source: "t.json")) { error in
+            XCTAssertTrue(error.localizedDescription.contains(#"question a, field "max": 3 is more than the 2 options"#), error.localizedDescription)
+        }
+        let unknown = json.replacingOccurrences(of: #""type": "number""#, with: #""type": "numeric""#)
+        XCTAssertThrowsError(try coding.decode(Data(unknown.utf8), source: "t.json")) { error in
+            XCTAssertTrue(error.localizedDescription.contains(#"unknown question type "numeric" (known: "multipleChoice", "trueFalse", "shortAnswer", "number", "table")"#),
+                          error.localizedDescription)
+        }
+    }
+
+    func testPresentationsAreTheClosedShapes() {
+        let choice = MultipleChoiceQuestion(options: ["x", "y"], maxAnswers: 0)
+        XCTAssertEqual(choice.presentation(of: .choices(["y", "gone"])), .choices(ChoiceList(options: ["x", "y"], chosen: ["y", "gone"])))
+        XCTAssertEqual(ChoiceList(options: ["x", "y"], chosen: ["y", "gone"]).extra, ["gone"])
+        XCTAssertEqual(choice.presentation(of: nil), .choices(ChoiceList(options: ["x", "y"], chosen: [])))
+        XCTAssertEqual(choice.presentation(of: .text("typed")), .text("typed"), "a value of another type is shown as text")
+        XCTAssertEqual(TrueFalseQuestion().presentation(of: .bool(false)), .yesNo(false))
+        XCTAssertNil(TrueFalseQuestion().presentation(of: nil))
+        XCTAssertEqual(NumericQuestion(integer: false, min: nil, max: nil).presentation(of: .number(2.5)), .text("2.5"))
+        let table = TableQuestion(rows: ["r"], columns: ["a", "b"], noCells: [])
+        XCTAssertEqual(table.presentation(of: .cells([["1", "2"]])),
+                       .grid(GridLayout(rows: ["r"], columns: ["a", "b"], noCells: []), cells: [["1", "2"]]))
+        XCTAssertEqual(table.tally, .grid(GridLayout(rows: ["r"], columns: ["a", "b"], noCells: [])))
+        XCTAssertEqual(choice.tally, .choices(labels: ["x", "y"], multipleAnswers: true))
+        XCTAssertEqual(TrueFalseQuestion().searchText(.bool(true)), nil)
+        XCTAssertEqual(table.searchText(.cells([["1", nil]])), "1")
+    }
+
+    /// The goal of the Types folder: no Swift file outside it names a question type's case.
+    func testNoFileOutsideTypesNamesAType() throws {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources")
+        let pattern = try NSRegularExpression(pattern: #"\.(multipleChoice|trueFalse|shortAnswer|numeric|table)\b"#)
+        var naming: [String] = []
+        let files = try XCTUnwrap(FileManager.default.enumerator(atPath: sources.path))
+        for case let path as String in files where path.hasSuffix(".swift") && !path.hasPrefix("MIKit/Template/Types/") {
+            let text = try String(contentsOf: sources.appendingPathComponent(path), encoding: .utf8)
+            if pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil { naming.append(path) }
+        }
+        XCTAssertEqual(naming, [], "these files switch over (or name) question types outside Sources/MIKit/Template/Types")
+        XCTAssertGreaterThan(try FileManager.default.contentsOfDirectory(atPath: sources.appendingPathComponent("MIKit/Template/Types").path).count, 5)
+    }
+}
