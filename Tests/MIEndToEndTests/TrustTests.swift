@@ -4,6 +4,44 @@ import XCTest
 /// The built mi-server with the real slapd, probed as a hostile client would: the requests that
 /// showed each hole, sent with curl on loopback.
 final class TrustTests: XCTestCase {
+    /// `POST /api/v1/session` with `user` and `password`: the status and the JSON body.
+    private func signIn(_ sandbox: Sandbox, _ user: String, _ password: String) throws -> (status: Int, body: [String: Any]) {
+        let credentials = try JSONSerialization.data(withJSONObject: ["user": user, "password": password])
+        let result = try Sandbox.execute(URL(fileURLWithPath: "/usr/bin/curl"),
+                                         ["-sS", "-m", "10", "-o", "-", "-w", "\n%{http_code}", "-X", "POST",
+                                          "-H", "Content-Type: application/json",
+                                          "--data-binary", String(decoding: credentials, as: UTF8.self),
+                                          "http://127.0.0.1:\(sandbox.server.port)/api/v1/session"])
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        let status = Int(lines.last ?? "") ?? 0
+        let body = (try? JSONSerialization.jsonObject(with: Data(lines.dropLast().joined(separator: "\n").utf8))) as? [String: Any]
+        return (status, body ?? [:])
+    }
+
+    /// The probe: after 5 wrong passwords for one account, its fullwidth spelling (which
+    /// slapd matches as the same account) signed in with 200 — each of its width variants had 5
+    /// guesses of its own. Now every spelling shares one count, and a spelling that signs in
+    /// gets the directory's own name.
+    func testEverySpellingOfAnAccountSharesItsFailedSignInCount() throws {
+        let sandbox = try Sandbox()
+        try ServerTests.prepare(sandbox)
+        let server = try RunningServer(sandbox)
+        let fullwidth = "ｂｏｂ"
+        let signedIn = try signIn(sandbox, fullwidth, TestDirectory.password(for: "bob"))
+        XCTAssertEqual(signedIn.status, 200, "\(signedIn.body)")
+        XCTAssertEqual(signedIn.body["user"] as? String, "bob", "the session is the directory's bob, not the typed spelling")
+
+        for spelling in ["bob", "ＢＯＢ", "Bob", "bob", "ｂｏｂ"] {
+            XCTAssertEqual(try signIn(sandbox, spelling, "wrong").status, 401, spelling)
+        }
+        for spelling in ["ｂｏｂ", "ＢＯＢ", "bob", "ｂoｂ"] {
+            let refused = try signIn(sandbox, spelling, TestDirectory.password(for: "bob"))
+            XCTAssertEqual(refused.status, 429, "\(spelling): \(refused.body)")
+        }
+        XCTAssertEqual(try signIn(sandbox, "carla", TestDirectory.password(for: "carla")).status, 200, "other accounts are not held")
+        withExtendedLifetime(server) {}
+    }
+
     /// form.json of a completed extinguisher check of ana's, made by `mi`, with `edit` applied.
     private func formFile(_ sandbox: Sandbox, name: String, edit: (inout [String: Any]) -> Void) throws -> URL {
         _ = try sandbox.newForm("extinguisher-check", name: name)

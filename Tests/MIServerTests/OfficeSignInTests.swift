@@ -176,6 +176,22 @@ final class OfficeSignInTests: XCTestCase {
         limiter.recordSuccess(user: "ana")
         XCTAssertNil(limiter.retryAfter(user: "ana", address: "10.0.0.9", now: start.addingTimeInterval(101)))
     }
+
+    /// Fullwidth and other compatibility spellings are one account to the directory, so one count.
+    func testTheLimiterCountsEveryWidthAndCaseOfANameAsOne() {
+        let limiter = SignInLimiter(limits: .init(perUser: 3, perAddress: 100, window: 100))
+        let start = Date(timeIntervalSince1970: 1_000_000)
+        for (offset, spelling) in ["dmitri", "ｄｍｉｔｒｉ", "ＤＭＩＴＲＩ"].enumerated() {
+            XCTAssertNil(limiter.retryAfter(user: spelling, address: "10.0.0.\(offset)", now: start))
+            limiter.recordFailure(user: spelling, address: "10.0.0.\(offset)", now: start)
+        }
+        for spelling in ["dmitri", "ｄｍｉｔｒｉ", "Ｄmitri", " DMITRI"] {
+            XCTAssertEqual(limiter.retryAfter(user: spelling, address: "10.0.0.9", now: start.addingTimeInterval(1)), 99, spelling)
+        }
+        XCTAssertNil(limiter.retryAfter(user: "dmitry", address: "10.0.0.9", now: start.addingTimeInterval(1)))
+        limiter.recordSuccess(user: "ｄｍｉｔｒｉ")
+        XCTAssertNil(limiter.retryAfter(user: "dmitri", address: "10.0.0.9", now: start.addingTimeInterval(1)))
+    }
 }
 
 /// The sign-in form as a browser holds it: its sign-in cookie and the page's CSRF token.
