@@ -130,9 +130,41 @@ final class OfficeSignInTests: XCTestCase {
     }
 
     func testOnlyPathsOfThisSiteAreFollowedAfterSignIn() {
-        XCTAssertEqual(SignInController.safeNext("/submissions?q=a"), "/submissions?q=a")
-        for hostile in [nil, "", "https://evil.example", "//evil.example", "/\\evil.example", "javascript:alert(1)", "/a\nb"] {
-            XCTAssertEqual(SignInController.safeNext(hostile), "/", hostile ?? "nil")
+        for own in ["/", "/submissions?q=a", "/submissions?q=a%20b&template=pump-inspection", "/templates/x/stats",
+                    "/%2F%2Fevil.example", "/submissions/%09"] {
+            XCTAssertEqual(SignInController.safeNext(own), own, "a path of this site, percent-encoded as the office writes it")
+        }
+        // As they arrive once the query is decoded: `next=/%09/evil` is "/\t/evil", and so on.
+        let hostile: [String?] = [
+            nil, "", "https://evil.example", "http:/evil.example", "//evil.example", "///evil.example", "/\\evil.example",
+            "\\/evil.example", "/\\/evil.example", "javascript:alert(1)", "evil.example", " /x", "/a\nb",
+            "/\t/127.0.0.1:47999/phish", "/\n/evil.example", "/\r\n/evil.example", "/\u{0B}/evil", "/\u{0C}/evil",
+            "/\u{00}/evil", "/\u{1B}[2J", "/\u{7F}/evil", "/\u{85}/evil", "/\u{A0}/evil", "/\u{2028}/evil", "/\u{3000}/evil",
+            "/ /evil.example", "/a b", "/\u{FF0F}evil.example", "/\u{200B}/evil", String(repeating: "/a", count: 1100),
+        ]
+        for value in hostile {
+            XCTAssertEqual(SignInController.safeNext(value), "/", value.map { String(reflecting: $0) } ?? "nil")
+        }
+    }
+
+    /// The probe of the issue: `GET /login?next=/%09/127.0.0.1:47999/phish` with a valid cookie
+    /// went to `/<TAB>/127.0.0.1:47999/phish`, which browsers read as another host. Each
+    /// encoded form of a hostile `next` now lands on `/`.
+    func testHostileNextInTheQueryRedirectsHome() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.test(.live) { client in
+            let session = try await client.officeSession("fiona", fixture: fixture)
+            for query in ["/%09/127.0.0.1:47999/phish", "/%0a/evil.example", "/%0d%0a/evil.example", "%2F%2Fevil.example",
+                          "//evil.example", "/%5cevil.example", "/%5C/evil.example", "%5C%5Cevil.example", "https:%2F%2Fevil.example",
+                          "/%20/evil.example", "/%E3%80%80/evil.example", "/%1b%5b2J"] {
+                let response = try await client.execute(uri: "/login?next=" + query, method: .get,
+                                                        headers: [.cookie: session.cookieHeader]) { $0 }
+                XCTAssertEqual(response.status, .seeOther, query)
+                XCTAssertEqual(response.headers[.location], "/", query)
+            }
+            let own = try await client.execute(uri: "/login?next=%2Fsubmissions%3Fq%3Da%2520b", method: .get,
+                                               headers: [.cookie: session.cookieHeader]) { $0 }
+            XCTAssertEqual(own.headers[.location], "/submissions?q=a%20b")
         }
     }
 
