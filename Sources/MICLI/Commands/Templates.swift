@@ -84,7 +84,7 @@ extension MI.Templates {
             var table = TableRenderer(["TEMPLATE", "VERSION", "QUESTIONS", "CACHED", "TITLE"], wrapping: [4])
             for entry in templates {
                 table.add([entry.template.id, String(entry.template.version), String(entry.template.questions.count),
-                           Format.date(entry.modified), entry.template.title])
+                           Format.date(entry.modified), DisplayText.escaped(entry.template.title)])
             }
             Terminal.out(table.render())
             // The cache was listed, but it may be out of date: a script must be able to tell.
@@ -146,7 +146,7 @@ extension MI.Templates {
                 }))
             } else {
                 for (_, template) in validated {
-                    Terminal.out("Imported \(template.id) v\(template.version): \(template.title)")
+                    Terminal.out("Imported \(template.id) v\(template.version): \(DisplayText.escaped(template.title))")
                 }
             }
         }
