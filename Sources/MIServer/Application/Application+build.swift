@@ -68,7 +68,10 @@ func makeApplication(configuration: Configuration, directory: any DirectoryServi
     guard let address = ConfigurationLoader.listenAddress(configuration.server.listen) else {
         throw ServerSetupError.listenAddress(configuration.server.listen)
     }
-    let http = HTTPServerBuilder.http1AnsweringContinue(idleTimeout: .seconds(300), limits: configuration.server.limits)
+    // Idle connections are closed by `LimitedHTTP1Channel` after Server.IdleTimeoutSeconds;
+    // Hummingbird's own idle timer stays a backstop well beyond it.
+    let backstop = Int64(max(300, configuration.server.limits.idleTimeoutSeconds * 2))
+    let http = HTTPServerBuilder.http1AnsweringContinue(idleTimeout: .seconds(backstop), limits: configuration.server.limits)
     var server = http
     var background: [any Service] = [UploadExpiryService(uploads: services.uploads)]
     if let files = configuration.server.tls {
