@@ -77,7 +77,7 @@ final class TrustTests: XCTestCase {
             ("dots", { $0["user"] = "../../x" }, "which cannot be a user name: it contains"),
             ("stranger", { $0["user"] = "mallory" }, "names the user mallory, whom the directory does not know"),
             ("outside", { $0["user"] = "zed" }, "names the user zed, whom the directory does not know"),
-            ("foreman", { $0["user"] = "gus" }, "names the user gus, who is a foreman, not a technician"),
+            ("foreman", { $0["user"] = "fiona" }, "names the user fiona, who is a foreman, not a technician"),
             ("shouted", { $0["user"] = "ANA" }, "names the user ANA, which the directory spells ana"),
             ("unknown", { json in
                 json["templateID"] = "never-had"
