@@ -104,4 +104,19 @@ final class TrustTests: XCTestCase {
         XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: submissions.path)) ?? [], [])
         withExtendedLifetime(server) {}
     }
+
+    /// The probe: request headers over the limit reset the connection instead of
+    /// answering. They are 431 with the error body, read whole by the client.
+    func testHeadersOverTheLimitAre431NotAReset() throws {
+        let sandbox = try Sandbox()
+        try ServerTests.prepare(sandbox)
+        let server = try RunningServer(sandbox)
+        let request = "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + String(repeating: "a", count: 120 * 1024) + "\r\n\r\n"
+        let output = try Sandbox.execute(URL(fileURLWithPath: "/usr/bin/env"),
+                                         RawClient.arguments(port: sandbox.server.port, request)).output
+        XCTAssertTrue(output.contains("HTTP/1.1 431 Request Header Fields Too Large"), String(output.prefix(600)))
+        XCTAssertTrue(output.contains("the request's headers are larger than the server reads"), String(output.prefix(600)))
+        let log = try String(contentsOf: server.log, encoding: .utf8)
+        XCTAssertTrue(log.contains("client error: the request's headers are larger"), log)
+    }
 }
