@@ -119,4 +119,35 @@ final class TrustTests: XCTestCase {
         let log = try String(contentsOf: server.log, encoding: .utf8)
         XCTAssertTrue(log.contains("client error: the request's headers are larger"), log)
     }
+
+    /// The issue's probe: `GET /login?next=/%09/127.0.0.1:47999/phish` with a valid cookie
+    /// answered 303 to `/<TAB>/127.0.0.1:47999/phish`, which a browser reads as another host.
+    /// Signed in through the built server's own form (curl with a cookie jar), every encoded
+    /// form of a hostile `next` now goes to `/`, and the office's own paths still work.
+    func testAfterSignInNextGoesOnlyToAPathOfThisSite() throws {
+        let sandbox = try Sandbox()
+        try ServerTests.prepare(sandbox)
+        let server = try RunningServer(sandbox)
+        let jar = sandbox.root.appendingPathComponent("cookies.txt").path
+        let base = "http://127.0.0.1:\(sandbox.server.port)"
+        func curl(_ arguments: [String]) throws -> String {
+            try Sandbox.execute(URL(fileURLWithPath: "/usr/bin/curl"), ["-sS", "-m", "5", "-b", jar, "-c", jar] + arguments).stdout
+        }
+        let form = try curl(["\(base)/login"])
+        let csrf = try XCTUnwrap(form.range(of: #"name="_csrf" value="([^"]+)""#, options: .regularExpression).map {
+            String(form[$0].dropFirst(#"name="_csrf" value=""#.count).dropLast())
+        }, form)
+        let signIn = try curl(["-o", "/dev/null", "-w", "%{http_code}", "--data-urlencode", "user=fiona",
+                               "--data-urlencode", "password=\(TestDirectory.password(for: "fiona"))",
+                               "--data-urlencode", "_csrf=\(csrf)", "--data-urlencode", "next=/", "\(base)/login"])
+        XCTAssertEqual(signIn, "303")
+        for next in ["/%09/127.0.0.1:47999/phish", "/%0a/evil.example", "/%0d/evil.example", "//evil.example",
+                     "/%5cevil.example", "%5c%5cevil.example", "https://evil.example", "/%20/evil.example", "/%e3%80%80/evil"] {
+            let answer = try curl(["-o", "/dev/null", "-w", "%{http_code} %{redirect_url}", "\(base)/login?next=\(next)"])
+            XCTAssertEqual(answer, "303 \(base)/", next)
+        }
+        let own = try curl(["-o", "/dev/null", "-w", "%{http_code} %{redirect_url}", "\(base)/login?next=/submissions%3Fq%3Dpump"])
+        XCTAssertEqual(own, "303 \(base)/submissions?q=pump")
+        withExtendedLifetime(server) {}
+    }
 }
