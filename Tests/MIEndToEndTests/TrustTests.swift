@@ -150,4 +150,67 @@ final class TrustTests: XCTestCase {
         XCTAssertEqual(own, "303 \(base)/submissions?q=pump")
         withExtendedLifetime(server) {}
     }
+
+    /// Holds kept-alive connections from one address: each asks `/health` once; prints, as JSON,
+    /// the statuses, whether the server closed every served one and in how many seconds, and
+    /// the status of one more connection after that.
+    static let idleScript = #"""
+        import json, socket, sys, time
+        port = int(sys.argv[1])
+        def ask(s):
+            s.sendall(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n")
+            answer = b""
+            while b"\r\n\r\n" not in answer:
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                answer += chunk
+            return int(answer.split(b" ")[1]) if answer else 0
+        held, statuses = [], []
+        for _ in range(33):
+            s = socket.create_connection(("127.0.0.1", port))
+            s.settimeout(10)
+            status = ask(s)
+            statuses.append(status)
+            if status != 200:
+                break
+            held.append(s)
+        start = time.time()
+        closed = True
+        for s in held:
+            try:
+                while True:
+                    chunk = s.recv(65536)
+                    if not chunk:
+                        break
+            except OSError:
+                closed = False
+        seconds = time.time() - start
+        time.sleep(0.3)
+        s = socket.create_connection(("127.0.0.1", port))
+        s.settimeout(10)
+        print(json.dumps({"statuses": statuses, "closed": closed, "seconds": seconds, "next": ask(s)}))
+        """#
+
+    /// The issue's probe: 32 idle keep-alive connections from one address stayed open for
+    /// minutes and the address's next connection got 503. With Server.IdleTimeoutSeconds 1
+    /// the built server closes them, and the 33rd connection is served.
+    func testIdleConnectionsAreClosedAndTheAddressIsServedAgain() throws {
+        var settings = Sandbox.ServerSettings()
+        settings.extraKeys = "<key>IdleTimeoutSeconds</key><integer>1</integer>"
+        let sandbox = try Sandbox(server: settings)
+        try ServerTests.prepare(sandbox)
+        let server = try RunningServer(sandbox)
+        let result = try Sandbox.execute(URL(fileURLWithPath: "/usr/bin/env"),
+                                         ["python3", "-c", Self.idleScript, String(sandbox.server.port)])
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.output)
+        let statuses = json["statuses"] as? [Int] ?? []
+        XCTAssertEqual(statuses.count, 33, "\(json)")
+        XCTAssertEqual(statuses.filter { $0 == 200 }.count, 32, "\(json)")
+        XCTAssertEqual(statuses.last, 503, "the 33rd while 32 are open: \(json)")
+        XCTAssertEqual(json["closed"] as? Bool, true, "the server closed every idle connection: \(json)")
+        XCTAssertLessThan(json["seconds"] as? Double ?? 99, 5, "\(json)")
+        XCTAssertEqual(json["next"] as? Int, 200, "the address is served again: \(json)")
+        withExtendedLifetime(server) {}
+    }
 }
