@@ -96,11 +96,18 @@ final class TrustTests: XCTestCase {
 
         // The directory down: the server cannot vouch for the user, so it stores nothing unchecked.
         let file = try formFile(sandbox, name: "later", edit: { _ in })
+        try sandbox.ensureLoggedIn("fiona")
         directory.kill()
         let unavailable = try upload(sandbox, file, token: token)
         XCTAssertTrue(unavailable.hasPrefix("HTTP/1.1 503"), unavailable)
-        XCTAssertTrue(unavailable.lowercased().contains("retry-after: 30"), unavailable)
+        XCTAssertTrue(unavailable.lowercased().contains("retry-after: 10"), unavailable)
         XCTAssertTrue(unavailable.contains("cannot check with the directory that ana is a technician"), unavailable)
+        XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: submissions.path)) ?? [], [])
+        // mi upload tries again as Retry-After says, then gives up with 75 (try again later), keeping the form.
+        let upload = try sandbox.run(["upload", "ana/later"], as: "fiona")
+        XCTAssertEqual(upload.status, 75, upload.output)
+        XCTAssertTrue(upload.stderr.contains("cannot check with the directory"), upload.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: sandbox.formFolder("later", in: "CompletedMIs").path))
         XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: submissions.path)) ?? [], [])
         withExtendedLifetime(server) {}
     }

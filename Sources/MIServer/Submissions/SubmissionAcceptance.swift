@@ -10,8 +10,10 @@ import NIOConcurrencyHelpers
 /// Every way in — `PUT` with a manifest, `POST` multipart, resumable parts — goes through
 /// `SubmissionController.receiveAndRecord`, which calls `check` once the form part is read.
 struct SubmissionAcceptance: Sendable {
-    /// Seconds a client is told to wait when the directory cannot be asked.
-    static let retryAfterSeconds = 30
+    /// Seconds a client is told to wait when the directory cannot be asked: `mi upload` tries
+    /// 4 times, each resending the body and waiting up to LDAP.TimeoutSeconds for the lookup,
+    /// so a longer wait would hold the foreman for minutes before it says "try again later".
+    static let retryAfterSeconds = 10
 
     let technicians: TechnicianLookup
     let catalog: TemplateCatalog?
