@@ -52,7 +52,10 @@ final class TemplateCodingTests: XCTestCase {
             XCTAssertFalse(error.localizedDescription.unicodeScalars.contains { TextRules.isControl($0) && $0 != "\n" },
                            error.localizedDescription)
         }
-        let stored = try TemplateCoding().decode(json, source: "t.json")
+        // The consent text is held to the rule wherever it is read (the acceptance is for its bytes).
+        XCTAssertThrowsError(try TemplateCoding().decode(json, source: "t.json"))
+        let withoutConsent = String(decoding: json, as: UTF8.self).replacingOccurrences(of: #""consent": "ok\u001b[2J","#, with: "")
+        let stored = try TemplateCoding().decode(Data(withoutConsent.utf8), source: "t.json")
         XCTAssertEqual(stored.title, "Pump\u{1B}]0;x\u{07}", "kept as it is; mi escapes it when it prints it")
     }
 

@@ -3,9 +3,9 @@ import Foundation
 /// Reads and writes templates in JSON with the key names of a `TemplateKeys`, validating as it reads.
 public struct TemplateCoding: Sendable {
     public var keys: TemplateKeys
-    /// Whether every text of the template — title, question texts, help, options, table labels,
-    /// consent — must be free of control characters (`TextRules`, as answers are): set where a
-    /// template is published (the office's editor and upload). Templates read from where they
+    /// Whether every text of the template — title, question texts, help, options, table labels
+    /// (the consent text always is) — must be free of control characters (`TextRules`, as
+    /// answers are): set where a template is published (the office's editor and upload). Templates read from where they
     /// are kept (a cache, a form's copy, a server's folder) are taken as they are, and `mi`
     /// prints their texts escaped (`DisplayText`), so a form started from one stays readable.
     public var refusesControlCharacters: Bool
@@ -102,11 +102,11 @@ private struct Validator {
         problems.append(.init(question: question, field: key.map { keys[$0] }, message: message))
     }
 
-    /// `TextRules`' control-character rule on one text, when this coding refuses them; `field`
-    /// names the text in the message ("title", "option 2").
+    /// `TextRules`' control-character rule on one text, when this coding refuses them (or
+    /// `always`); `field` names the text in the message ("title", "option 2").
     mutating func checkText(_ text: String, _ question: String?, _ key: TemplateKeys.Key, field: String,
-                            allowNewlines: Bool = false) {
-        guard refusesControlCharacters else { return }
+                            allowNewlines: Bool = false, always: Bool = false) {
+        guard refusesControlCharacters || always else { return }
         do {
             try TextRules.check(text, field: field, allowNewlines: allowNewlines)
         } catch {
@@ -171,7 +171,9 @@ private struct Validator {
                 problem(nil, .consent, "empty (leave the key out when there is no consent to accept)")
             } else {
                 let before = problems.count
-                checkText(text, nil, .consent, field: "consent text", allowNewlines: true)
+                // Always: the consent text has been held to the rule wherever it is read, since
+                // the respondent's acceptance is for exactly these bytes.
+                checkText(text, nil, .consent, field: "consent text", allowNewlines: true, always: true)
                 if problems.count == before { consent = text }
             }
         case let value?: problem(nil, .consent, "expected a string, found \(value.kindDescription)")
