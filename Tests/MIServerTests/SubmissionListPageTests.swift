@@ -51,8 +51,8 @@ class SubmissionListPageTests: EngineTestCase {
                            "<select id=\"user\" name=\"user\">", "<input id=\"from\" name=\"from\" type=\"date\"",
                            "<input id=\"to\" name=\"to\" type=\"date\"", "<input id=\"q\" name=\"q\"", "<button id=\"apply\"",
                            "<table id=\"submissions\"", "<p id=\"count\" class=\"muted\">2 submissions</p>",
-                           "<a class=\"open\" href=\"/submissions/\(ana)\">pump-1</a>", "<td class=\"technician\">bob</td>",
-                           "<td class=\"template\">Centrifugal pump — monthly inspection</td>", "<option value=\"bob\">bob</option>",
+                           "<a class=\"open\" href=\"/submissions/\(ana)\">pump-1</a>", "<td class=\"technician\" data-label=\"Technician\">bob</td>",
+                           "<td class=\"template\" data-label=\"Template\">Centrifugal pump — monthly inspection</td>", "<option value=\"bob\">bob</option>",
                            "<a id=\"nav-submissions\" href=\"/submissions\" class=\"current\">"] {
                 XCTAssertTrue(html.contains(marker), "\(marker) in\n\(html)")
             }
@@ -136,7 +136,10 @@ class SubmissionListPageTests: EngineTestCase {
             XCTAssertTrue(html.contains("<a class=\"open\" href=\"/submissions/\(Self.bobFormID.uuidString.lowercased())\">pump-1</a>"))
             XCTAssertTrue(html.contains("pump-inspection · version 3"), "templates changed recently")
             XCTAssertFalse(html.contains("style="), "no inline style: the CSP forbids it")
-            XCTAssertTrue(html.contains(">Centrifugal pump — monthly in…</text>"), "a long title is shortened beside the bars")
+            XCTAssertTrue(html.contains("<text class=\"label\" x=\"0\" y=\"12.0\">Centrifugal pump — monthly inspection</text>"),
+                          "the title on its own line above its bar, whole")
+            XCTAssertEqual(SVGChart.shortened(String(repeating: "x", count: 60)).count, SVGChart.labelCharacters,
+                           "a longer one is shortened")
             XCTAssertTrue(html.contains("text-anchor=\"start\">02-02</text>") && html.contains("text-anchor=\"end\">03-03</text>"), html)
             // The tallest bar fills the chart; bars are drawn with presentation attributes only.
             XCTAssertTrue(html.contains("y=\"0.0\" width=\"18.0\" height=\"120.0\""), html)
