@@ -98,6 +98,37 @@ final class OfficeBrowserTests: XCTestCase {
         withExtendedLifetime(server) {}
     }
 
+    /// 12 forms made by `mi simulate` (`sim-3-1` … `sim-3-12`) and one real one, on a server that
+    /// accepts simulated forms: one switch hides the simulated ones in the listing and the
+    /// statistics, names sort naturally (`sim-3-2` before `sim-3-12`), and the pages of 5 say
+    /// "1–5 of 13" … "11–13 of 13", with Previous as well as Next.
+    func testSimulatedFormsHideWithOneSwitchAndNamesSortNaturally() throws {
+        let sandbox = try Sandbox()
+        try ServerTests.prepare(sandbox)
+        let text = try String(contentsOf: sandbox.config, encoding: .utf8)
+            .replacingOccurrences(of: "<key>DataDirectory</key>", with: "<key>AcceptSimulated</key><true/><key>DataDirectory</key>")
+        try Data(text.utf8).write(to: sandbox.config)
+        let server = try RunningServer(sandbox)
+        let real = try ServerTests.completedForm(sandbox, name: "real-1")
+        let made = try sandbox.run(["simulate", "extinguisher-check", "--count", "12", "--seed", "3", "--submit"])
+        XCTAssertEqual(made.status, 0, made.output)
+        try sandbox.ensureLoggedIn("fiona")
+        let names = [real] + (1...12).map { "sim-3-\($0)" }
+        for name in names {
+            let upload = try sandbox.run(["upload", "ana/\(name)"], as: "fiona")
+            XCTAssertEqual(upload.status, 0, upload.output)
+        }
+        let facts: [String: Any] = [
+            "fionaPassword": TestDirectory.password(for: "fiona"), "simulatedCount": 12, "realCount": 1,
+            "simulatedTemplate": "extinguisher-check", "naturalOrder": names,
+        ]
+        let run = try browse(sandbox, mode: ["--simulated"], facts: facts, screenshots: "simulated-")
+        let log = (try? String(contentsOf: server.log, encoding: .utf8)) ?? ""
+        XCTAssertEqual(run.status, 0, "the steps:\n\(run.output)\nmi-server's log (last 3000):\n\(log.suffix(3000))")
+        XCTAssertTrue(run.stdout.contains("all 3 steps passed"), "not every step ran and passed (above)")
+        withExtendedLifetime(server) {}
+    }
+
     /// Runs the browser script in `mode` over `facts`, its screenshots named `screenshots`… (those
     /// of an earlier run removed first), in a fresh chromium profile.
     func browse(_ sandbox: Sandbox, mode: [String], facts: [String: Any], screenshots prefix: String) throws -> RunResult {

@@ -38,7 +38,7 @@ class StatisticsPageTests: EngineTestCase {
                            "<option value=\"bob\">bob</option>", "<select id=\"version\" name=\"version\">",
                            "<option value=\"3\">version 3</option>", "<select id=\"groupBy\" name=\"groupBy\">",
                            "<option value=\"noise\">", "<strong>5 forms</strong>", "none simulated",
-                           "<svg class=\"chart chart-days\"", "<polyline class=\"line\"", "<title>2026-03-02: 2 forms</title>",
+                           "<svg class=\"chart chart-days\"", "<polyline class=\"line\"", "<title>2026-03-02: 2 forms submitted</title>",
                            "<a id=\"nav-templates\" href=\"/templates\" class=\"current\">"] {
                 XCTAssertTrue(html.contains(marker), "\(marker) in\n\(html)")
             }
@@ -153,7 +153,7 @@ class StatisticsPageTests: EngineTestCase {
         XCTAssertEqual(drawn.map { $0["anchor"] as? String }, ["start", "end"])
         let line = SVGChart.line([SVGChart.Point(value: 0, title: nil), SVGChart.Point(value: 2, title: "d: 2")],
                                  firstTick: "d0", lastTick: "d1", svgClass: "chart-days", label: "x")
-        XCTAssertEqual(line["points"] as? String, "30.0,128.0 590.0,8.0")
+        XCTAssertEqual(line["points"] as? String, "30.0,138.0 590.0,18.0")
         XCTAssertEqual((line["markers"] as? [[String: Any]])?.count, 1)
         XCTAssertEqual(StatisticsPage.binText(HistogramBin(lower: 10, upper: 20, count: 1), integer: true), "10–19")
         XCTAssertEqual(StatisticsPage.binText(HistogramBin(lower: 7, upper: 8, count: 1), integer: true), "7")

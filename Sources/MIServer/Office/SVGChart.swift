@@ -85,7 +85,8 @@ enum SVGChart {
     static func line(_ points: [Point], firstTick: String, lastTick: String, svgClass: String, label: String,
                      width: Double = 560, height: Double = 120) -> [String: Any] {
         let highest = max(points.map(\.value).max() ?? 0, 1)
-        let top = 8.0, left = 30.0
+        // Room above for the highest value's tick at the larger text of a narrow window.
+        let top = 18.0, left = 30.0
         let step = points.count > 1 ? width / Double(points.count - 1) : 0
         func position(_ index: Int, _ value: Int) -> (x: Double, y: Double) {
             let x = left + (points.count > 1 ? Double(index) * step : width / 2)

@@ -336,6 +336,9 @@ def paged(office, total):
     office.open("/submissions?limit=2", "submissions-page-1")
     first = [r.text for r in rows(office)]
     check(len(first) == 2, f"limit=2: {len(first)} rows")
+    count = office.find("p#count").text
+    check(f"1–2 of {total}" in count, f"p#count on the first page says {count!r}")
+    check(not office.all("a#previous-page"), "a#previous-page on the first page")
     office.find("a#next-page").click()
     office.wait_loaded()
     office.screenshot("submissions-page-2")
@@ -343,6 +346,79 @@ def paged(office, total):
     check(len(second) == total - 2, f"the next page has {len(second)} rows, expected {total - 2}")
     check(not set(first) & set(second), f"a row is on both pages: {first} / {second}")
     check(not office.all("a#next-page"), "a#next-page on the last page")
+    count = office.find("p#count").text
+    check(f"3–{total} of {total}" in count, f"p#count on the last page says {count!r}")
+    office.find("a#previous-page").click()
+    office.wait_loaded()
+    office.screenshot("submissions-previous-page")
+    back = [r.text for r in rows(office)]
+    check(back == first, f"a#previous-page shows {back}, the first page showed {first}")
+    check("1–2 of" in office.find("p#count").text, f"p#count after Previous: {office.find('p#count').text!r}")
+
+
+def one_meaning_per_word(office, facts):
+    """Every chart and date filter says which day it goes by, and each offers the other."""
+    office.open("/", "dashboard-by-upload")
+    heading = office.find("#per-day h2").text
+    check("uploaded" in heading, f"the dashboard's per-day heading does not say which day: {heading!r}")
+    choose(office.find("select#count-by"), "submitted")
+    office.find("button#apply-count-by").click()
+    office.wait_loaded()
+    office.screenshot("dashboard-by-submission")
+    check("by=submitted" in office.driver.current_url, f"Count by went to {office.driver.current_url}")
+    heading = office.find("#per-day h2").text
+    check("submitted" in heading, f"after Count by submitted the heading says {heading!r}")
+    titles = [t.get_attribute("textContent") for t in office.all("#per-day svg g.day title")]
+    check(any(t.endswith(f": {facts['total']} submitted") for t in titles), f"the day's bar says {titles[-3:]}")
+
+    office.open(f"/templates/{facts['statsTemplate']}/stats", "statistics-by-submission")
+    caption = office.find("#stats-summary figcaption").text
+    check("submitted" in caption, f"the statistics' per-day caption: {caption!r}")
+    labels = [l.text for l in office.all("form#stats-filters label")]
+    check(any(l.startswith("Submitted from") for l in labels), f"the statistics' date filter does not say which day: {labels}")
+    choose(office.find("form#stats-filters select#dates"), "uploaded")
+    office.find("button#apply-stats").click()
+    office.wait_loaded()
+    office.screenshot("statistics-by-upload")
+    caption = office.find("#stats-summary figcaption").text
+    check("uploaded" in caption, f"after Count by uploaded the caption says {caption!r}")
+    check(f"{facts['statsForms']} forms" in office.find("#stats-total").text, "the statistics count changed with the day they go by")
+
+    office.open("/submissions", "submissions-dates")
+    labels = [l.text for l in office.all("form#filters label")]
+    check(any(l.startswith("Uploaded from") for l in labels), f"the listing's date filter: {labels}")
+    choose(office.find("form#filters select#dates"), "submitted")
+    office.find("button#apply").click()
+    office.wait_loaded()
+    labels = [l.text for l in office.all("form#filters label")]
+    check(any(l.startswith("Submitted from") for l in labels), f"after dates=submitted the listing's filter says {labels}")
+    check(len(rows(office)) == facts["total"], f"dates=submitted without a range lists {len(rows(office))}")
+
+
+def simulated_switch(office, facts):
+    """One switch hides simulated forms in the listing and in the statistics."""
+    office.open("/submissions", "submissions-with-simulated")
+    listed = len(rows(office))
+    simulated = len(office.all("table#submissions tr.submission .badge.simulated"))
+    check(simulated == facts["simulatedCount"], f"{simulated} rows marked simulated, expected {facts['simulatedCount']}")
+    office.find("input#hide-simulated").click()
+    office.find("button#apply").click()
+    office.wait_loaded()
+    office.screenshot("submissions-simulated-hidden")
+    check("simulated=hide" in office.driver.current_url, f"the switch went to {office.driver.current_url}")
+    check(len(rows(office)) == listed - simulated, f"{len(rows(office))} rows with simulated forms hidden, expected {listed - simulated}")
+    check(not office.all("table#submissions .badge.simulated"), "a simulated form is still listed")
+    check(office.find("input#hide-simulated").is_selected(), "the switch does not stay on")
+
+    office.open(f"/templates/{facts['simulatedTemplate']}/stats", "statistics-with-simulated")
+    before = office.find("#stats-total").text
+    office.find("input#hide-simulated").click()
+    office.find("button#apply-stats").click()
+    office.wait_loaded()
+    office.screenshot("statistics-simulated-hidden")
+    after = office.find("#stats-total").text
+    check(f"{facts['simulatedCount']} simulated form" in after and "hidden" in after,
+          f"the statistics with simulated forms hidden say {after!r} (before: {before!r})")
 
 
 def open_from_list(office, submission_id, form):
@@ -533,7 +609,7 @@ def pages_fit(office, facts, width, height, label):
             shown = office.driver.execute_script(
                 "return Array.from(arguments[0]).map(function (c) { return [getComputedStyle(c).display,"
                 " Math.round(c.getBoundingClientRect().left)]; })", cells[:7])
-            check(all(display == "block" for display, _ in shown), f"the listing's cells are not stacked: {shown}")
+            check(all(display in ("block", "grid") for display, _ in shown), f"the listing's cells are not stacked: {shown}")
             check(len({left for _, left in shown}) == 1, f"a row's cells are not under each other: {shown}")
             headers = office.driver.execute_script(
                 "var h = document.querySelector('table#submissions thead'); return h ? getComputedStyle(h).display : 'none'")
@@ -770,7 +846,7 @@ def run_all(office, facts, artifacts):
                 facts["extinguisherCount"])
     office.step("filter by dates", filtered_by_dates, office, facts["total"])
     office.step("a.sort sorts by technician, twice reverses", sorted_by_technician, office, facts["total"])
-    office.step("limit=2 and a#next-page", paged, office, facts["total"])
+    office.step("limit=2, a#next-page, a#previous-page and \"1–2 of 3\"", paged, office, facts["total"])
     if not office.step("a.open opens ana's pump inspection", open_from_list, office, facts["anaId"], facts["form"]):
         office.step("the submission opens by address", lambda: (
             office.open(f"/submissions/{facts['anaId']}", "submission"), office.find("#submission-header")))
@@ -783,6 +859,7 @@ def run_all(office, facts, artifacts):
     office.step("the PDF downloads and pdftotext reads the form's name", pdf_download, office, facts, artifacts)
     office.step("form.json and the media download (Range on the video)", other_downloads, office, facts)
     office.step("HEAD answers as GET without a body", head_answers_as_get, office)
+    office.step("charts and date filters say uploaded or submitted, and switch", one_meaning_per_word, office, facts)
     office.step("every page fits 1280×900", pages_fit, office, facts, WIDTH, HEIGHT, "wide")
     office.step("every page fits 390×844: stacked rows, bars on screen, legible charts", pages_fit, office, facts,
                 NARROW_WIDTH, NARROW_HEIGHT, "narrow")
@@ -1161,6 +1238,42 @@ def run_editor(office, facts):
                                                                  "editor-phone", True), office.resize(WIDTH, HEIGHT)))
 
 
+# ---- simulated forms, natural names, positions ------------------------------------------------
+
+
+def names_sort_naturally_and_pages_count(office, facts):
+    """Form names in natural order over pages of 5, each page saying where it is, then back."""
+    total = facts["simulatedCount"] + facts["realCount"]
+    office.open("/submissions?sort=formName&limit=5", "submissions-by-name")
+    seen, positions = [], []
+    while True:
+        seen += [r.find_element(By.CSS_SELECTOR, "td.form-name a.open").text for r in rows(office)]
+        positions.append(office.find("p#count").text)
+        nexts = office.all("a#next-page")
+        if not nexts:
+            break
+        nexts[0].click()
+        office.wait_loaded()
+    office.screenshot("submissions-by-name-last")
+    check(seen == facts["naturalOrder"], f"the names in order: {seen}, expected {facts['naturalOrder']}")
+    expected = [f"{first}–{min(first + 4, total)} of {total}" for first in range(1, total + 1, 5)]
+    check(len(positions) == len(expected) and all(e in p for p, e in zip(positions, expected)),
+          f"p#count on the pages: {positions}, expected {expected}")
+    office.find("a#previous-page").click()
+    office.wait_loaded()
+    back = office.find("p#count").text
+    check(expected[-2] in back, f"a#previous-page from the last page: {back!r}, expected {expected[-2]!r}")
+    return " · ".join(positions)
+
+
+def run_simulated(office, facts):
+    if not office.step("fiona (foreman) signs in", signed_in, office, "fiona", facts["fionaPassword"], "fiona"):
+        return
+    office.step("one switch hides simulated forms in the listing and the statistics", simulated_switch, office, facts)
+    office.step("names sort naturally; pages say \"11–13 of 13\"; Previous goes back", names_sort_naturally_and_pages_count,
+                office, facts)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", required=True, help="the office's address, e.g. http://127.0.0.1:8080")
@@ -1168,13 +1281,15 @@ def main():
     parser.add_argument("--screenshots", required=True, help="where every page's PNG goes")
     parser.add_argument("--facts", help="JSON: what the test prepared (ids, names, the word, counts)")
     parser.add_argument("--editor", action="store_true", help="build and publish the template the facts describe")
+    parser.add_argument("--simulated", action="store_true", help="the listing and statistics over simulated forms")
     parser.add_argument("--capture", metavar="PNG", help="only sign in and save the first submission's page")
     parser.add_argument("--page", help="with --capture: the submission page's path")
     parser.add_argument("--user", default="fiona")
     parser.add_argument("--password", default="fiona-password")
     arguments = parser.parse_args()
     try:
-        prefix = "capture-" if arguments.capture else "editor-" if arguments.editor else "review-"
+        prefix = ("capture-" if arguments.capture else "editor-" if arguments.editor
+                  else "simulated-" if arguments.simulated else "review-")
         office = Office(arguments.base, arguments.profile, arguments.screenshots, prefix)
     except WebDriverException as error:
         print(f"FAIL start chromium through /usr/bin/chromedriver: {error}", flush=True)
@@ -1185,6 +1300,8 @@ def main():
                         arguments.capture, arguments.page)
         elif arguments.editor:
             run_editor(office, json.loads(arguments.facts))
+        elif arguments.simulated:
+            run_simulated(office, json.loads(arguments.facts))
         else:
             run_all(office, json.loads(arguments.facts), arguments.screenshots)
             office.no_alert()
