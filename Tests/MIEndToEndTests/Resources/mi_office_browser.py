@@ -568,6 +568,8 @@ CHART_TEXT = """return Array.from(document.querySelectorAll('svg.chart text')).f
   return [parseFloat(getComputedStyle(t).fontSize) * scale, t.textContent.trim().slice(0, 30)];
 })"""
 LEGIBLE_PX = 9.5
+# …and not blown up to headline size by a chart scaled to a wide column.
+LARGEST_PX = 20
 
 
 def check_layout(office, path, label, narrow):
@@ -582,6 +584,8 @@ def check_layout(office, path, label, narrow):
     texts = office.driver.execute_script(CHART_TEXT)
     small = [t for t in texts if t[0] < LEGIBLE_PX]
     check(not small, f"{path}: chart text drawn smaller than {LEGIBLE_PX} px: {small[:5]}")
+    large = [t for t in texts if t[0] > LARGEST_PX]
+    check(not large, f"{path}: chart text blown up beyond {LARGEST_PX} px: {large[:5]}")
     return len(texts)
 
 
