@@ -82,6 +82,11 @@ final class SessionRevocations: Sendable {
         }
         defer { close(fd) }
         guard flock(fd, LOCK_EX) == 0 else { throw Self.failure("lock", file) }
+        // Another server's prune renamed a new file over this one meanwhile: prune that one.
+        var opened = stat()
+        var current = stat()
+        guard fstat(fd, &opened) == 0 else { throw Self.failure("stat", file) }
+        guard stat(file.path, &current) == 0, current.st_ino == opened.st_ino else { return try prune(now: now) }
         let text = try DurableFile.contents(atPath: file.path)
         let limit = Int64(now.timeIntervalSince1970) - 60
         let kept = Self.parse(text).filter { $0.value > limit }
