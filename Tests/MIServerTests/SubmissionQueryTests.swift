@@ -288,7 +288,7 @@ class SubmissionQueryTests: XCTestCase {
             ("limit", "0"), ("limit", "501"), ("limit", "ten"), ("limit", ""), ("sort", "price"), ("sort", ""),
             ("order", "up"), ("from", "2026-02-30"), ("from", "yesterday"), ("to", "2026-13-01"), ("cursor", "!!"),
             ("cursor", "bm90IGEgY3Vyc29y"), ("q", String(repeating: "a", count: 501)), ("dates", "stored"),
-            ("simulated", "no"), ("before", "!!"),
+            ("dates", ""), ("simulated", "no"), ("simulated", ""), ("before", "!!"),
         ]
         for (name, value) in bad {
             XCTAssertThrowsError(try SubmissionQuery(parameters: [(name, value)]), "\(name)=\(value)") { error in

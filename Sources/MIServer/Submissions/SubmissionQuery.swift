@@ -135,10 +135,10 @@ public struct SubmissionQuery: Sendable, Equatable {
 
     /// The query of `GET /api/v1/submissions` and `/submissions` from their parameters (the
     /// last value of a repeated one wins); an empty filter or cursor counts as absent (a
-    /// filter form sends its empty fields), an empty sort, order or limit is refused.
+    /// filter form sends its empty fields), an empty sort, order, limit, dates or simulated is refused.
     public init(parameters: [(name: String, value: String)]) throws(SubmissionQueryError) {
         var values: [String: String] = [:]
-        for (name, value) in parameters where !value.isEmpty || ["sort", "order", "limit"].contains(name) {
+        for (name, value) in parameters where !value.isEmpty || ["sort", "order", "limit", "dates", "simulated"].contains(name) {
             values[name] = value
         }
         self.init()
