@@ -135,8 +135,8 @@ struct TemplatesPage {
     }
 
     /// 201 with what was published; 422 with the draft's problems; 409 when the version was
-    /// taken, when a new template has the id of a published one (`template-id-exists`, with
-    /// `edit`: the editor of that template), or when the draft is the newest version again
+    /// taken, when a new template has the id of a published one (`template-id-exists`; the
+    /// editor links to that template's editor), or when the draft is the newest version again
     /// (`template-unchanged`: a second click publishes nothing).
     @Sendable func publish(_ request: Request, context: ServerContext) async throws -> Response {
         let session = try context.requirePublisher()
@@ -159,9 +159,6 @@ struct TemplatesPage {
     static func basedOn(_ request: Request) -> String? {
         request.uri.queryParameters.get("basedOn").flatMap { $0.isEmpty ? nil : $0 }
     }
-
-    /// The editor of template `id`.
-    static func editPath(_ id: String) -> String { "/templates/\(pathSegment(id))/edit" }
 
     // MARK: - The upload form (a page)
 
