@@ -601,7 +601,8 @@ def pages_fit(office, facts, width, height, label):
         pages = [("/", "dashboard"), ("/submissions", "submissions"), (f"/submissions/{facts['anaId']}", "submission"),
                  (f"/submissions/{facts['bobId']}", "submission-long-word"), ("/templates", "templates"),
                  (f"/templates/{facts['statsTemplate']}/stats", "statistics"), ("/templates/new", "editor"),
-                 (f"/templates/{facts['statsTemplate']}/edit", "editor-existing")]
+                 (f"/templates/{facts['statsTemplate']}/edit", "editor-existing"),
+                 ("/no-such-page", "error-page")]
         charts = 0
         for path, name in pages:
             charts += check_layout(office, path, f"{label}-{name}", narrow)
@@ -626,6 +627,23 @@ def pages_fit(office, facts, width, height, label):
             for left, right, bar_width, inner in bars:
                 check(bar_width > 0 and left >= 0 and right <= inner, f"a dashboard bar at {left:.0f}–{right:.0f} of {inner}")
         return f"{len(pages)} pages at {width}×{height}"
+    finally:
+        office.prefix = saved_prefix
+        office.resize(WIDTH, HEIGHT)
+
+
+def sign_in_page_fits(office):
+    """The sign-in page (nobody signed in yet) at a phone's width and a desk's."""
+    saved_prefix = office.prefix
+    try:
+        for width, height, prefix in ((NARROW_WIDTH, NARROW_HEIGHT, "phone-"), (WIDTH, HEIGHT, saved_prefix)):
+            office.resize(width, height)
+            office.prefix = prefix
+            office.open("/login", f"login-{width}")
+            page_width, inner = office.driver.execute_script(FITS)
+            check(page_width <= inner, f"/login is {page_width} px wide at {inner} px")
+            button = office.find("button#sign-in").rect
+            check(button["x"] >= 0 and button["x"] + button["width"] <= inner, f"button#sign-in is off-screen: {button}")
     finally:
         office.prefix = saved_prefix
         office.resize(WIDTH, HEIGHT)
@@ -831,6 +849,7 @@ def technician_statistics(office, facts):
 
 
 def run_all(office, facts, artifacts):
+    office.step("the sign-in page fits 390×844 and 1280×900", sign_in_page_fits, office)
     office.step("a wrong password shows .error and sets no cookie", wrong_password, office, "fiona")
     if not office.step("fiona (foreman) signs in", signed_in, office, "fiona", facts["fionaPassword"], "fiona"):
         return
