@@ -92,7 +92,9 @@ struct StatisticsPage {
             values["simulatedHidden"] = hidden == 0 ? "no simulated form to hide" : "\(Self.count(hidden, "simulated form")) hidden"
         }
         values["path"] = Self.path(id)
-        values["export"] = Self.exportLink(templatePath: templatePath, id: id, parameters: parameters)
+        // The export's from/to are submission days: a range of upload days is not passed on as one.
+        let exported = choices.dates == .uploaded ? parameters.filter { $0.key != "from" && $0.key != "to" } : parameters
+        values["export"] = Self.exportLink(templatePath: templatePath, id: id, parameters: exported)
         values["from"] = parameters["from"] ?? ""
         values["to"] = parameters["to"] ?? ""
         values["allUsers"] = session.role == .foreman
