@@ -163,6 +163,18 @@ final class TemplateCodingTests: XCTestCase {
         XCTAssertEqual(error.problems, [.init(question: "q1", field: "id", message: "duplicate question id (question 2)")])
     }
 
+    /// A repeated id is reported even while the repeating question has no text yet.
+    func testADuplicateIdIsNamedWhileItsTextIsEmpty() throws {
+        let data = TemplateFixture.json(questions: [
+            #"{"id": "q1", "type": "trueFalse", "text": "A"}"#,
+            #"{"id": "q1", "type": "trueFalse", "text": ""}"#,
+        ], id: "dup")
+        let error = try XCTUnwrap(templateError(data))
+        XCTAssertTrue(error.problems.contains(.init(question: "q1", field: "id", message: "duplicate question id (question 2)")),
+                      "\(error.problems)")
+        XCTAssertTrue(error.problems.contains { $0.field == "text" }, "\(error.problems)")
+    }
+
     func testMaxAnswersAboveOptionCountIsNamed() throws {
         let data = TemplateFixture.json(questions: [
             #"{"id": "seal", "type": "multipleChoice", "text": "S", "options": ["A", "B"], "Max-answers": 3}"#,

@@ -283,8 +283,10 @@ final class ClientLimitTests: XCTestCase {
         let fixture = try ServerFixture()
         try await fixture.test(.live) { client in
             let cases: [(String, HTTPRequest.Method, String)] = [
-                ("/health", .trace, "GET"), ("/api/v1/templates", .put, "GET"), ("/api/v1/templates/pump-inspection", .delete, "GET"),
-                ("/api/v1/submissions", .patch, "GET, POST"), ("/api/v1/submissions/6f1d2e4c-9a7b-4c3d-8e5f-1a2b3c4d5e6f", .post, "GET, PUT"),
+                ("/health", .trace, "GET, HEAD"), ("/api/v1/templates", .put, "GET, HEAD"),
+                ("/api/v1/templates/pump-inspection", .delete, "GET, HEAD"),
+                ("/api/v1/submissions", .patch, "GET, HEAD, POST"),
+                ("/api/v1/submissions/6f1d2e4c-9a7b-4c3d-8e5f-1a2b3c4d5e6f", .post, "GET, HEAD, PUT"),
                 ("/api/v1/session", .get, "POST"),
             ]
             for (path, method, allowed) in cases {
@@ -303,12 +305,12 @@ final class ClientLimitTests: XCTestCase {
         let table = RouteTable()
         table.set([RegisteredRoute(method: "GET", path: "/a/{id}"), RegisteredRoute(method: "PUT", path: "/a/{id}"),
                    RegisteredRoute(method: "POST", path: "/a"), RegisteredRoute(method: "GET", path: "/files/**")])
-        XCTAssertEqual(table.methods(for: "/a/x"), ["GET", "PUT"])
+        XCTAssertEqual(table.methods(for: "/a/x"), ["GET", "HEAD", "PUT"], "HEAD wherever GET is")
         XCTAssertEqual(table.methods(for: "/a"), ["POST"])
         XCTAssertEqual(table.methods(for: "/a/"), ["POST"])
         XCTAssertEqual(table.methods(for: "/a/x/y"), [])
         XCTAssertEqual(table.methods(for: "/b"), [])
-        XCTAssertEqual(table.methods(for: "/files/1/2"), ["GET"])
+        XCTAssertEqual(table.methods(for: "/files/1/2"), ["GET", "HEAD"])
         XCTAssertEqual(table.methods(for: "/files"), [])
     }
 

@@ -126,6 +126,47 @@ final class OfficeSignInTests: XCTestCase {
             XCTAssertEqual(response.status, .seeOther, response.text)
             XCTAssertEqual(response.headers[.location], "/login")
             XCTAssertTrue(response.setCookies.contains { $0.hasPrefix("mi_office=;") && $0.contains("Max-Age=0") }, "\(response.setCookies)")
+            // A copy of the cookie kept from before is refused: the session ended on the server.
+            let copied = try await client.execute(uri: "/submissions", method: .get,
+                                                  headers: [.cookie: session.cookieHeader, .accept: "text/html"]) { $0 }
+            XCTAssertEqual(copied.status, .seeOther, copied.text)
+            XCTAssertTrue(copied.headers[.location]?.hasPrefix("/login") ?? false, "\(copied.headers)")
+            try await assertStatus(.unauthorized, await client.get("/api/v1/templates", token: session.token))
+            // Another session of the same user is not touched.
+            let other = try await client.officeSession("fiona", fixture: fixture)
+            let page = try await client.execute(uri: "/submissions", method: .get,
+                                                headers: [.cookie: other.cookieHeader, .accept: "text/html"]) { $0 }
+            XCTAssertEqual(page.status, .ok)
+        }
+        let revoked = try String(contentsOf: fixture.layout.revokedSessions, encoding: .utf8)
+        XCTAssertEqual(revoked.split(separator: "\n").count, 1, revoked)
+    }
+
+    /// HEAD on any GET route answers as GET without a body (`curl -I`): same status and headers.
+    func testHeadAnswersAsGetWithoutTheBody() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.test(.live) { client in
+            let session = try await client.officeSession("fiona", fixture: fixture)
+            let token = try await client.login("fiona")
+            let cases: [(String, HTTPFields)] = [
+                ("/health", [:]), ("/static/office.css", [:]), ("/login", [.accept: "text/html"]),
+                ("/submissions", [.cookie: session.cookieHeader, .accept: "text/html"]),
+                ("/templates", [.cookie: session.cookieHeader, .accept: "text/html"]),
+                ("/api/v1/templates", [.authorization: "Bearer \(token)"]),
+            ]
+            for (path, headers) in cases {
+                let get = try await client.execute(uri: path, method: .get, headers: headers) { $0 }
+                let head = try await client.execute(uri: path, method: .head, headers: headers) { $0 }
+                XCTAssertEqual(head.status, get.status, path)
+                XCTAssertEqual(get.status, .ok, path)
+                XCTAssertEqual(head.body.readableBytes, 0, path)
+                XCTAssertEqual(head.headers[.contentType], get.headers[.contentType], path)
+                if path.hasPrefix("/static") {
+                    XCTAssertEqual(head.headers[.contentLength], "\(get.body.readableBytes)", path)
+                }
+            }
+            let signedOut = try await client.execute(uri: "/submissions", method: .head) { $0 }
+            XCTAssertEqual(signedOut.status, .seeOther, "HEAD of a page needs the session as GET does")
         }
     }
 

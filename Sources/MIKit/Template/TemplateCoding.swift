@@ -141,10 +141,12 @@ private struct Validator {
             if array.isEmpty { problem(nil, .questions, "a template needs at least one question") }
             var seen: Set<String> = []
             for (index, element) in array.enumerated() {
-                guard let question = question(element, position: index + 1) else { continue }
-                if !seen.insert(question.id).inserted {
-                    problem(question.id, .id, "duplicate question id (question \(index + 1))")
+                // The id is compared before the rest is read, so a repeated id is reported even
+                // while the question has other problems (an empty text, say).
+                if let id = element.objectValue?[keys[.id]]?.stringValue, !id.isEmpty, !seen.insert(id).inserted {
+                    problem(id, .id, "duplicate question id (question \(index + 1))")
                 }
+                guard let question = question(element, position: index + 1) else { continue }
                 questions.append(question)
             }
         case let value?: problem(nil, .questions, "expected an array, found \(value.kindDescription)")

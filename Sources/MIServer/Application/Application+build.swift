@@ -104,6 +104,8 @@ func makeServices(configuration: Configuration, directory: any DirectoryService,
         return (instance, try SigningKey.loadOrCreate(at: keyFile, logger: logger))
     }
     layout.instance = instance
+    let revocations = SessionRevocations(file: layout.revokedSessions)
+    try await Blocking.run { try revocations.prune(now: now()) }
     let repository = try await openRepository(configuration.server, layout: layout, logger: logger)
     try await SubmissionBackfill.run(repository: repository, layout: layout, logger: logger)
     try await layout.removeLeftovers(repository: repository, logger: logger)
@@ -116,7 +118,7 @@ func makeServices(configuration: Configuration, directory: any DirectoryService,
     return ServerServices(
         configuration: configuration, directory: directory, layout: layout,
         tokens: SessionTokens(keyBytes: key, lifetime: TimeInterval(configuration.server.tokenMinutes) * 60,
-                              adminGroupConfigured: configuration.ldap.adminGroup != nil),
+                              adminGroupConfigured: configuration.ldap.adminGroup != nil, revocations: revocations),
         templates: templates, repository: repository, uploads: uploads, views: try OfficeViews(),
         signInLimiter: SignInLimiter(), technicians: TechnicianLookup(directory: directory, now: now), now: now)
 }
@@ -154,7 +156,8 @@ func openRepository(_ server: Configuration.Server, layout: DataLayout, logger: 
 /// The routes, from `Server.Paths`: `/health`; the session; the templates, the submissions and
 /// the resumable uploads behind the bearer token; and the office web app.
 func buildRouter(_ services: ServerServices) -> ServerRouter {
-    let router = Router(context: ServerContext.self)
+    // HEAD on a GET route answers as GET without the body (its Content-Length kept): `curl -I`.
+    let router = Router(context: ServerContext.self, options: .autoGenerateHeadEndpoints)
     let table = RouteTable()
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: ErrorMiddleware(routes: table, views: services.views, tokens: services.tokens, now: services.now))

@@ -51,7 +51,14 @@ struct SignInController {
         return response
     }
 
+    /// Ends the session on the server too (`SessionRevocations`): a copy of the cookie taken
+    /// before is refused afterwards, by every server sharing the data folder.
     @Sendable func signOut(_ request: Request, context: ServerContext) async throws -> Response {
+        if let (cookie, claims) = tokens.officeSession(request, now: now()) {
+            let tokens = self.tokens
+            try await Blocking.run { try tokens.revoke(cookie, claims: claims) }
+            context.logger.info("office session ended", metadata: ["user": .string(claims.sub)])
+        }
         var response = OfficeViews.redirect(to: "/login")
         response.setCookie(OfficeCookies.expired(OfficeCookies.session, path: "/", request: request))
         return response
