@@ -15,19 +15,21 @@ enum Terminal {
     /// `COLUMNS`, read once: the environment does not change while mi runs.
     private static let columnsVariable: Int? = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init)
 
-    /// A note for the person at the terminal (never part of `--json` output).
+    /// A note for the person at the terminal (never part of `--json` output). Notes, warnings
+    /// and errors quote what others wrote (a template's texts, a server's message), so their
+    /// control characters are shown escaped (`DisplayText`), never obeyed.
     static func note(_ text: String) {
-        FileHandle.standardError.write(Data(("mi: " + text + "\n").utf8))
+        FileHandle.standardError.write(Data(("mi: " + DisplayText.escaped(text, keepingNewlines: true) + "\n").utf8))
     }
 
     /// A warning: like a note, in yellow on a colour terminal.
     static func warning(_ text: String) {
-        FileHandle.standardError.write(Data(("mi: " + Colour.warning.paint("warning:") + " " + text + "\n").utf8))
+        FileHandle.standardError.write(Data(("mi: " + Colour.warning.paint("warning:") + " " + DisplayText.escaped(text, keepingNewlines: true) + "\n").utf8))
     }
 
     /// The message of a failed command, in red on a colour terminal.
     static func error(_ text: String) {
-        FileHandle.standardError.write(Data(("mi: " + Colour.error.paint("error:") + " " + text + "\n").utf8))
+        FileHandle.standardError.write(Data(("mi: " + Colour.error.paint("error:") + " " + DisplayText.escaped(text, keepingNewlines: true) + "\n").utf8))
     }
 
     /// A failed command's error as one JSON document on stderr, for scripts.

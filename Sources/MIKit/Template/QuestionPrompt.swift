@@ -7,7 +7,7 @@ public enum QuestionPrompt {
     /// The heading, the question's text and its numbered options (question `index` from 0).
     public static func lines(for question: Question, index: Int, count: Int) -> [String] {
         let lines = [
-            "Question \(index + 1) of \(count) [\(question.id)] — \(question.typeDescription)",
+            "Question \(index + 1) of \(count) [\(DisplayText.escaped(question.id))] — \(question.typeDescription)",
             DisplayText.escaped(question.text, keepingNewlines: true),
         ]
         return lines + question.type.promptLines
@@ -18,9 +18,10 @@ public enum QuestionPrompt {
         question.type.answerHint + "> "
     }
 
-    /// The prompt of one table cell, with the value typed before it in brackets.
+    /// The prompt of one table cell, with the value typed before it in brackets; the labels
+    /// and the value are shown with their control characters escaped (`DisplayText`).
     public static func cellPrompt(row: String, column: String, current: String? = nil) -> String {
-        "  \(row) · \(column)" + (current.map { " [\($0)]" } ?? "") + ": "
+        "  \(DisplayText.escaped(row)) · \(DisplayText.escaped(column))" + (current.map { " [\(DisplayText.escaped($0))]" } ?? "") + ": "
     }
 
     /// The cells of a table question that take a value, row by row: the order they are asked in.

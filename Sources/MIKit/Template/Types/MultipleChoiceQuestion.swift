@@ -22,7 +22,7 @@ public struct MultipleChoiceQuestion: QuestionType {
         if options.isEmpty { validator.problem(label, .options, "a multiple-choice question needs at least one option"); return nil }
         var seen: Set<String> = []
         for option in options where !seen.insert(option).inserted {
-            validator.problem(label, .options, "option \"\(option)\" is listed twice")
+            validator.problem(label, .options, "option \"\(DisplayText.escaped(option))\" is listed twice")
         }
         var maxAnswers = 1
         if let value = object[validator.keys[.maxAnswers]] {
