@@ -99,7 +99,7 @@ final class ExportTests: XCTestCase {
         let header = try Self.header(of: sandbox.repository.appendingPathComponent("Samples/templates/pump-inspection.json"))
         let cells: [[String]] = [
             [handID, "notes", Self.notes], [handID, "pressure", "4.5"], [handID, "pressure-comment", Self.comment],
-            [handID, "leaks", "Mechanical seal | Casing drain"], [handID, "leaks/Casing drain", "1"], [handID, "leaks/None", "0"],
+            [handID, "leaks", "Mechanical seal Casing drain"], [handID, "leaks/Casing drain", "1"], [handID, "leaks/None", "0"],
             [handID, "User", "ana"], [handID, "FormVersion", "3"],
             [handID, "AttachmentsPresent", "2"], [handID, "AttachmentsExpected", "2"],
         ]

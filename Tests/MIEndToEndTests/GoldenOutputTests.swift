@@ -35,7 +35,9 @@ final class GoldenOutputTests: XCTestCase {
         let expected = try golden(name)
         if actual != expected {
             let text = String(decoding: actual, as: UTF8.self), wanted = String(decoding: expected, as: UTF8.self)
-            let actualLines = text.components(separatedBy: "\n"), wantedLines = wanted.components(separatedBy: "\n")
+            // By line, CRLF or LF (a CSV's "\r\n" is one Character).
+            let actualLines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
+            let wantedLines = wanted.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
             let first = zip(actualLines, wantedLines).enumerated().first { $0.element.0 != $0.element.1 }?.offset
                 ?? min(actualLines.count, wantedLines.count)
             XCTFail("""

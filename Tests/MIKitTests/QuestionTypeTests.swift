@@ -11,6 +11,7 @@ final class QuestionTypeTests: XCTestCase {
         XCTAssertEqual(TemplateKeys.Key.allCases.map(\.rawValue), [
             "id", "title", "version", "questions", "scoring", "oncePerUser", "consent",
             "type", "text", "help", "image", "options", "maxAnswers", "integer", "min", "max", "rows", "columns", "noCells",
+            "name", "label",
             "multipleChoice", "trueFalse", "shortAnswer", "numeric", "table",
         ])
         XCTAssertEqual(TemplateKeys.Key(rawValue: "maxAnswers")?.defaultName, "Max-answers")

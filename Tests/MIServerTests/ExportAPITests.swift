@@ -116,7 +116,7 @@ class ExportAPITests: EngineTestCase {
             XCTAssertEqual(rows.map { $0["KEY"] }, forms.map { $0.id.uuidString.lowercased() }, "submission order")
             XCTAssertEqual(rows.map { $0["User"] }, ["ana", "ana", "ana", "bob", "bob"])
             XCTAssertEqual(rows.map { $0["AttachmentsPresent"] }, ["2", "0", "0", "1", "0"])
-            XCTAssertEqual(rows[0]["leaks"], "Mechanical seal | Suction flange")
+            XCTAssertEqual(rows[0]["leaks"], "Mechanical seal Suction flange")
             XCTAssertEqual(rows[0]["leaks/Suction flange"], "1")
             XCTAssertEqual(rows[1]["leaks/Suction flange"], "0")
             XCTAssertEqual(rows[2]["noise-comment"], "too loud to tell")

@@ -56,6 +56,30 @@ class SubmissionPageTests: EngineTestCase {
         }
     }
 
+    /// An option with a name and a label: the form stores the name, the page shows the label.
+    func testChoicesShowTheirLabels() async throws {
+        let fixture = try makeFixture()
+        var form = try FormFile.decode(try ServerFixture.formData(media: []))
+        let index = try XCTUnwrap(form.template.index(of: "leaks"))
+        form.template.questions[index].kind = Question.Kind(MultipleChoiceQuestion(choices: [
+            .init(name: "none", label: "No leak"), .init(name: "seal", label: "Mechanical seal"), .init("Suction flange"),
+        ], maxAnswers: 0))
+        form.answers["leaks"] = Answer(value: .choices(["seal", "Suction flange"]))
+        let formData = try FormFile.encode(form)
+        try await fixture.test { client in
+            let token = try await client.login("fiona")
+            try await assertStatus(.created, try await client.upload(try ServerFixture.upload(formData: formData, media: [:]), token: token))
+            let session = try await client.officeSession("fiona", fixture: fixture)
+            let page = try await client.execute(uri: "/submissions/\(ServerFixture.formID.uuidString.lowercased())", method: .get,
+                                                headers: [.cookie: session.cookieHeader]) { $0 }
+            XCTAssertEqual(page.status, .ok, page.text)
+            XCTAssertTrue(page.text.contains("<li class=\"chosen\">Mechanical seal</li>"), page.text)
+            XCTAssertTrue(page.text.contains("<li class=\"chosen\">Suction flange</li>"), page.text)
+            XCTAssertTrue(page.text.contains("<li class=\"not-chosen\">No leak</li>"), page.text)
+            XCTAssertFalse(page.text.contains(">seal<"), "the name is not what the office reads")
+        }
+    }
+
     func testATechnicianOpensTheirOwnSubmissionButNotAnothers() async throws {
         let fixture = try makeFixture()
         try await fixture.test { client in

@@ -5,8 +5,9 @@ import Foundation
 ///
 /// `SubmissionDate`, then per question of the template, in its order, its type's columns
 /// (`QuestionType.csvHeader`):
-/// - multiple choice: `<id>` with the chosen labels joined by ` | `, then `<id>/<label>` per
-///   option holding 1 or 0 (empty when the question has no value);
+/// - multiple choice: `<id>` with the chosen options' names separated by spaces, then
+///   `<id>/<name>` per option holding 1 or 0 (empty when the question has no value), as ODK
+///   Central writes a select-multiple (an option given as a plain string is its own name);
 /// - true/false: `true` or `false`; numbers without a trailing `.0`; short answers as typed;
 /// - table: `<id>-<row label>-<column label>` per cell, row by row;
 /// - `<id>-comment`;

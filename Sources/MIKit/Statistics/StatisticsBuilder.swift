@@ -61,7 +61,7 @@ public struct StatisticsBuilder: Sendable {
         overall.add(form, template)
         if let groupQuestionIndex {
             let question = template.questions[groupQuestionIndex]
-            let labels = form.answers[question.id]?.value.map(ChoiceLabels.of) ?? []
+            let labels = form.answers[question.id]?.value.map(question.type.tallyLabels) ?? []
             if labels.isEmpty {
                 ungrouped.add(form, template)
             } else {
@@ -193,7 +193,7 @@ private struct QuestionTally: Sendable {
         switch question.type.tally {
         case .choices:
             // A label twice in one form (hand-edited) still counts that form once.
-            for label in Set(ChoiceLabels.of(value)) { labels[label, default: 0] += 1 }
+            for label in Set(question.type.tallyLabels(value)) { labels[label, default: 0] += 1 }
         case .numbers:
             if case .number(let number) = value {
                 numbers.append(number)

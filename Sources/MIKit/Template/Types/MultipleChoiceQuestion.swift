@@ -1,45 +1,125 @@
 import Foundation
 
 /// `multipleChoice`: options to choose from, one (`Max-answers` 1, the default), up to n, or any
-/// number (0). Answers are the chosen labels in the template's order.
+/// number (0). An option is a label (`"Mechanical seal"`, its own name) or a name and a label
+/// (`{"name": "seal", "label": "Mechanical seal"}`, as XLSForm's choices). Answers are the chosen
+/// names in the template's order; readers show the labels.
 public struct MultipleChoiceQuestion: QuestionType {
-    public var options: [String]
+    /// One option: the name answers store and exports write, the label people read.
+    public struct Choice: Sendable, Equatable {
+        public var name: String
+        public var label: String
+        public init(name: String, label: String) { self.name = name; self.label = label }
+        /// An option given as a plain string: its label is its name.
+        public init(_ label: String) { self.init(name: label, label: label) }
+    }
+
+    public var choices: [Choice]
     /// 1 = exactly one, 0 = any number, n = up to n.
     public var maxAnswers: Int
 
-    public init(options: [String], maxAnswers: Int) {
-        self.options = options
+    public init(choices: [Choice], maxAnswers: Int) {
+        self.choices = choices
         self.maxAnswers = maxAnswers
     }
+
+    /// Options given as plain strings (each its own name).
+    public init(options: [String], maxAnswers: Int) {
+        self.init(choices: options.map(Choice.init), maxAnswers: maxAnswers)
+    }
+
+    /// The options' labels, in the template's order.
+    public var options: [String] { choices.map(\.label) }
+    /// The options' names, in the template's order.
+    public var names: [String] { choices.map(\.name) }
+
+    /// The label of a stored name; a name the template no longer has is shown as it is.
+    public func label(of name: String) -> String { choices.first { $0.name == name }?.label ?? name }
 
     // MARK: Template keys
 
     public static let typeKey = TemplateKeys.Key("multipleChoice")
     public static let keys: [TemplateKeys.Key] = [.options, .maxAnswers]
+    public static let nestedKeys: [TemplateKeys.Key] = [.choiceName, .choiceLabel]
 
     public static func decode(_ object: [String: JSONValue], question label: String, validator: inout TemplateValidator) -> Self? {
-        guard let options = validator.strings(object, .options, question: label) else { return nil }
-        if options.isEmpty { validator.problem(label, .options, "a multiple-choice question needs at least one option"); return nil }
-        var seen: Set<String> = []
-        for option in options where !seen.insert(option).inserted {
-            validator.problem(label, .options, "option \"\(DisplayText.escaped(option))\" is listed twice")
+        guard let value = object[validator.keys[.options]] else { validator.problem(label, .options, "missing"); return nil }
+        guard let items = value.arrayValue else {
+            validator.problem(label, .options, "expected an array of options (strings or {\"\(validator.keys[.choiceName])\", \"\(validator.keys[.choiceLabel])\"} objects), found \(value.kindDescription)")
+            return nil
+        }
+        var choices: [Choice] = []
+        for (index, item) in items.enumerated() {
+            guard let choice = Self.choice(item, entry: index + 1, question: label, validator: &validator) else { return nil }
+            choices.append(choice)
+        }
+        if choices.isEmpty { validator.problem(label, .options, "a multiple-choice question needs at least one option"); return nil }
+        var seenNames: Set<String> = [], seenLabels: Set<String> = []
+        for choice in choices {
+            if !seenNames.insert(choice.name).inserted {
+                validator.problem(label, .options, choice.name == choice.label
+                    ? "option \"\(DisplayText.escaped(choice.name))\" is listed twice"
+                    : "option name \"\(DisplayText.escaped(choice.name))\" is listed twice")
+            } else if !seenLabels.insert(choice.label).inserted {
+                validator.problem(label, .options, "option label \"\(DisplayText.escaped(choice.label))\" is listed twice")
+            }
         }
         var maxAnswers = 1
         if let value = object[validator.keys[.maxAnswers]] {
             if let integer = value.integerValue, integer >= 0 {
                 maxAnswers = integer
-                if integer > options.count {
-                    validator.problem(label, .maxAnswers, "\(integer) is more than the \(options.count) options (use 0 for any number)")
+                if integer > choices.count {
+                    validator.problem(label, .maxAnswers, "\(integer) is more than the \(choices.count) options (use 0 for any number)")
                 }
             } else {
                 validator.problem(label, .maxAnswers, "expected a whole number of at least 0 (1 = one, 0 = any), found \(validator.describe(value))")
             }
         }
-        return Self(options: options, maxAnswers: maxAnswers)
+        return Self(choices: choices, maxAnswers: maxAnswers)
+    }
+
+    /// One entry of `options`: a label, or a name (no white space: exports separate names by
+    /// spaces) and a label.
+    static func choice(_ item: JSONValue, entry: Int, question label: String, validator: inout TemplateValidator) -> Choice? {
+        let (nameKey, labelKey) = (validator.keys[.choiceName], validator.keys[.choiceLabel])
+        switch item {
+        case .string(let text) where !text.trimmingCharacters(in: .whitespaces).isEmpty:
+            validator.checkText(text, label, .options, field: "\(validator.keys[.options]) entry \(entry)")
+            return Choice(text)
+        case .object(let fields):
+            func text(_ key: String) -> String? {
+                guard let value = fields[key] else {
+                    validator.problem(label, .options, "entry \(entry) has no \"\(key)\"")
+                    return nil
+                }
+                guard let text = value.stringValue, !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+                    validator.problem(label, .options, "entry \(entry): \"\(key)\" must be a non-empty string, found \(validator.describe(value))")
+                    return nil
+                }
+                validator.checkText(text, label, .options, field: "\(validator.keys[.options]) entry \(entry) \(key)")
+                return text
+            }
+            let name = text(nameKey), shown = text(labelKey)
+            for other in fields.keys.sorted() where other != nameKey && other != labelKey {
+                validator.problem(label, .options, "entry \(entry) has an unknown key \"\(DisplayText.escaped(other))\" (an option has \"\(nameKey)\" and \"\(labelKey)\")")
+            }
+            guard let name, let shown else { return nil }
+            if name.unicodeScalars.contains(where: { CharacterSet.whitespacesAndNewlines.contains($0) }) {
+                validator.problem(label, .options, "entry \(entry): the name \"\(DisplayText.escaped(name))\" has white space (names are written space-separated in exports; use the label for words)")
+                return nil
+            }
+            return Choice(name: name, label: shown)
+        default:
+            validator.problem(label, .options, "entry \(entry) must be a non-empty string or a {\"\(nameKey)\", \"\(labelKey)\"} object, found \(validator.describe(item))")
+            return nil
+        }
     }
 
     public func encode(into object: inout [String: JSONValue], keys: TemplateKeys) {
-        object[keys[.options]] = .array(options.map(JSONValue.string))
+        object[keys[.options]] = .array(choices.map { choice in
+            choice.name == choice.label ? .string(choice.label)
+                : .object([keys[.choiceName]: .string(choice.name), keys[.choiceLabel]: .string(choice.label)])
+        })
         object[keys[.maxAnswers]] = .number(Double(maxAnswers))
     }
 
@@ -53,7 +133,7 @@ public struct MultipleChoiceQuestion: QuestionType {
 
     // MARK: Answers
 
-    /// Option numbers or labels: `2`, `1,3`, `1 3`, `Mechanical seal, Casing drain`.
+    /// Option numbers, names or labels: `2`, `1,3`, `1 3`, `seal, drain`, `Mechanical seal, Casing drain`.
     public func value(fromLine line: String, rules: AnswerRules) throws -> AnswerValue {
         let line = line.trimmingCharacters(in: .whitespacesAndNewlines)
         if let index = optionIndex(line) { return try chosen([index], rules) }
@@ -65,7 +145,7 @@ public struct MultipleChoiceQuestion: QuestionType {
         return try chosen(indices, rules)
     }
 
-    /// An array of option labels, or one label.
+    /// An array of option names or labels, or one.
     public func value(fromJSON json: JSONValue, rules: AnswerRules) throws -> AnswerValue {
         switch json {
         case .array(let items):
@@ -82,7 +162,7 @@ public struct MultipleChoiceQuestion: QuestionType {
         }
     }
 
-    /// Options by label only, as an answers file gives them.
+    /// Options by name or label, as an answers file gives them.
     func choices(labels: [String], _ rules: AnswerRules) throws -> AnswerValue {
         try chosen(labels.map { label in
             guard let index = optionIndex(label) else { throw notAnOption(label, rules) }
@@ -110,10 +190,11 @@ public struct MultipleChoiceQuestion: QuestionType {
         return nil
     }
 
-    /// An option by its label: exactly, then ignoring case.
-    private func optionIndex(_ label: String) -> Int? {
-        let trimmed = label.trimmingCharacters(in: .whitespaces)
-        return options.firstIndex(of: trimmed) ?? options.firstIndex { $0.caseInsensitiveCompare(trimmed) == .orderedSame }
+    /// An option by its name or label: exactly, then ignoring case.
+    private func optionIndex(_ text: String) -> Int? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        return choices.firstIndex { $0.name == trimmed || $0.label == trimmed }
+            ?? choices.firstIndex { $0.name.caseInsensitiveCompare(trimmed) == .orderedSame || $0.label.caseInsensitiveCompare(trimmed) == .orderedSame }
     }
 
     /// An option by its number from 1.
@@ -126,11 +207,14 @@ public struct MultipleChoiceQuestion: QuestionType {
     }
 
     private func notAnOption(_ text: String, _ rules: AnswerRules) -> AnswerError {
-        let list = options.enumerated().map { "\($0 + 1). \($1)" }.joined(separator: ", ")
+        let list = choices.enumerated().map { "\($0 + 1). \(Self.describe($1))" }.joined(separator: ", ")
         return rules.refuse("\"\(text.trimmingCharacters(in: .whitespaces))\" is not one of the options (\(list))")
     }
 
-    /// The chosen options, each once and in the template's order, within the question's limit.
+    /// `Mechanical seal`, or `Mechanical seal (seal)` when the name differs.
+    static func describe(_ choice: Choice) -> String { choice.name == choice.label ? choice.label : "\(choice.label) (\(choice.name))" }
+
+    /// The chosen options' names, each once and in the template's order, within the question's limit.
     private func chosen(_ indices: [Int], _ rules: AnswerRules) throws -> AnswerValue {
         let chosen = Set(indices)
         if chosen.isEmpty { throw rules.refuse("choose at least one option") }
@@ -140,43 +224,56 @@ public struct MultipleChoiceQuestion: QuestionType {
         if maxAnswers > 1, chosen.count > maxAnswers {
             throw rules.refuse("at most \(maxAnswers) answers may be chosen, got \(chosen.count)")
         }
-        return .choices(chosen.sorted().map { options[$0] })
+        return .choices(chosen.sorted().map { choices[$0].name })
     }
 
     // MARK: mi fill
 
     public var promptLines: [String] {
-        options.enumerated().map { number, option in "  \(number + 1). \(DisplayText.escaped(option))" }
+        choices.enumerated().map { number, choice in "  \(number + 1). \(DisplayText.escaped(Self.describe(choice)))" }
     }
 
     public var answerHint: String { maxAnswers == 1 ? "Option number " : "Option numbers, comma-separated " }
 
-    public var completions: [String] { options }
+    public var completions: [String] { options + choices.filter { $0.name != $0.label }.map(\.name) }
 
     // MARK: Simulation, statistics, exports
 
     public func simulatedValue(_ generator: inout SeededGenerator) -> JSONValue? {
-        guard !options.isEmpty else { return nil }
-        let most = maxAnswers == 0 ? options.count : min(max(maxAnswers, 1), options.count)
+        guard !choices.isEmpty else { return nil }
+        let most = maxAnswers == 0 ? choices.count : min(max(maxAnswers, 1), choices.count)
         let count = most == 1 ? 1 : generator.int(in: 1...most)
-        var indices = Array(options.indices)
+        var indices = Array(choices.indices)
         // A partial Fisher–Yates shuffle: the first `count` are a uniform choice.
         for i in 0..<count { indices.swapAt(i, i + generator.below(indices.count - i)) }
-        return .array(indices.prefix(count).sorted().map { .string(options[$0]) })
+        return .array(indices.prefix(count).sorted().map { .string(choices[$0].name) })
     }
 
+    /// Counted by label (a stored name the template no longer has, by that name).
     public var tally: TallyShape { .choices(labels: options, multipleAnswers: maxAnswers != 1) }
 
-    /// `<id>` with the chosen labels joined by ` | `, then `<id>/<label>` per option holding 1 or
-    /// 0 (empty when the question has no value).
-    public func csvHeader(question id: String) -> [String] { [id] + options.map { "\(id)/\($0)" } }
+    public func tallyLabels(_ value: AnswerValue) -> [String] {
+        if case .choices(let chosen) = value { return chosen.map(label(of:)) }
+        return ChoiceLabels.of(value)
+    }
+
+    /// As ODK Central: `<id>` with the chosen names (space-separated when several may be
+    /// chosen), then `<id>/<name>` per option holding 1 or 0 (empty when the question has no value).
+    public func csvHeader(question id: String) -> [String] { [id] + names.map { "\(id)/\($0)" } }
 
     public func csvCells(_ value: AnswerValue?, question id: String, form: Form) -> [String] {
         if case .choices(let chosen)? = value {
             let set = Set(chosen)
-            return [chosen.joined(separator: " | ")] + options.map { set.contains($0) ? "1" : "0" }
+            return [chosen.joined(separator: " ")] + names.map { set.contains($0) ? "1" : "0" }
         }
-        return [value.map(CSVLayout.text) ?? ""] + options.map { _ in "" }
+        return [value.map(CSVLayout.text) ?? ""] + names.map { _ in "" }
+    }
+
+    /// The labels chosen and the names and labels a search may name.
+    public func searchText(_ value: AnswerValue) -> String? {
+        guard case .choices(let chosen) = value else { return value.display }
+        let labels = chosen.map(label(of:))
+        return (labels + chosen.filter { !labels.contains($0) }).joined(separator: ", ")
     }
 
     // MARK: Presentation
@@ -185,7 +282,7 @@ public struct MultipleChoiceQuestion: QuestionType {
     public func presentation(of value: AnswerValue?) -> AnswerShape? {
         switch value {
         case nil: return .choices(ChoiceList(options: options, chosen: []))
-        case .choices(let chosen)?: return .choices(ChoiceList(options: options, chosen: chosen))
+        case .choices(let chosen)?: return .choices(ChoiceList(options: options, chosen: chosen.map(label(of:))))
         case let other?: return .text(other.display)
         }
     }
@@ -195,6 +292,9 @@ extension TemplateKeys.Key {
     public static let multipleChoice = MultipleChoiceQuestion.typeKey
     public static let options = TemplateKeys.Key("options")
     public static let maxAnswers = TemplateKeys.Key("maxAnswers", defaultName: "Max-answers")
+    /// Inside an option object.
+    public static let choiceName = TemplateKeys.Key("name")
+    public static let choiceLabel = TemplateKeys.Key("label")
 }
 
 extension Question.Kind {

@@ -14,6 +14,9 @@ public protocol QuestionType: Sendable, Equatable {
     static var typeKey: TemplateKeys.Key { get }
     /// The question keys the type reads besides `id`, `type`, `text`, `help` and `image`.
     static var keys: [TemplateKeys.Key] { get }
+    /// Keys of the objects inside the question's settings (an option's `name` and `label`):
+    /// their own scope, so they may share a name with a question key.
+    static var nestedKeys: [TemplateKeys.Key] { get }
     /// Reads the type's settings from a question object, naming every problem through
     /// `validator` (which knows the template, the question and the key names); nil when the
     /// settings cannot make a question.
@@ -50,6 +53,8 @@ public protocol QuestionType: Sendable, Equatable {
     func simulatedValue(_ generator: inout SeededGenerator) -> JSONValue?
     /// How statistics count the type's answers.
     var tally: TallyShape { get }
+    /// The labels a value counts as, for a `choices` tally (and grouping by the question).
+    func tallyLabels(_ value: AnswerValue) -> [String]
     /// The CSV export's columns of a question `id` of this type (its comment column follows).
     func csvHeader(question id: String) -> [String]
     /// The CSV cells of `value` under `csvHeader`; `form` is the form the value comes from, whose
@@ -68,11 +73,14 @@ public protocol QuestionType: Sendable, Equatable {
 
 extension QuestionType {
     public var typeKey: TemplateKeys.Key { Self.typeKey }
+    public static var nestedKeys: [TemplateKeys.Key] { [] }
 
     public var promptLines: [String] { [] }
     public var answerHint: String { "" }
     public var completions: [String] { [] }
     public var grid: GridLayout? { nil }
+
+    public func tallyLabels(_ value: AnswerValue) -> [String] { ChoiceLabels.of(value) }
 
     public func csvHeader(question id: String) -> [String] { [id] }
     public func csvCells(_ value: AnswerValue?, question id: String, form: Form) -> [String] { [value.map(CSVLayout.text) ?? ""] }

@@ -44,10 +44,14 @@
 
   function label(text) { return { key: newKey(), label: text }; }
 
+  // An option of a multiple-choice question: its label and, when it differs, the name answers
+  // store ("" = the label is the name).
+  function option(text, name) { return { label: text, name: name || "" }; }
+
   // Gives `question` what its type needs, keeping what another type left (switching back finds it).
   function shape(question) {
     if (question.type === "multipleChoice") {
-      if (!question.options) { question.options = ["", ""]; }
+      if (!question.options) { question.options = [option(""), option("")]; }
       if (question.maxAnswers === undefined) { question.maxAnswers = 1; }
     } else if (question.type === "numeric") {
       if (question.integer === undefined) { question.integer = false; question.min = ""; question.max = ""; }
@@ -81,7 +85,9 @@
         const json = { [key("id")]: question.id, [key("type")]: key(question.type), [key("text")]: question.text };
         if (question.help.trim() !== "") { json[key("help")] = question.help; }
         if (question.type === "multipleChoice") {
-          json[key("options")] = question.options.slice();
+          json[key("options")] = question.options.map((choice) =>
+            choice.name.trim() === "" || choice.name === choice.label
+              ? choice.label : { [key("name")]: choice.name.trim(), [key("label")]: choice.label });
           json[key("maxAnswers")] = numberOrText(question.maxAnswers);
         } else if (question.type === "numeric") {
           json[key("integer")] = question.integer;
@@ -117,7 +123,9 @@
       question.text = item[key("text")] || "";
       question.help = item[key("help")] || "";
       if (type === "multipleChoice") {
-        question.options = (item[key("options")] || []).map(String);
+        question.options = (item[key("options")] || []).map((entry) =>
+          entry !== null && typeof entry === "object"
+            ? option(String(entry[key("label")] ?? ""), String(entry[key("name")] ?? "")) : option(String(entry)));
         question.maxAnswers = item[key("maxAnswers")] === undefined ? 1 : item[key("maxAnswers")];
       } else if (type === "numeric") {
         question.integer = item[key("integer")] === true;
@@ -263,11 +271,18 @@
     question.options.forEach((option, index) => {
       const row = element("div", "q-option-row");
       const box = input("q-option");
-      box.value = option;
+      box.value = option.label;
       box.placeholder = "Option " + (index + 1);
       box.setAttribute("aria-label", "Option " + (index + 1));
-      box.addEventListener("input", () => { question.options[index] = box.value; changed(); });
+      box.addEventListener("input", () => { option.label = box.value; changed(); });
       row.appendChild(box);
+      const name = input("q-option-name");
+      name.value = option.name;
+      name.placeholder = "name (optional)";
+      name.title = "The name answers store and exports write (no spaces); empty: the label itself";
+      name.setAttribute("aria-label", "Name of option " + (index + 1));
+      name.addEventListener("input", () => { option.name = name.value; changed(); });
+      row.appendChild(name);
       row.appendChild(button("secondary q-option-up", "↑", "Move this option up", () => {
         if (shift(question.options, index, -1)) { redraw(); }
       }));
@@ -323,7 +338,7 @@
       const column = element("div", "q-options-holder");
       column.appendChild(options);
       column.appendChild(button("secondary q-add-option", "Add option", "", () => {
-        question.options.push("");
+        question.options.push(option(""));
         drawOptions(question, options);
         const boxes = options.querySelectorAll("input.q-option");
         boxes[boxes.length - 1].focus();
