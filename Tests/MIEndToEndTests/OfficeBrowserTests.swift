@@ -73,7 +73,7 @@ final class OfficeBrowserTests: XCTestCase {
             "choiceId": "leak-points", "options": options, "tableId": "flanges",
             "rows": ["North", "East, upper", "South"], "columns": ["Bolt 1", "Bolt 2", "Bolt 3"],
             "noCells": [[0, 1], [2, 2]], "fionaPassword": TestDirectory.password(for: "fiona"),
-            "existingTemplate": "pump-inspection",
+            "existingTemplate": "pump-inspection", "optionName": "actuator",
         ]
         let run = try browse(sandbox, mode: ["--editor"], facts: facts, screenshots: "editor-")
         let log = (try? String(contentsOf: server.log, encoding: .utf8)) ?? ""
@@ -89,6 +89,10 @@ final class OfficeBrowserTests: XCTestCase {
         XCTAssertEqual(tooMany.status, 65, "three choices where Max-answers is 2: \(tooMany.output)")
         let seventh = try sandbox.run(["answer", "valve-1", "leak-points", "Stem, Actuator"], as: "ana")
         XCTAssertEqual(seventh.status, 0, "two choices, one the seventh option: \(seventh.output)")
+        // The seventh option was given a name in the editor: the answer stores it.
+        let stored = try sandbox.formJSON("valve-1", user: "ana")
+        XCTAssertEqual(((stored["answers"] as? [String: Any])?["leak-points"] as? [String: Any])?["value"] as? [String], ["Stem", "actuator"],
+                       "\(stored["answers"] ?? "none")")
         let intoNoValue = try sandbox.run(["answer", "valve-1", "flanges", #"[["40","41","42"],["43","44","45"],["46","47","48"]]"#], as: "ana")
         XCTAssertEqual(intoNoValue.status, 65, "a value in a no-value cell: \(intoNoValue.output)")
         let table = try sandbox.run(["answer", "valve-1", "flanges", #"[["40",null,"42"],["43","44","45"],["46","47",null]]"#], as: "ana")

@@ -93,12 +93,18 @@ struct TemplatesPage {
         return editorPage(context: context, title: "Edit \(entry.title)", source: entry)
     }
 
-    /// The editor reads the configured key names from `data-keys`, and the version it starts
-    /// from with a GET of `data-source`.
+    /// The editor reads the configured key names from `data-keys`, the question types (their
+    /// names, menu labels and the settings keys each has, from `QuestionTypes.all`) from
+    /// `data-types`, and the version it starts from with a GET of `data-source`.
     private func editorPage(context: ServerContext, title: String, source: TemplateCatalog.Entry?) -> Response {
         let keys = Dictionary(uniqueKeysWithValues: TemplateKeys.Key.allCases.map { ($0.rawValue, catalog.coding.keys[$0]) })
         let keysJSON = (try? JSONSerialization.data(withJSONObject: keys, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        var values: [String: Any] = ["heading": title, "keys": keysJSON]
+        let types = QuestionTypes.all.map { type -> [String: Any] in
+            ["type": type.typeKey.rawValue, "label": type.displayName, "keys": type.keys.map(\.rawValue)]
+        }
+        let typesJSON = (try? JSONSerialization.data(withJSONObject: types, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+        var values: [String: Any] = ["heading": title, "keys": keysJSON, "types": typesJSON,
+                                     "typeOptions": types.map { ["type": $0["type"] ?? "", "label": $0["label"] ?? ""] }]
         if let source {
             values["basedOnId"] = source.id
             values["source"] = "/templates/\(Self.pathSegment(source.id))/versions/\(source.version)"

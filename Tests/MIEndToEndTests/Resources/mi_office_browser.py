@@ -1088,6 +1088,11 @@ def build_template(office, facts):
     check(moved[:2] == [facts["options"][1], facts["options"][0]], f"after q-option-down the options are {moved}")
     inside(choice, "button.q-option-up")[1].click()
     check(option_values(choice) == facts["options"], f"after q-option-up the options are {option_values(choice)}")
+    # The last option gets a name beside its label: answers store it, exports write it.
+    if facts.get("optionName"):
+        names = choice.find_elements(By.CSS_SELECTOR, "input.q-option-name")
+        check(len(names) == len(facts["options"]), f"{len(names)} input.q-option-name for {len(facts['options'])} options")
+        type_into(names[-1], facts["optionName"])
 
     table = add_question(office, "table")
     type_into(inside(table, "input.q-id")[0], facts["tableId"])
@@ -1221,6 +1226,10 @@ def publish(office, facts):
     check(table["rows"] == facts["rows"] and table["columns"] == facts["columns"],
           f"published rows {table['rows']} and columns {table['columns']}")
     check(sorted(map(tuple, table["noCells"])) == sorted(map(tuple, facts["noCells"])), f"published noCells {table['noCells']}")
+    if facts.get("optionName"):
+        choice = [q for q in published["questions"] if q["id"] == facts["choiceId"]][0]
+        expected = facts["options"][:-1] + [{"name": facts["optionName"], "label": facts["options"][-1]}]
+        check(choice["options"] == expected, f"published options {choice['options']}")
     return result
 
 

@@ -39,6 +39,7 @@ public struct MultipleChoiceQuestion: QuestionType {
     // MARK: Template keys
 
     public static let typeKey = TemplateKeys.Key("multipleChoice")
+    public static let displayName = "Multiple choice"
     public static let keys: [TemplateKeys.Key] = [.options, .maxAnswers]
     public static let nestedKeys: [TemplateKeys.Key] = [.choiceName, .choiceLabel]
 

@@ -15,6 +15,7 @@ public struct NumericQuestion: QuestionType {
     // MARK: Template keys
 
     public static let typeKey = TemplateKeys.Key("numeric")
+    public static let displayName = "Number"
     public static let keys: [TemplateKeys.Key] = [.integer, .min, .max]
 
     public static func decode(_ object: [String: JSONValue], question label: String, validator: inout TemplateValidator) -> Self? {

@@ -24,6 +24,8 @@ public protocol QuestionType: Sendable, Equatable {
     /// Writes the type's settings (not `type` itself) with these key names.
     func encode(into object: inout [String: JSONValue], keys: TemplateKeys)
 
+    /// The type's name in the office editor's menu ("Multiple choice").
+    static var displayName: String { get }
     /// A short human name of the type with its rules ("whole number from 0 to 10").
     var typeDescription: String { get }
 

@@ -7,6 +7,7 @@ public struct ShortAnswerQuestion: QuestionType {
     // MARK: Template keys
 
     public static let typeKey = TemplateKeys.Key("shortAnswer")
+    public static let displayName = "Short answer"
     public static let keys: [TemplateKeys.Key] = []
 
     public static func decode(_ object: [String: JSONValue], question: String, validator: inout TemplateValidator) -> Self? { Self() }

@@ -18,6 +18,7 @@ public struct TableQuestion: QuestionType {
     // MARK: Template keys
 
     public static let typeKey = TemplateKeys.Key("table")
+    public static let displayName = "Table"
     public static let keys: [TemplateKeys.Key] = [.rows, .columns, .noCells]
 
     public static func decode(_ object: [String: JSONValue], question label: String, validator: inout TemplateValidator) -> Self? {

@@ -7,6 +7,7 @@ public struct TrueFalseQuestion: QuestionType {
     // MARK: Template keys
 
     public static let typeKey = TemplateKeys.Key("trueFalse")
+    public static let displayName = "True / false"
     public static let keys: [TemplateKeys.Key] = []
 
     public static func decode(_ object: [String: JSONValue], question: String, validator: inout TemplateValidator) -> Self? { Self() }

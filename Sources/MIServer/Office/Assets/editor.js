@@ -18,10 +18,16 @@
   const logicalName = {};
   Object.keys(keys).forEach((name) => { logicalName[keys[name]] = name; });
   const csrf = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
-  const typeNames = {
-    multipleChoice: "Multiple choice", trueFalse: "True / false", shortAnswer: "Short answer",
-    numeric: "Number", table: "Table",
-  };
+  // The question types as the server's registry lists them (MIKit's QuestionTypes): each its
+  // menu label and the settings keys it has. The editor draws a setting by its key (options,
+  // maxAnswers, integer, min, max, rows, columns, noCells), never by the type's name.
+  const typeList = JSON.parse(editor.dataset.types || "[]");
+  const typeNames = {};
+  const typeKeys = {};
+  typeList.forEach((entry) => { typeNames[entry.type] = entry.label; typeKeys[entry.type] = entry.keys; });
+  const has = (question, name) => (typeKeys[question.type] || []).indexOf(name) >= 0;
+  // A question of a type the server no longer lists is edited as the first type without settings.
+  const plainType = (typeList.find((entry) => entry.keys.length === 0) || typeList[0] || { type: "" }).type;
   const questionsBox = document.getElementById("questions");
   const problemsList = document.getElementById("problems");
   const noProblems = document.getElementById("no-problems");
@@ -50,12 +56,14 @@
 
   // Gives `question` what its type needs, keeping what another type left (switching back finds it).
   function shape(question) {
-    if (question.type === "multipleChoice") {
+    if (has(question, "options")) {
       if (!question.options) { question.options = [option(""), option("")]; }
       if (question.maxAnswers === undefined) { question.maxAnswers = 1; }
-    } else if (question.type === "numeric") {
-      if (question.integer === undefined) { question.integer = false; question.min = ""; question.max = ""; }
-    } else if (question.type === "table") {
+    }
+    if (has(question, "integer") && question.integer === undefined) { question.integer = false; }
+    if (has(question, "min") && question.min === undefined) { question.min = ""; }
+    if (has(question, "max") && question.max === undefined) { question.max = ""; }
+    if (has(question, "rows")) {
       if (!question.rows) { question.rows = [label("Row 1"), label("Row 2")]; }
       if (!question.columns) { question.columns = [label("Column 1"), label("Column 2")]; }
       if (!question.noCells) { question.noCells = new Set(); }
@@ -84,16 +92,18 @@
       [key("questions")]: state.questions.map((question) => {
         const json = { [key("id")]: question.id, [key("type")]: key(question.type), [key("text")]: question.text };
         if (question.help.trim() !== "") { json[key("help")] = question.help; }
-        if (question.type === "multipleChoice") {
+        if (has(question, "options")) {
           json[key("options")] = question.options.map((choice) =>
             choice.name.trim() === "" || choice.name === choice.label
               ? choice.label : { [key("name")]: choice.name.trim(), [key("label")]: choice.label });
+        }
+        if (has(question, "maxAnswers")) {
           json[key("maxAnswers")] = numberOrText(question.maxAnswers);
-        } else if (question.type === "numeric") {
-          json[key("integer")] = question.integer;
-          if (String(question.min).trim() !== "") { json[key("min")] = numberOrText(question.min); }
-          if (String(question.max).trim() !== "") { json[key("max")] = numberOrText(question.max); }
-        } else if (question.type === "table") {
+        }
+        if (has(question, "integer")) { json[key("integer")] = question.integer; }
+        if (has(question, "min") && String(question.min).trim() !== "") { json[key("min")] = numberOrText(question.min); }
+        if (has(question, "max") && String(question.max).trim() !== "") { json[key("max")] = numberOrText(question.max); }
+        if (has(question, "rows")) {
           json[key("rows")] = question.rows.map((row) => row.label.trim());
           json[key("columns")] = question.columns.map((column) => column.label.trim());
           const cells = [];
@@ -117,21 +127,21 @@
     state.id = json[key("id")] || "";
     state.title = json[key("title")] || "";
     state.questions = (json[key("questions")] || []).map((item) => {
-      const type = types[item[key("type")]] || "shortAnswer";
+      const type = types[item[key("type")]] || plainType;
       const question = { key: newKey(), type: type };
       question.id = item[key("id")] || "";
       question.text = item[key("text")] || "";
       question.help = item[key("help")] || "";
-      if (type === "multipleChoice") {
+      if (has(question, "options")) {
         question.options = (item[key("options")] || []).map((entry) =>
           entry !== null && typeof entry === "object"
             ? option(String(entry[key("label")] ?? ""), String(entry[key("name")] ?? "")) : option(String(entry)));
         question.maxAnswers = item[key("maxAnswers")] === undefined ? 1 : item[key("maxAnswers")];
-      } else if (type === "numeric") {
-        question.integer = item[key("integer")] === true;
-        question.min = item[key("min")] === undefined ? "" : String(item[key("min")]);
-        question.max = item[key("max")] === undefined ? "" : String(item[key("max")]);
-      } else if (type === "table") {
+      }
+      if (has(question, "integer")) { question.integer = item[key("integer")] === true; }
+      if (has(question, "min")) { question.min = item[key("min")] === undefined ? "" : String(item[key("min")]); }
+      if (has(question, "max")) { question.max = item[key("max")] === undefined ? "" : String(item[key("max")]); }
+      if (has(question, "rows")) {
         question.rows = (item[key("rows")] || []).map((text) => label(String(text)));
         question.columns = (item[key("columns")] || []).map((text) => label(String(text)));
         question.noCells = new Set();
@@ -332,7 +342,7 @@
     fields.appendChild(element("label", "", "Type"));
     fields.appendChild(typeChoice);
 
-    if (question.type === "multipleChoice") {
+    if (has(question, "options")) {
       const options = element("div", "q-options");
       fields.appendChild(element("label", "", "Options"));
       const column = element("div", "q-options-holder");
@@ -346,15 +356,19 @@
       }));
       fields.appendChild(column);
       drawOptions(question, options);
+    }
+    if (has(question, "maxAnswers")) {
       const max = input("q-max-answers", "number");
       max.min = "0";
       max.step = "1";
       field(fields, "Max-answers (1 = one, 0 = any, n = up to n)", max, question, "maxAnswers");
-    } else if (question.type === "numeric") {
+    }
+    if (has(question, "integer")) {
       field(fields, "Whole numbers only", input("q-integer", "checkbox"), question, "integer");
-      field(fields, "Minimum", input("q-min", "number"), question, "min");
-      field(fields, "Maximum", input("q-max", "number"), question, "max");
-    } else if (question.type === "table") {
+    }
+    if (has(question, "min")) { field(fields, "Minimum", input("q-min", "number"), question, "min"); }
+    if (has(question, "max")) { field(fields, "Maximum", input("q-max", "number"), question, "max"); }
+    if (has(question, "rows")) {
       const grid = element("div", "q-grid-holder");
       for (const which of ["rows", "columns"]) {
         const holder = element("div", "q-" + which);
