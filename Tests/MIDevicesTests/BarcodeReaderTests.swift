@@ -70,6 +70,22 @@ final class BarcodeReaderTests: XCTestCase {
         XCTAssertFalse(Files.exists(canary), "no shell ran the name")
     }
 
+    func testAReadThatTakesTooLongIsStopped() throws {
+        // Stands in for zbarimg stuck on a hostile image: it never answers.
+        let stuck = folder.path("stuck-zbarimg")
+        try Files.write("#!/bin/sh\nexec sleep 60\n", to: stuck)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: stuck.path)
+        let clock = ContinuousClock()
+        let started = clock.now
+        XCTAssertThrowsError(try BarcodeReader(executable: stuck).read(imageAt: image("qr.png"), timeout: .seconds(1))) { error in
+            XCTAssertEqual(error as? BarcodeError, .timedOut(image("qr.png").path, seconds: 1))
+            XCTAssertTrue(error.localizedDescription.contains("took more than 1 s and was stopped"))
+        }
+        XCTAssertLessThan(started.duration(to: clock.now), .seconds(10))
+        // The real zbarimg well within its time.
+        XCTAssertEqual(try BarcodeReader().read(imageAt: image("qr.png"), timeout: .seconds(20)), ["MI-HYD-00042"])
+    }
+
     func testZbarimgMissingNamesTheDebianPackage() {
         let reader = BarcodeReader(path: "/nonexistent:/also-not-there")
         XCTAssertNil(reader.executable)

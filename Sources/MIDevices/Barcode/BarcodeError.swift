@@ -12,6 +12,8 @@ public enum BarcodeError: ClassifiedError, Equatable {
     case unreadable(String, reason: String)
     /// The image was read and holds no code zbarimg knows.
     case noCode(String)
+    /// zbarimg took longer than the time allowed (a huge or hostile image) and was stopped.
+    case timedOut(String, seconds: Int)
     /// zbarimg failed in a way it does not document.
     case failed(String, status: Int32, reason: String)
 
@@ -19,7 +21,7 @@ public enum BarcodeError: ClassifiedError, Equatable {
         switch self {
         case .toolMissing: return .configuration
         case .noSuchFile: return .notFound
-        case .notAFile, .unreadable, .noCode: return .badData
+        case .notAFile, .unreadable, .noCode, .timedOut: return .badData
         case .failed: return .internalFailure
         }
     }
@@ -31,6 +33,7 @@ public enum BarcodeError: ClassifiedError, Equatable {
         case .notAFile: return "image-not-a-file"
         case .unreadable: return "image-unreadable"
         case .noCode: return "no-barcode"
+        case .timedOut: return "image-too-slow"
         case .failed: return "zbarimg-failed"
         }
     }
@@ -47,6 +50,8 @@ public enum BarcodeError: ClassifiedError, Equatable {
             return "\(Self.shown(path)) cannot be read as an image (\(reason))"
         case .noCode(let path):
             return "no barcode or QR code found in \(Self.shown(path)) — take the photo again closer and in focus, or type the code"
+        case .timedOut(let path, let seconds):
+            return "reading \(Self.shown(path)) took more than \(seconds) s and was stopped — is it a photo? Try a smaller one, or type the code"
         case .failed(let path, let status, let reason):
             return "zbarimg failed on \(Self.shown(path)) (exit status \(status)): \(reason)"
         }

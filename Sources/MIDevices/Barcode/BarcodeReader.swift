@@ -15,8 +15,9 @@ public struct BarcodeReader: Sendable {
     }
 
     /// The decoded text of every code in the image, in the order zbarimg reports them (one
-    /// line each: a code whose text holds a line break comes back as several lines).
-    public func read(imageAt url: URL) throws(BarcodeError) -> [String] {
+    /// line each: a code whose text holds a line break comes back as several lines). zbarimg is
+    /// stopped (SIGTERM, then SIGKILL) when it takes longer than `timeout`.
+    public func read(imageAt url: URL, timeout: Duration = .seconds(30)) throws(BarcodeError) -> [String] {
         let path = url.path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .noSuchFile(path) }
@@ -39,9 +40,14 @@ public struct BarcodeReader: Sendable {
             errorText.set(errorHandle.readDataToEndOfFile())
             drained.signal()
         }
+        let watchdog = Watchdog(process)
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.seconds(timeout)) { watchdog.stop() }
         let data = output.fileHandleForReading.readDataToEndOfFile()
         drained.wait()
         process.waitUntilExit()
+        if watchdog.fired {
+            throw .timedOut(path, seconds: Int(Self.seconds(timeout).rounded(.up)))
+        }
 
         let reason = errorText.summary
         switch process.terminationStatus {
@@ -59,6 +65,11 @@ public struct BarcodeReader: Sendable {
         }
     }
 
+    static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+
     /// The first executable `name` in the colon-separated `path` (`/usr/bin` and `/bin` without one).
     static func find(_ name: String, in path: String?) -> URL? {
         let folders = path.map { $0.split(separator: ":").map(String.init) } ?? ["/usr/bin", "/bin"]
@@ -67,6 +78,30 @@ public struct BarcodeReader: Sendable {
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         }
         return nil
+    }
+}
+
+/// Stops zbarimg once its time is up, and remembers that it did.
+private final class Watchdog: @unchecked Sendable {
+    private let lock = NSLock()
+    private let process: Process
+    private var stopped = false
+
+    init(_ process: Process) { self.process = process }
+
+    var fired: Bool { lock.withLock { stopped } }
+
+    func stop() {
+        let pid: Int32? = lock.withLock {
+            guard process.isRunning else { return nil }
+            stopped = true
+            return process.processIdentifier
+        }
+        guard let pid else { return }
+        kill(pid, SIGTERM)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 2) { [process] in
+            if process.isRunning { kill(pid, SIGKILL) }
+        }
     }
 }
 

@@ -157,6 +157,28 @@ public struct Geopoint: Hashable, Sendable, CustomStringConvertible {
         return 2 * Self.earthRadius * asin(min(1, sqrt(max(0, a))))
     }
 
+    /// The point `metres` away along the initial `bearing` (degrees clockwise from north) on the
+    /// same sphere, keeping altitude and accuracy: for simulated points near one another. The
+    /// longitude wraps into −180…180; a path over a pole comes down the other side.
+    public func moved(metres: Double, bearing: Double) -> Geopoint {
+        let δ = metres / Self.earthRadius, θ = bearing * .pi / 180
+        let φ1 = latitude * .pi / 180, λ1 = longitude * .pi / 180
+        let sinφ2 = sin(φ1) * cos(δ) + cos(φ1) * sin(δ) * cos(θ)
+        let φ2 = asin(min(1, max(-1, sinφ2)))
+        let λ2 = λ1 + atan2(sin(θ) * sin(δ) * cos(φ1), cos(δ) - sin(φ1) * sinφ2)
+        var longitude = (λ2 * 180 / .pi).truncatingRemainder(dividingBy: 360)
+        if longitude > 180 { longitude -= 360 } else if longitude < -180 { longitude += 360 }
+        let latitude = min(90, max(-90, φ2 * 180 / .pi))
+        return Geopoint(unchecked: latitude, longitude, altitude, accuracy)
+    }
+
+    private init(unchecked latitude: Double, _ longitude: Double, _ altitude: Double?, _ accuracy: Double?) {
+        self.latitude = latitude
+        self.longitude = longitude
+        self.altitude = altitude
+        self.accuracy = accuracy
+    }
+
     static func number(_ value: Double) -> String {
         guard value.isFinite else { return String(value) }
         return formatNumber(value)

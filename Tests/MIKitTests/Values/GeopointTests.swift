@@ -113,6 +113,26 @@ final class GeopointTests: XCTestCase {
         XCTAssertFalse(try Geopoint.parse("45 45").distance(to: Geopoint.parse("-45 -135")).isNaN, "antipodes")
     }
 
+    func testMovingAPointKeepsTheDistanceAndStaysOnTheGlobe() throws {
+        let hydrant = try Geopoint.parse("19.4326 -99.1332 2240 5")
+        for bearing in stride(from: 0.0, to: 360, by: 45) {
+            for metres in [0.0, 1, 25, 500, 10_000] {
+                let moved = hydrant.moved(metres: metres, bearing: bearing)
+                XCTAssertEqual(moved.distance(to: hydrant), metres, accuracy: metres * 1e-9 + 1e-6, "\(metres) m at \(bearing)°")
+                XCTAssertEqual(moved.altitude, 2240)
+                XCTAssertEqual(moved.accuracy, 5)
+            }
+        }
+        XCTAssertGreaterThan(hydrant.moved(metres: 100, bearing: 0).latitude, hydrant.latitude, "north")
+        XCTAssertGreaterThan(hydrant.moved(metres: 100, bearing: 90).longitude, hydrant.longitude, "east")
+        let across = try Geopoint.parse("0 179.9999").moved(metres: 1000, bearing: 90)
+        XCTAssertLessThan(across.longitude, -179.99, "wrapped across the antimeridian")
+        XCTAssertNoThrow(try Geopoint(latitude: across.latitude, longitude: across.longitude), "still a valid point")
+        let pole = try Geopoint.parse("89.9999 0").moved(metres: 1000, bearing: 0)
+        XCTAssertLessThanOrEqual(pole.latitude, 90)
+        XCTAssertNoThrow(try Geopoint(latitude: pole.latitude, longitude: pole.longitude))
+    }
+
     func testBoundingBox() throws {
         XCTAssertNil(GeoBoundingBox([Geopoint]()))
         let points = try ["19.4326 -99.1332", "19.4352 -99.1412", "19.42 -99.13 2200 3"].map(Geopoint.parse)
