@@ -36,6 +36,7 @@ let package = Package(
         // The `mi` commands: argument parsing, prompts, tables, JSON output.
         .target(name: "MICLI", dependencies: [
             "MIKit",
+            "CMISystem",
             "MIDirectory",
             "MITransport",
             "CEdit",

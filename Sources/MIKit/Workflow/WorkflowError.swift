@@ -14,8 +14,9 @@ public enum WorkflowError: ClassifiedError, Sendable, Equatable {
     case formNotSubmitted(form: String, operation: Operation)
     /// The user already has a form of that name.
     case nameTaken(String)
-    /// Questions without an answer or a comment stop a submission (`id (number)` each).
-    case openQuestions(form: String, questions: [String])
+    /// Questions without an answer or a comment stop a submission (`id (number)` each), and so
+    /// do tables still being typed (drafts), named apart because they may have a comment.
+    case openQuestions(form: String, questions: [String], drafts: [DraftTable] = [])
     /// A foreman's comment or a send-back note is empty.
     case emptyText(what: String, hint: String)
     /// The form already belongs to the technician it is being assigned to.
@@ -31,6 +32,20 @@ public enum WorkflowError: ClassifiedError, Sendable, Equatable {
     case consentRequired(form: String, template: String)
     /// The template is answered once per user and `user` already has a form of it.
     case oncePerUser(template: String, user: String, existing: ExistingForm)
+
+    /// A table that keeps a form from being submitted because it is still a draft.
+    public struct DraftTable: Sendable, Equatable {
+        /// `id (number)`.
+        public var question: String
+        public var typed: Int
+        public var cells: Int
+
+        public init(question: String, typed: Int, cells: Int) {
+            self.question = question
+            self.typed = typed
+            self.cells = cells
+        }
+    }
 
     public var failureClass: FailureClass {
         switch self {
@@ -68,8 +83,13 @@ public enum WorkflowError: ClassifiedError, Sendable, Equatable {
             return "form \(form) is not submitted yet — only completed forms can be \(operation.rawValue)"
         case .nameTaken(let name):
             return "you already have a form named \(name) — choose another name"
-        case .openQuestions(let form, let questions):
-            return "form \(form) cannot be submitted: \(questions.count) question(s) have neither an answer nor a comment: \(questions.joined(separator: ", ")) — answer them with `mi fill \(form)` or `mi answer`"
+        case .openQuestions(let form, let questions, let drafts):
+            var reasons = drafts.map { "\($0.question) is a table still being typed (\($0.typed) of \($0.cells) cells)" }
+            if !questions.isEmpty {
+                reasons.append("\(questions.count) question(s) have neither an answer nor a comment: \(questions.joined(separator: ", "))")
+            }
+            let finish = drafts.isEmpty ? "answer them with `mi fill \(form)` or `mi answer`" : "finish with `mi fill \(form)`"
+            return "form \(form) cannot be submitted: \(reasons.joined(separator: "; ")) — \(finish)"
         case .emptyText(let what, let hint):
             return "the \(what) is empty — \(hint)"
         case .alreadyAssigned(let form, let user):
