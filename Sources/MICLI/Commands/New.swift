@@ -32,7 +32,7 @@ extension MI {
                                          version: form.template.version, questions: form.template.questions.count))
             } else {
                 Terminal.out("Started \(form.name) (id \(form.id.uuidString.lowercased())) from \(form.template.id) v\(form.template.version), \(Format.plural(form.template.questions.count, "question")).")
-                Terminal.out("Fill it with: mi fill \(form.name)")
+                Terminal.out("Fill it with: \(ShellWord.mi("fill", form.name))")
             }
         }
 

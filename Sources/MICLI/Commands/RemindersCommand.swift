@@ -63,7 +63,7 @@ enum ReminderNotes {
         let fresh = log.unseen(Reminders.due(reminders, at: now), on: now)
         guard !fresh.isEmpty else { return }
         for reminder in fresh {
-            Terminal.note("reminder: \(reminder.formName) (\(DisplayText.escaped(reminder.templateTitle))) was started \(Format.plural(reminder.day, "day")) ago and expires \(Format.date(reminder.expiresAt)) — `mi fill \(reminder.formName)`")
+            Terminal.note("reminder: \(reminder.formName) (\(DisplayText.escaped(reminder.templateTitle))) was started \(Format.plural(reminder.day, "day")) ago and expires \(Format.date(reminder.expiresAt)) — `\(ShellWord.mi("fill", reminder.formName))`")
         }
         try? log.markSeen(fresh, on: now)
     }

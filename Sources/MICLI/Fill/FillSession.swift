@@ -115,10 +115,10 @@ struct FillSession {
         let drafts = form.template.questions.filter { form.answer(for: $0.id).draft != nil }.count
         var text = interrupted ? "Interrupted. " : ""
         if open == 0 {
-            text += "Saved \(form.name). Every question is done — submit with: mi submit \(form.name)"
+            text += "Saved \(form.name). Every question is done — submit with: \(ShellWord.mi("submit", form.name))"
         } else {
             let partly = drafts == 0 ? "" : ", \(Format.plural(drafts, "table")) partly typed"
-            text += "Saved \(form.name) (\(open) question(s) still open\(partly)). Continue with: mi fill \(form.name)"
+            text += "Saved \(form.name) (\(open) question(s) still open\(partly)). Continue with: \(ShellWord.mi("fill", form.name))"
         }
         prompter.say(text)
     }
@@ -328,7 +328,7 @@ struct FillSession {
     func sayDraftKept(_ question: Question, cells: Int) {
         let answer = form.answer(for: question.id)
         guard answer.draft != nil else { return }
-        prompter.say("The table is kept as a draft (\(answer.draftCellCount) of \(cells) cells typed); mi fill \(form.name) goes on from there.")
+        prompter.say("The table is kept as a draft (\(answer.draftCellCount) of \(cells) cells typed); \(ShellWord.mi("fill", form.name)) goes on from there.")
     }
 
     // MARK: - Saving

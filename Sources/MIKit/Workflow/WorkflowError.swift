@@ -88,7 +88,7 @@ public enum WorkflowError: ClassifiedError, Sendable, Equatable {
             if !questions.isEmpty {
                 reasons.append("\(questions.count) question(s) have neither an answer nor a comment: \(questions.joined(separator: ", "))")
             }
-            let finish = drafts.isEmpty ? "answer them with `mi fill \(form)` or `mi answer`" : "finish with `mi fill \(form)`"
+            let finish = drafts.isEmpty ? "answer them with `\(ShellWord.mi("fill", form))` or `mi answer`" : "finish with `\(ShellWord.mi("fill", form))`"
             return "form \(form) cannot be submitted: \(reasons.joined(separator: "; ")) — \(finish)"
         case .emptyText(let what, let hint):
             return "the \(what) is empty — \(hint)"
@@ -96,14 +96,14 @@ public enum WorkflowError: ClassifiedError, Sendable, Equatable {
             return "form \(form) already belongs to \(user) — choose another technician (`mi users`)"
         case .noSuchMedia(let form, let media, let available):
             return "form \(form) has no media \"\(SafeName.printable(media))\""
-                + (available.isEmpty ? "" : " (it has: \(available.joined(separator: ", ")))") + " — `mi media \(form)` lists them"
+                + (available.isEmpty ? "" : " (it has: \(available.joined(separator: ", ")))") + " — `\(ShellWord.mi("media", form))` lists them"
         case .mediaMissing(let form, let media):
             return "media \(media) of form \(form) is missing on disk — nothing was uploaded; detach it or ask the technician"
         case .notMedia(let file, let known):
             return "\(file) is not a photo, video or audio file (its extension must be one of \(known.joined(separator: ", "))) — nothing was attached"
         case .consentRequired(let form, let template):
             return "form \(form) needs the respondent's acceptance of the consent of template \(template) first — nothing was changed; "
-                + "read and accept it with `mi fill \(form)`, or pass --accept-consent to `mi answer` or `mi fill`"
+                + "read and accept it with `\(ShellWord.mi("fill", form))`, or pass --accept-consent to `mi answer` or `mi fill`"
         case .oncePerUser(let template, let user, let existing):
             return "template \(template) is answered once per person and \(user) already has a form of it: \(existing.description) — nothing was changed"
         }
