@@ -8,15 +8,15 @@ public enum ShellWord {
     private static let plain = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_./@%+:,"))
 
     /// `word` as it is when it holds only letters, digits and `-_./@%+:,` (`pump-7`, `ana/pump-7`);
-    /// otherwise in single quotes, each single quote inside written `'\''`
+    /// otherwise, or `always`, in single quotes, each single quote inside written `'\''`
     /// (`'Pump P-101 north'`, `'O'\''Brien'`).
-    public static func quoted(_ word: String) -> String {
-        if !word.isEmpty, word.unicodeScalars.allSatisfy({ plain.contains($0) }) { return word }
+    public static func quoted(_ word: String, always: Bool = false) -> String {
+        if !always, !word.isEmpty, word.unicodeScalars.allSatisfy({ plain.contains($0) }) { return word }
         return "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
     }
 
     /// `mi` and `arguments`, each quoted: `mi fill 'Pump P-101 north'`.
     public static func mi(_ arguments: String...) -> String {
-        (["mi"] + arguments.map(quoted)).joined(separator: " ")
+        (["mi"] + arguments.map { quoted($0) }).joined(separator: " ")
     }
 }
