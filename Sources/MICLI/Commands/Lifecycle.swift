@@ -70,7 +70,7 @@ extension MI {
             Terminal.out(dryRun ? "Would delete (older than \(days) days):" : "Deleted (older than \(days) days):")
             var table = TableRenderer(["USER", "FORM", "CREATED"])
             for form in result.expired { table.add([form.location.user, form.location.name, Format.date(form.summary.createdAt)]) }
-            Terminal.out(table.render())
+            Terminal.out(table)
         }
     }
 }

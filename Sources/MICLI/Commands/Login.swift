@@ -151,7 +151,7 @@ extension MI {
             }
             var table = TableRenderer(["USER", "NAME", "ROLE"])
             for item in items { table.add([item.user, item.displayName, item.role]) }
-            Terminal.out(table.render())
+            Terminal.out(table)
         }
     }
 }

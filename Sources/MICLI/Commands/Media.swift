@@ -47,7 +47,7 @@ extension MI {
             guard !media.isEmpty else { Terminal.out("No media. Attach with `\(ShellWord.mi("attach", form)) QUESTION FILE…`."); return }
             var table = TableRenderer(["MEDIA", "QUESTION", "KIND", "SIZE"])
             for file in media { table.add([DisplayText.escaped(file.name), DisplayText.escaped(file.questionID), file.kind.rawValue, Format.bytes(file.bytes)]) }
-            Terminal.out(table.render())
+            Terminal.out(table)
         }
     }
 

@@ -73,12 +73,12 @@ extension MI.Templates {
                 Terminal.out("No templates in the cache (\(cache.folder.path)). Download them with `mi templates` when online, or import files with `mi templates import FILE…`.")
                 return
             }
-            var table = TableRenderer(["TEMPLATE", "VERSION", "QUESTIONS", "CACHED", "TITLE"], wrapping: [4])
+            var table = TableRenderer(["TEMPLATE", "VERSION", "QUESTIONS", "CACHED", "TITLE"], wrapping: [4], droppable: [3])
             for entry in templates {
                 table.add([entry.template.id, String(entry.template.version), String(entry.template.questions.count),
                            Format.date(entry.modified), entry.template.title])
             }
-            Terminal.out(table.render())
+            Terminal.out(table)
         }
     }
 
