@@ -7,7 +7,7 @@
 #
 # start prints shell `export` lines on stdout (eval them); everything else goes to stderr:
 #   NGINX_TEST_PORT (where nginx listens), NGINX_TEST_PID, NGINX_TEST_DIR.
-# DIR/nginx.conf is the configuration we recommend to administrators (see README, "Several
+# DIR/nginx.conf is the configuration we recommend to administrators (see docs/server.md, "Several
 # servers"), with only the paths and ports made up here. nginx writes nothing outside DIR: its
 # pid, logs (DIR/access.log names the upstream of every request) and temporary files are in DIR.
 # As root (CI) the workers run as `nobody`; as anyone else nginx runs as them.

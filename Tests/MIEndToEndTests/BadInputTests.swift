@@ -28,7 +28,7 @@ final class BadInputTests: XCTestCase {
             (["answer", name, "--file", badAnswers.path], "question pressure (5 of 8): \"lots\" is not a number"),
             (["answer", name, "--file", brokenAnswers.path], "the answers file is not valid JSON"),
             (["answer", name, "--file", "/nonexistent/answers.json"], "cannot read the answers file"),
-            (["attach", name, "guard", "/nonexistent/photo.jpg"], "could not open /nonexistent/photo.jpg"),
+            (["attach", name, "guard", "/nonexistent/photo.jpg"], "no such file: /nonexistent/photo.jpg"),
             (["attach", name, "guard", sandbox.config.path], "is not a photo, video or audio file"),
             (["detach", name, "../../../etc/passwd"], "has no media"),
         ]

@@ -90,8 +90,8 @@ final class ExportTests: XCTestCase {
         // Piped: no progress line on stderr.
         XCTAssertFalse(exported.stderr.contains("exporting"), exported.stderr)
         let summary = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(exported.stdout.utf8)) as? [String: Any])
-        XCTAssertEqual(summary["forms"] as? Int, 4, exported.stdout)
-        XCTAssertEqual(summary["mediaFiles"] as? Int, 2, exported.stdout)
+        XCTAssertEqual(summary["formCount"] as? Int, 4, exported.stdout)
+        XCTAssertEqual(summary["mediaCount"] as? Int, 2, exported.stdout)
         let size = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: output.path)[.size] as? Int)
         XCTAssertEqual(summary["bytes"] as? Int, size)
         XCTAssertEqual((summary["skipped"] as? [Any])?.count, 0)
@@ -126,9 +126,9 @@ final class ExportTests: XCTestCase {
         XCTAssertEqual(listed.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "['pump-inspection.csv']", listed.output)
 
         // Dates: none today in the future.
-        let later = try sandbox.run(["export", "pump-inspection", "-o", own.path, "--from", "2999-01-01", "--json"], as: "fiona")
+        let later = try sandbox.run(["export", "pump-inspection", "-o", own.path, "--from", "2999-01-01", "--json", "--force"], as: "fiona")
         XCTAssertEqual(later.status, 0, later.output)
-        XCTAssertTrue(later.stdout.contains("\"forms\" : 0"), later.stdout)
+        XCTAssertTrue(later.stdout.contains("\"formCount\" : 0"), later.stdout)
     }
 
     func testJSONLinesAndUnreadableForms() throws {
@@ -153,7 +153,7 @@ final class ExportTests: XCTestCase {
         // A form.json that cannot be read is skipped and named; the others are exported.
         let broken = sandbox.formFolder("by-hand", in: "CompletedMIs", user: "ana").appendingPathComponent("form.json")
         try Data("{ not json".utf8).write(to: broken)
-        let skipping = try sandbox.run(["export", "pump-inspection", "-o", output.path, "--format", "jsonl"], as: "fiona")
+        let skipping = try sandbox.run(["export", "pump-inspection", "-o", output.path, "--format", "jsonl", "--force"], as: "fiona")
         XCTAssertEqual(skipping.status, 0, skipping.output)
         XCTAssertTrue(skipping.stdout.contains("Exported 3 forms"), skipping.stdout)
         XCTAssertTrue(skipping.stdout.contains("skipped 1 unreadable form: CompletedMIs/ana/by-hand"), skipping.stdout)
@@ -188,11 +188,13 @@ final class ExportTests: XCTestCase {
         XCTAssertEqual(missing.status, 69, missing.output)
         try nothingLeft("missing folder")
 
-        // The rename fails at the very end (a folder is in the way): the written temporary
-        // file is removed and the folder stays as it was.
+        // The rename fails at the very end (a folder is in the way, --force asked to replace
+        // it): the written temporary file is removed and the folder stays as it was.
         let taken = folder.appendingPathComponent("taken.zip")
         try FileManager.default.createDirectory(at: taken.appendingPathComponent("inside"), withIntermediateDirectories: true)
-        let blocked = try sandbox.run(["export", "pump-inspection", "-o", taken.path], as: "ana")
+        let kept = try sandbox.run(["export", "pump-inspection", "-o", taken.path], as: "ana")
+        XCTAssertEqual(kept.status, 65, "without --force an existing name is refused first — \(kept.output)")
+        let blocked = try sandbox.run(["export", "pump-inspection", "-o", taken.path, "--force"], as: "ana")
         XCTAssertEqual(blocked.status, 69, blocked.output)
         XCTAssertTrue(blocked.stderr.contains("no partial file was left"), blocked.stderr)
         try nothingLeft("rename refused")

@@ -27,7 +27,7 @@ final class ForemanTests: XCTestCase {
         let completed = try XCTUnwrap(queue["completed"] as? [[String: Any]])
         let incomplete = try XCTUnwrap(queue["incomplete"] as? [[String: Any]])
         XCTAssertEqual(completed.map { "\($0["user"] ?? "")/\($0["name"] ?? "")" }, ["ana/hall-b"])
-        XCTAssertEqual(completed.first?["answered"] as? Int, 4)
+        XCTAssertEqual(completed.first?["answeredCount"] as? Int, 4)
         XCTAssertEqual(incomplete.map { "\($0["user"] ?? "")/\($0["name"] ?? "")" }, ["bob/pump-draft"])
         XCTAssertEqual(incomplete.first?["daysLeft"] as? Int, 7)
         let filtered = try json(try sandbox.run(["queue", "--json", "--user", "bob"], as: "fiona"))
@@ -114,6 +114,14 @@ final class ForemanTests: XCTestCase {
         let second = try Sandbox.execute(Sandbox.binary, ["login", "--user", "bob", "--password-stdin"], stdin: "bob-password\n",
                                          environment: sandbox.environment(for: "bob"), in: sandbox.root)
         XCTAssertFalse(second.stdout.contains("reassigned"), second.stdout)
+        // The new owner is told as well, once.
+        let told = try Sandbox.execute(Sandbox.binary, ["login", "--user", "ana", "--password-stdin"], stdin: "ana-password\n",
+                                       environment: sandbox.environment(for: "ana"), in: sandbox.root)
+        XCTAssertEqual(told.status, 0, told.output)
+        XCTAssertTrue(told.stdout.contains("form post-4-2 was assigned to you by fiona (it was bob's post-4)"), told.stdout)
+        let toldAgain = try Sandbox.execute(Sandbox.binary, ["login", "--user", "ana", "--password-stdin"], stdin: "ana-password\n",
+                                            environment: sandbox.environment(for: "ana"), in: sandbox.root)
+        XCTAssertFalse(toldAgain.stdout.contains("assigned to you"), toldAgain.stdout)
     }
 
     func testRefusedReassignmentsMoveNothing() throws {

@@ -100,7 +100,8 @@ final class ServerTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: stored.appendingPathComponent("Qid2(1).jpg")),
                        try Data(contentsOf: sandbox.repository.appendingPathComponent("Samples/media/gauge.jpg")))
         let uploadedForm = try String(contentsOf: stored.appendingPathComponent("form.json"), encoding: .utf8)
-        XCTAssertTrue(uploadedForm.contains(#""action":"uploaded""#), "the audit trail travels with the upload")
+        XCTAssertTrue(uploadedForm.contains(#""action":"submitted""#), "the audit trail travels with the upload")
+        XCTAssertFalse(uploadedForm.contains(#""action":"uploaded""#), "the upload is the server's record, not the client's claim")
         // Its receipt: for its technician and the foremen; another technician is told it does not exist.
         for (user, status) in [("ana", "200"), ("fiona", "200"), ("bob", "404")] {
             let receipt = try sandbox.curl(["-H", "Authorization: Bearer \(try sandbox.apiToken(user))"], path: "/api/v1/submissions/\(id)")
@@ -123,6 +124,48 @@ final class ServerTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: sandbox.formFolder("hall-c", in: "CompletedMIs").path))
     }
 
+    /// An upload that did not happen — the server down (75), then refused (422: simulated
+    /// answers) — is not in the form's history and changes no byte of it; the one that does
+    /// happen is recorded by the server: its receipt and the office's history name the foreman.
+    func testAFailedOrRefusedUploadIsNotRecordedAsAnUpload() throws {
+        let sandbox = try Sandbox()
+        try prepare(sandbox)
+        var server = try RunningServer(sandbox)
+        let name = try completedForm(sandbox, name: "Pump P-101 north")
+        try sandbox.ensureLoggedIn("fiona")
+        let formFile = sandbox.formFolder(name, in: "CompletedMIs").appendingPathComponent("form.json")
+        let before = try Data(contentsOf: formFile)
+        server.kill9()
+
+        let down = try sandbox.run(["upload", "ana/\(name)"], as: "fiona")
+        XCTAssertEqual(down.status, 75, down.output)
+        XCTAssertEqual(try Data(contentsOf: formFile), before, "a failed attempt writes nothing")
+        let history = try sandbox.run(["review", "ana/\(name)", "--history"], as: "fiona")
+        XCTAssertEqual(history.status, 0, history.output)
+        XCTAssertTrue(history.stdout.contains("submitted by ana"), history.stdout)
+        XCTAssertFalse(history.stdout.contains("uploaded by"), history.stdout)
+
+        server = try RunningServer(sandbox)
+        XCTAssertEqual(try sandbox.run(["simulate", "extinguisher-check", "--count", "1", "--seed", "5", "--submit"]).status, 0)
+        let simulated = sandbox.formFolder("sim-5-1", in: "CompletedMIs").appendingPathComponent("form.json")
+        let simulatedBefore = try Data(contentsOf: simulated)
+        let refused = try sandbox.run(["upload", "ana/sim-5-1"], as: "fiona")
+        XCTAssertEqual(refused.status, 69, refused.output)
+        XCTAssertTrue(refused.stderr.contains("simulated"), refused.stderr)
+        XCTAssertEqual(try Data(contentsOf: simulated), simulatedBefore, "a refused attempt writes nothing")
+        let refusedHistory = try sandbox.run(["review", "ana/sim-5-1", "--history"], as: "fiona")
+        XCTAssertEqual(refusedHistory.status, 0, refusedHistory.output)
+        XCTAssertFalse(refusedHistory.stdout.contains("uploaded by"), refusedHistory.stdout)
+
+        let id = try XCTUnwrap(try sandbox.formJSON(name, in: "CompletedMIs")["id"] as? String).lowercased()
+        let uploaded = try sandbox.run(["upload", "ana/\(name)"], as: "fiona")
+        XCTAssertEqual(uploaded.status, 0, uploaded.output)
+        let receipt = try sandbox.curl(["-H", "Authorization: Bearer \(try sandbox.apiToken("fiona"))"], path: "/api/v1/submissions/\(id)")
+        XCTAssertTrue(receipt.hasPrefix("HTTP/1.1 200"), receipt)
+        XCTAssertTrue(receipt.contains(#""uploadedBy":"fiona""#), receipt)
+        withExtendedLifetime(server) {}
+    }
+
     func testIdenticalRetryConflictAndTooLarge() throws {
         let sandbox = try Sandbox(server: .init(maxUploadBytes: 4 << 20))
         try prepare(sandbox)
@@ -130,8 +173,8 @@ final class ServerTests: XCTestCase {
         let name = try completedForm(sandbox, name: "retry")
         try sandbox.ensureLoggedIn("fiona")
         server.kill9()
-        // A first attempt while the server is down writes the "uploaded" event and keeps the form:
-        // from here on every attempt sends the very same bytes.
+        // A first attempt while the server is down changes nothing and keeps the form: every
+        // attempt sends the very same bytes.
         XCTAssertEqual(try sandbox.run(["upload", "ana/retry"], as: "fiona").status, 75)
         let folder = sandbox.formFolder(name, in: "CompletedMIs")
         let copy = sandbox.root.appendingPathComponent("copy")

@@ -68,6 +68,53 @@ final class SimulateTests: XCTestCase {
         XCTAssertTrue(unseeded.stdout.contains("Repeat them with: mi simulate pump-inspection --count 1 --seed "), unseeded.stdout)
     }
 
+    /// `mi upload --all` leaves simulated forms out with one line (and a count in --json) instead
+    /// of failing on each; `mi purge --simulated` deletes a technician's own, incomplete and
+    /// completed, and a foreman's of everyone.
+    func testUploadAllSkipsSimulatedFormsAndPurgeSimulatedRemovesThem() throws {
+        let sandbox = try Sandbox()
+        try ServerTests.prepare(sandbox)
+        let server = try RunningServer(sandbox)
+        let real = try ServerTests.completedForm(sandbox, name: "hall-b")
+        XCTAssertEqual(try sandbox.run(["simulate", "extinguisher-check", "--count", "3", "--seed", "1", "--submit"]).status, 0)
+        XCTAssertEqual(try sandbox.run(["simulate", "extinguisher-check", "--count", "2", "--seed", "2"]).status, 0)
+        XCTAssertEqual(try sandbox.run(["simulate", "extinguisher-check", "--count", "2", "--seed", "3", "--submit"], as: "bob").status, 0)
+
+        let upload = try sandbox.run(["upload", "--all"], as: "fiona")
+        XCTAssertEqual(upload.status, 0, upload.output)
+        XCTAssertTrue(upload.stdout.contains("Skipped 5 simulated forms (made by mi simulate; mi-server refuses them)"), upload.stdout)
+        XCTAssertTrue(upload.stdout.contains("Uploaded ana/\(real)"), upload.stdout)
+        XCTAssertFalse(upload.stderr.contains("not uploaded"), upload.stderr)
+        let again = try sandbox.run(["upload", "--all", "--json"], as: "fiona")
+        XCTAssertEqual(again.status, 0, again.output)
+        let summary = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any], again.stdout)
+        XCTAssertEqual(summary["skippedSimulatedCount"] as? Int, 5)
+        XCTAssertEqual(summary["failedCount"] as? Int, 0)
+        XCTAssertEqual((summary["forms"] as? [Any])?.count, 0)
+
+        // ana's own five go, incomplete and completed; bob's two stay.
+        let dry = try sandbox.run(["purge", "--simulated", "--dry-run", "--json"])
+        XCTAssertEqual(dry.status, 0, dry.output)
+        let planned = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(dry.stdout.utf8)) as? [String: Any], dry.stdout)
+        let plannedForms = try XCTUnwrap(planned["forms"] as? [[String: Any]])
+        XCTAssertEqual(Set(plannedForms.compactMap { $0["name"] as? String }), ["sim-1-1", "sim-1-2", "sim-1-3", "sim-2-1", "sim-2-2"])
+        XCTAssertEqual(Set(plannedForms.compactMap { $0["status"] as? String }), ["incomplete", "completed"])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: sandbox.formFolder("sim-2-1").path), "a dry run deletes nothing")
+        let purged = try sandbox.run(["purge", "--simulated"])
+        XCTAssertEqual(purged.status, 0, purged.output)
+        XCTAssertTrue(purged.stdout.contains("Deleted 5 simulated forms of yours"), purged.stdout)
+        XCTAssertEqual(sandbox.allFormFiles().filter { $0.contains("sim-") }.sorted(),
+                       ["CompletedMIs/bob/sim-3-1/form.json", "CompletedMIs/bob/sim-3-2/form.json"])
+
+        let foreman = try sandbox.run(["purge", "--simulated"], as: "fiona")
+        XCTAssertEqual(foreman.status, 0, foreman.output)
+        XCTAssertTrue(foreman.stdout.contains("Deleted 2 simulated forms"), foreman.stdout)
+        XCTAssertEqual(sandbox.allFormFiles().filter { $0.contains("sim-") }, [])
+        let nothing = try sandbox.run(["purge", "--simulated"], as: "fiona")
+        XCTAssertTrue(nothing.stdout.contains("No simulated form to delete."), nothing.stdout)
+        withExtendedLifetime(server) {}
+    }
+
     func testBadRequestsChangeNothing() throws {
         let sandbox = try Sandbox()
         try sandbox.importSamples()

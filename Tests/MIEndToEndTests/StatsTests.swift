@@ -171,6 +171,28 @@ final class StatsTests: XCTestCase {
         }
     }
 
+    /// `mi stats` over 9, 13 and 25 simulated forms: on a 2-core machine these counts cut the
+    /// forms into pieces whose last ones started past the end, and `mi stats` died with
+    /// "Range requires lowerBound <= upperBound" (exit 132).
+    func testStatsOverSimulatedFormsOfEveryAwkwardCountExitsZero() throws {
+        let sandbox = try Sandbox()
+        try sandbox.importSamples()
+        var total = 0
+        for (seed, count) in [(1, 9), (2, 4), (3, 12)] {
+            let made = try sandbox.run(["simulate", "extinguisher-check", "--count", String(count), "--seed", String(seed), "--submit"])
+            XCTAssertEqual(made.status, 0, made.output)
+            total += count
+            XCTAssertTrue([9, 13, 25].contains(total))
+            let stats = try sandbox.run(["stats", "extinguisher-check", "--json"])
+            XCTAssertEqual(stats.status, 0, "\(total) forms: \(stats.output)")
+            let figures = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any], stats.stdout)
+            XCTAssertEqual(figures["forms"] as? Int, total, stats.stdout)
+            XCTAssertEqual(figures["simulated"] as? Int, total, stats.stdout)
+            let text = try sandbox.run(["stats", "extinguisher-check"])
+            XCTAssertEqual(text.status, 0, "\(total) forms: \(text.output)")
+        }
+    }
+
     func testErrorsHaveTheirExitStatus() throws {
         let sandbox = try Sandbox()
         try sandbox.importSamples(as: "ana")

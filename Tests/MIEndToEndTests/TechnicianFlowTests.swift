@@ -62,7 +62,7 @@ final class TechnicianFlowTests: XCTestCase {
         let listed = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any])?["forms"] as? [[String: Any]])
         XCTAssertEqual(listed.count, 1)
         XCTAssertEqual(listed.first?["status"] as? String, "completed")
-        XCTAssertEqual(listed.first?["answered"] as? Int, 8)
+        XCTAssertEqual(listed.first?["answeredCount"] as? Int, 8)
     }
 
     func testSaveAndExitKeepsTheFormAndAQuestionNeedsAnAnswerOrAComment() throws {

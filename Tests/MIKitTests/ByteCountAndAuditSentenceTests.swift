@@ -44,6 +44,12 @@ final class AuditSentenceTests: XCTestCase {
         for (event, sentence) in cases { XCTAssertEqual(event.sentence, sentence) }
     }
 
+    func testAnUploadEventInALocalFormIsToldAsAnUnconfirmedAttempt() {
+        XCTAssertEqual(AuditEvent(at: at, by: "carla", action: .uploaded).sentenceInLocalStore,
+                       "upload attempted by carla, never confirmed by the server")
+        XCTAssertEqual(AuditEvent(at: at, by: "ana", action: .submitted).sentenceInLocalStore, "submitted by ana")
+    }
+
     func testMissingPartsAreLeftOut() {
         XCTAssertEqual(AuditEvent(at: at, by: "ana", action: .created).sentence, "created by ana")
         XCTAssertEqual(AuditEvent(at: at, by: "ana", action: .answered).sentence, "answered by ana")

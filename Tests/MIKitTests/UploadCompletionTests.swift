@@ -48,6 +48,14 @@ final class UploadCompletionTests: XCTestCase {
                                                size: $0.digest.size, sha256: $0.digest.sha256) })
     }
 
+    func testPreparingAnUploadWritesNothing() throws {
+        let location = try foreman.resolve("ana/pump-1", areas: [.completed])
+        let before = try Data(contentsOf: location.formFile)
+        _ = try prepare()
+        XCTAssertEqual(try Data(contentsOf: location.formFile), before, "no upload is recorded before the receipt is verified")
+        XCTAssertFalse(try fixture.store.load(location).audit.contains { $0.action == .uploaded })
+    }
+
     func testSnapshotHashesEveryPartFormFirst() throws {
         let (_, _, sent) = try prepare()
         XCTAssertEqual(sent.map(\.part.name), [UploadPart.formName, "Qid6(1).jpg"])

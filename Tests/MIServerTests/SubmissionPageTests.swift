@@ -38,6 +38,8 @@ class SubmissionPageTests: EngineTestCase {
             XCTAssertEqual(photo.status, .ok, photo.text)
             XCTAssertEqual(Data(buffer: photo.body), ServerFixture.media["Qid0(1).jpg"])
             XCTAssertTrue(html.contains("uploaded by fiona") || html.contains("by fiona"))
+            // The history ends with the upload as the server recorded it (the client writes none).
+            XCTAssertTrue(html.contains("</span> uploaded by fiona</li>"), html)
 
             let form = try await client.execute(uri: "/submissions/\(id)/form.json", method: .get, headers: [.cookie: session.cookieHeader]) { $0 }
             XCTAssertEqual(form.status, .ok)

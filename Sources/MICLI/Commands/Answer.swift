@@ -24,7 +24,7 @@ extension MI {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: ArgumentHelp("The form.", valueName: "form"))
+        @Argument(help: ArgumentHelp("The form.", valueName: "form"), completion: Completions.forms)
         var form: String
 
         @Argument(help: ArgumentHelp("The question's id or number.", valueName: "question"))
@@ -36,22 +36,31 @@ extension MI {
         @Option(help: "A comment for the question (an empty one removes it).")
         var comment: String?
 
-        @Option(help: ArgumentHelp("A JSON file of question id → value (- for standard input).", valueName: "answers.json"))
+        @Option(help: ArgumentHelp("A JSON file of question id → value (- for standard input).", valueName: "answers.json"), completion: .file())
         var file: String?
 
         @Flag(help: "The respondent accepts the template's consent text (see `mi review`).")
         var acceptConsent = false
 
+        /// The value's words without the `--` that lets a value start with a dash (`mi answer F q
+        /// -- -3`): ArgumentParser hands the terminator on with the unrecognized words.
+        var answerWords: [String] {
+            guard let terminator = values.firstIndex(of: "--") else { return values }
+            var words = values
+            words.remove(at: terminator)
+            return words
+        }
+
         func validate() throws {
             if file != nil {
-                if question != nil || !values.isEmpty || comment != nil {
+                if question != nil || !answerWords.isEmpty || comment != nil {
                     throw ValidationError("give either --file or QUESTION VALUE…/--comment, not both")
                 }
             } else if question == nil, acceptConsent {
                 return
             } else {
                 guard question != nil else { throw ValidationError("say which question to answer, or pass --file answers.json") }
-                if values.isEmpty && comment == nil {
+                if answerWords.isEmpty && comment == nil {
                     throw ValidationError("give a value for question \(question ?? ""), a --comment, or both")
                 }
             }
@@ -63,7 +72,8 @@ extension MI {
             if let file {
                 updates = try Workflow.updates(fromAnswersFile: try Self.read(file))
             } else if let question {
-                updates = [AnswerUpdate(question: question, value: values.isEmpty ? nil : .words(values), comment: comment)]
+                let words = answerWords
+                updates = [AnswerUpdate(question: question, value: words.isEmpty ? nil : .words(words), comment: comment)]
             } else {
                 updates = []
             }

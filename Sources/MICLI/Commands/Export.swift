@@ -15,18 +15,22 @@ extension MI {
                 RFC 4180, one row per form: SubmissionDate, a column per question, <question>/<option> 0/1 columns, \
                 <question>-<row>-<column> table cells, <question>-comment, then KEY, User, UserName, FormVersion, \
                 AttachmentsPresent, AttachmentsExpected, ForemanComments) and media/<form id>/<file> (not with \
-                --no-media). --format jsonl writes one form.json per line instead. The same layout as the server's \
+                --no-media). --format jsonl writes one form.json per line instead. An existing --output file is replaced only with --force. The same layout as the server's \
                 /api/v1/templates/{id}/export.zip. Dates are UTC days of submission (--to is inclusive). The file \
                 appears only once complete: a failed export leaves nothing at --output.
                 """)
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: ArgumentHelp("The template id (`mi templates` lists them).", valueName: "template"))
+        @Argument(help: ArgumentHelp("The template id (`mi templates` lists them).", valueName: "template"), completion: Completions.templates)
         var template: String
 
-        @Option(name: .shortAndLong, help: ArgumentHelp("The file to write (replaced once the export is complete).", valueName: "file"))
+        @Option(name: .shortAndLong, help: ArgumentHelp("The file to write (an existing one only with --force).", valueName: "file"),
+                completion: .file())
         var output: String
+
+        @Flag(help: "Replace the --output file if it exists.")
+        var force = false
 
         @OptionGroup var selection: FormSelectionOptions
 
@@ -43,8 +47,9 @@ extension MI {
             var format: String
             var template: String
             var templateVersion: Int
-            var forms: Int
-            var mediaFiles: Int
+            /// Counts end in `Count` in every output (`forms` is a list wherever it appears).
+            var formCount: Int
+            var mediaCount: Int
             var bytes: UInt64
             var skipped: [Skipped]
         }
@@ -52,6 +57,7 @@ extension MI {
         func run() throws {
             let format = try ExportFormat(parsing: format)
             let filters = try selection.filters()
+            try OutputFile.checkReplaceable(URL(fileURLWithPath: output), force: force)
             let context = try Context.anyone(global)
             // Listed under the store's lock; written outside it, so a long export holds no one up
             // (a form deleted meanwhile is skipped and named).
@@ -78,8 +84,8 @@ extension MI {
             skipped += source.failures.map { Summary.Skipped(form: $0.form, reason: $0.reason) }
             let progress = writer.progress
             let summary = Summary(output: destination.path, format: format.rawValue, template: local.template.id,
-                                  templateVersion: local.template.version, forms: progress.formsExported,
-                                  mediaFiles: progress.mediaFiles, bytes: progress.bytes, skipped: skipped)
+                                  templateVersion: local.template.version, formCount: progress.formsExported,
+                                  mediaCount: progress.mediaFiles, bytes: progress.bytes, skipped: skipped)
             if global.json {
                 try Terminal.json(summary)
                 return
@@ -90,8 +96,8 @@ extension MI {
 
         /// `Exported 12 forms and 3 media files (1.2 MB) to out.zip; skipped 1 unreadable form: …`.
         static func line(_ summary: Summary, format: ExportFormat) -> String {
-            var text = "Exported \(Format.plural(summary.forms, "form"))"
-            if format == .zip { text += " and \(Format.plural(summary.mediaFiles, "media file"))" }
+            var text = "Exported \(Format.plural(summary.formCount, "form"))"
+            if format == .zip { text += " and \(Format.plural(summary.mediaCount, "media file"))" }
             text += " (\(Format.bytes(Int64(clamping: summary.bytes)))) to \(DisplayText.escaped(summary.output))"
             if !summary.skipped.isEmpty {
                 text += "; skipped \(Format.plural(summary.skipped.count, "unreadable form")): "

@@ -26,7 +26,7 @@ extension MI {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: ArgumentHelp("The form.", valueName: "form"))
+        @Argument(help: ArgumentHelp("The form.", valueName: "form"), completion: Completions.forms)
         var form: String
 
         @Flag(help: "The respondent accepts the template's consent text without being asked.")

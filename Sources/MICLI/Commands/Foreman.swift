@@ -10,25 +10,9 @@ extension MI {
 
         @OptionGroup var global: GlobalOptions
         @Option(help: "Only this technician's forms.") var user: String?
-        @Option(help: "Only forms of this template.") var template: String?
+        @Option(help: "Only forms of this template.", completion: Completions.templates) var template: String?
 
-        struct Output: Encodable { var completed: [Item]; var incomplete: [Item] }
-        struct Item: Encodable {
-            var user: String
-            var name: String
-            var id: String
-            var template: String
-            var templateVersion: Int
-            var createdAt: Date
-            var updatedAt: Date
-            var submittedAt: Date?
-            var returnedAt: Date?
-            var answered: Int
-            var questions: Int
-            var media: Int
-            var expiresAt: Date?
-            var daysLeft: Int?
-        }
+        struct Output: Encodable { var completed: [FormSummaryJSON]; var incomplete: [FormSummaryJSON] }
 
         func run() throws {
             let context = try Context.foreman(global)
@@ -36,16 +20,7 @@ extension MI {
             context.report(queue.unreadable)
             let now = context.workflow.now()
             let expiry = context.configuration.expiry
-            func item(_ form: ListedForm) -> Item {
-                let s = form.summary
-                let incomplete = s.status == .incomplete
-                return Item(user: form.location.user, name: form.location.name, id: s.id.uuidString.lowercased(),
-                            template: s.templateID, templateVersion: s.templateVersion, createdAt: s.createdAt,
-                            updatedAt: s.updatedAt, submittedAt: s.submittedAt, returnedAt: s.returnedAt,
-                            answered: s.answered, questions: s.questions, media: s.media,
-                            expiresAt: incomplete ? expiry.date(of: s) : nil,
-                            daysLeft: incomplete ? expiry.daysLeft(of: s, now: now) : nil)
-            }
+            func item(_ form: ListedForm) -> FormSummaryJSON { FormSummaryJSON(form, expiry: expiry, now: now) }
             let output = Output(completed: queue.completed.map(item), incomplete: queue.incomplete.map(item))
             if global.json { try Terminal.jsonListing(output); return }
 
@@ -56,8 +31,8 @@ extension MI {
                 for i in output.completed {
                     let waiting = i.submittedAt.map { Int(now.timeIntervalSince($0) / 86_400) } ?? 0
                     table.add([i.user, i.name, "\(DisplayText.escaped(i.template)) v\(i.templateVersion)", Format.date(i.submittedAt),
-                               waiting == 0 ? "today" : Format.plural(waiting, "day"), "\(i.answered)/\(i.questions)",
-                               String(i.media), String(i.id.prefix(8))])
+                               waiting == 0 ? "today" : Format.plural(waiting, "day"), "\(i.answeredCount)/\(i.questionCount)",
+                               String(i.mediaCount), String(i.id.prefix(8))])
                 }
                 Terminal.out(table)
             }
@@ -70,8 +45,8 @@ extension MI {
                 for i in output.incomplete {
                     let left = i.daysLeft.map { $0 <= 0 ? "today" : "in \(Format.plural($0, "day"))" } ?? "—"
                     table.add([i.user == previous ? "" : i.user, i.name, "\(DisplayText.escaped(i.template)) v\(i.templateVersion)",
-                               Format.date(i.createdAt), Format.date(i.updatedAt), "\(i.answered)/\(i.questions)",
-                               String(i.media), left + (i.returnedAt == nil ? "" : " (returned)"), String(i.id.prefix(8))])
+                               Format.date(i.createdAt), Format.date(i.updatedAt), "\(i.answeredCount)/\(i.questionCount)",
+                               String(i.mediaCount), left + (i.returnedAt == nil ? "" : " (returned)"), String(i.id.prefix(8))])
                     previous = i.user
                 }
                 Terminal.out(table)
@@ -83,7 +58,7 @@ extension MI {
         static let configuration = CommandConfiguration(abstract: "Add a general comment to a completed form (foremen).")
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: ArgumentHelp("The form (user/name, name or id prefix).", valueName: "form")) var form: String
+        @Argument(help: ArgumentHelp("The form (user/name, name or id prefix).", valueName: "form"), completion: Completions.completedForms) var form: String
         @Argument(help: ArgumentHelp("The comment.", valueName: "text")) var text: [String]
 
         func run() throws {
@@ -101,7 +76,7 @@ extension MI {
             abstract: "Send a completed form back to its technician to correct (foremen).")
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: ArgumentHelp("The form (user/name, name or id prefix).", valueName: "form")) var form: String
+        @Argument(help: ArgumentHelp("The form (user/name, name or id prefix).", valueName: "form"), completion: Completions.completedForms) var form: String
         @Option(help: "What to correct; shown to the technician.") var note: String
 
         func run() throws {
@@ -120,7 +95,7 @@ extension MI {
             abstract: "Reassign an incomplete form, with all its media, to another technician (foremen).")
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: ArgumentHelp("The form (user/name, name or id prefix).", valueName: "form")) var form: String
+        @Argument(help: ArgumentHelp("The form (user/name, name or id prefix).", valueName: "form"), completion: Completions.incompleteForms) var form: String
         @Option(help: ArgumentHelp("The technician to give it to (see `mi users`).", valueName: "user")) var to: String
 
         func run() throws {

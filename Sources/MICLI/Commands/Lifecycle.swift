@@ -8,7 +8,7 @@ extension MI {
             abstract: "Submit a form for the foreman's review (every question needs an answer or a comment).")
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: ArgumentHelp("The form.", valueName: "form")) var form: String
+        @Argument(help: ArgumentHelp("The form.", valueName: "form"), completion: Completions.forms) var form: String
 
         func run() throws {
             let context = try Context.technician(global)
@@ -26,7 +26,7 @@ extension MI {
         static let configuration = CommandConfiguration(abstract: "Delete one of your incomplete forms with all its media.")
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: ArgumentHelp("The form.", valueName: "form")) var form: String
+        @Argument(help: ArgumentHelp("The form.", valueName: "form"), completion: Completions.forms) var form: String
 
         func run() throws {
             let context = try Context.technician(global)
@@ -37,30 +37,37 @@ extension MI {
 
     struct Purge: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Delete incomplete forms older than ExpiryDays now (every command also does this first).")
+            abstract: "Delete incomplete forms older than ExpiryDays now (every command also does this first), or with --simulated the forms made by `mi simulate`.",
+            discussion: """
+                --simulated deletes every form `mi simulate` made, incomplete or completed: a technician's own, \
+                a foreman's of every technician (mi-server refuses simulated forms, so they would otherwise stay \
+                in the foreman's queue).
+                """)
 
         @OptionGroup var global: GlobalOptions
         @Flag(help: "Only show what would be deleted.") var dryRun = false
+        @Flag(help: "Delete the forms made by `mi simulate` (a foreman: everyone's), incomplete and completed.") var simulated = false
 
         struct Output: Encodable {
             var dryRun: Bool
-            var expiryDays: Int
+            /// Absent with --simulated (the forms' age does not matter then).
+            var expiryDays: Int?
+            /// Why the forms go: `expired` or `simulated`.
+            var reason: String
             var forms: [Item]
-            struct Item: Encodable { var user: String; var name: String; var id: String; var createdAt: Date }
+            struct Item: Encodable { var user: String; var name: String; var id: String; var status: String; var createdAt: Date }
         }
 
         func run() throws {
             let context = try Context.anyone(global)
+            if simulated { return try purgeSimulated(context) }
             let days = context.configuration.expiryDays
             let result = try context.run(sweep: false) { workflow in
                 try workflow.store.sweep(expiryDays: days, now: workflow.now(), dryRun: dryRun)
             }
             context.report(result.unreadable)
             if global.json {
-                try Terminal.json(Output(dryRun: dryRun, expiryDays: days, forms: result.expired.map {
-                    .init(user: $0.location.user, name: $0.location.name, id: $0.summary.id.uuidString.lowercased(),
-                          createdAt: $0.summary.createdAt)
-                }))
+                try Terminal.json(Output(dryRun: dryRun, expiryDays: days, reason: "expired", forms: result.expired.map(Self.item)))
                 return
             }
             guard !result.expired.isEmpty else {
@@ -71,6 +78,31 @@ extension MI {
             var table = TableRenderer(["USER", "FORM", "CREATED"])
             for form in result.expired { table.add([form.location.user, form.location.name, Format.date(form.summary.createdAt)]) }
             Terminal.out(table)
+        }
+
+        static func item(_ form: ListedForm) -> Output.Item {
+            Output.Item(user: form.location.user, name: form.location.name, id: form.summary.id.uuidString.lowercased(),
+                        status: form.location.area.status.rawValue, createdAt: form.summary.createdAt)
+        }
+
+        func purgeSimulated(_ context: Context) throws {
+            let result = try context.run { try $0.purgeSimulated(dryRun: dryRun) }
+            context.report(result.unreadable)
+            if global.json {
+                try Terminal.json(Output(dryRun: dryRun, expiryDays: nil, reason: "simulated", forms: result.removed.map(Self.item)))
+                return
+            }
+            let whose = context.actor.role == .foreman ? "" : " of yours"
+            guard !result.removed.isEmpty else {
+                Terminal.out("No simulated form\(whose) to delete.")
+                return
+            }
+            Terminal.out((dryRun ? "Would delete" : "Deleted") + " \(Format.plural(result.removed.count, "simulated form"))\(whose) (made by mi simulate):")
+            var table = TableRenderer(["USER", "FORM", "STATUS", "CREATED"])
+            for form in result.removed {
+                table.add([form.location.user, form.location.name, form.location.area.status.rawValue, Format.date(form.summary.createdAt)])
+            }
+            Terminal.out(table.render())
         }
     }
 }

@@ -9,24 +9,8 @@ extension MI {
         @OptionGroup var global: GlobalOptions
 
         struct Output: Encodable {
-            var forms: [Item]
+            var forms: [FormSummaryJSON]
             var unreadable: [Unreadable]
-        }
-        struct Item: Encodable {
-            var id: String
-            var name: String
-            var status: String
-            var template: String
-            var templateVersion: Int
-            var title: String
-            var createdAt: Date
-            var updatedAt: Date
-            var submittedAt: Date?
-            var expiresAt: Date?
-            var daysLeft: Int?
-            var answered: Int
-            var questions: Int
-            var media: Int
         }
         struct Unreadable: Encodable { var path: String; var reason: String }
 
@@ -44,15 +28,7 @@ extension MI {
             }
             let expiry = context.configuration.expiry
             let now = context.workflow.now()
-            let items = listing.forms.map { form -> Item in
-                let s = form.summary
-                return Item(id: s.id.uuidString.lowercased(), name: s.name, status: s.status.rawValue, template: s.templateID,
-                            templateVersion: s.templateVersion, title: s.templateTitle, createdAt: s.createdAt,
-                            updatedAt: s.updatedAt, submittedAt: s.submittedAt,
-                            expiresAt: s.status == .incomplete ? expiry.date(of: s) : nil,
-                            daysLeft: s.status == .incomplete ? expiry.daysLeft(of: s, now: now) : nil,
-                            answered: s.answered, questions: s.questions, media: s.media)
-            }.sorted { ($0.status, $0.updatedAt) > ($1.status, $1.updatedAt) }
+            let items = listing.forms.map { FormSummaryJSON($0, expiry: expiry, now: now) }.sorted { ($0.status, $0.updatedAt) > ($1.status, $1.updatedAt) }
             context.report(listing.unreadable)
             if global.json {
                 try Terminal.jsonListing(Output(forms: items, unreadable: listing.unreadable.map {
@@ -68,8 +44,8 @@ extension MI {
                                         droppable: [4, 7, 5, 6, 3, 1, 2])
             for item in items {
                 let expires = item.daysLeft.map { $0 <= 0 ? "today" : "in \(Format.plural($0, "day"))" } ?? "—"
-                table.add([item.name, item.status, "\(DisplayText.escaped(item.template)) v\(item.templateVersion)", "\(item.answered)/\(item.questions)",
-                           String(item.media), Format.date(item.updatedAt), expires, String(item.id.prefix(8))])
+                table.add([item.name, item.status, "\(DisplayText.escaped(item.template)) v\(item.templateVersion)", "\(item.answeredCount)/\(item.questionCount)",
+                           String(item.mediaCount), Format.date(item.updatedAt), expires, String(item.id.prefix(8))])
             }
             Terminal.out(table)
         }

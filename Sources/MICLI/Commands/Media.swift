@@ -9,9 +9,9 @@ extension MI {
             discussion: "Files are copied into the form (named Qid<question index>(<n>).<ext>) and recorded once the copy is complete.")
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: ArgumentHelp("The form.", valueName: "form")) var form: String
+        @Argument(help: ArgumentHelp("The form.", valueName: "form"), completion: Completions.forms) var form: String
         @Argument(help: ArgumentHelp("The question's id or number.", valueName: "question")) var question: String
-        @Argument(help: ArgumentHelp("Files to attach.", valueName: "file")) var files: [String]
+        @Argument(help: ArgumentHelp("Files to attach.", valueName: "file"), completion: .file()) var files: [String]
 
         func run() throws {
             let context = try Context.technician(global)
@@ -31,7 +31,7 @@ extension MI {
         static let configuration = CommandConfiguration(commandName: "media", abstract: "A form's media files.")
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: ArgumentHelp("The form.", valueName: "form")) var form: String
+        @Argument(help: ArgumentHelp("The form.", valueName: "form"), completion: Completions.forms) var form: String
 
         func run() throws {
             let context = try Context.anyone(global)
@@ -55,7 +55,7 @@ extension MI {
         static let configuration = CommandConfiguration(abstract: "Remove a media file from a form.")
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: ArgumentHelp("The form.", valueName: "form")) var form: String
+        @Argument(help: ArgumentHelp("The form.", valueName: "form"), completion: Completions.forms) var form: String
         @Argument(help: ArgumentHelp("The media file's name, e.g. Qid1(3).mp4.", valueName: "media")) var media: String
 
         func run() throws {

@@ -9,11 +9,11 @@ extension MI {
             discussion: "Technicians print their own forms, foremen any form (FORM may be user/name).")
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: ArgumentHelp("The form.", valueName: "form")) var form: String
+        @Argument(help: ArgumentHelp("The form.", valueName: "form"), completion: Completions.forms) var form: String
 
         @Option(help: ArgumentHelp(
             "Where to write the PDF; an existing file there is replaced. Without it, the PDF is <form name>.pdf in the current folder, which is never overwritten unless --force is given.",
-            valueName: "file.pdf"))
+            valueName: "file.pdf"), completion: .file(extensions: ["pdf"]))
         var output: String?
 
         @Flag(help: "Replace <form name>.pdf in the current folder when it already exists.")
@@ -55,7 +55,7 @@ extension MI {
         func destination(for formName: String) throws -> URL {
             if let output { return URL(fileURLWithPath: output) }
             let url = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(formName + ".pdf")
-            if !force && FileManager.default.fileExists(atPath: url.path) { throw PrintError.pdfExists(path: url.path) }
+            try OutputFile.checkReplaceable(url, force: force)
             return url
         }
     }
@@ -92,15 +92,11 @@ enum Printing {
 enum PrintError: ClassifiedError {
     case noCUPS(pdf: String)
     case printerRefused(printer: String, reason: String, pdf: String)
-    /// `<form name>.pdf` is already in the current folder and `--force` was not given.
-    case pdfExists(path: String)
 
     var failureClass: FailureClass {
         switch self {
         case .noCUPS: return .configuration
         case .printerRefused: return .refused
-        // Like a form name already taken: the request names something that exists (65).
-        case .pdfExists: return .badData
         }
     }
 
@@ -108,7 +104,6 @@ enum PrintError: ClassifiedError {
         switch self {
         case .noCUPS: return "no-cups"
         case .printerRefused: return "printer-refused"
-        case .pdfExists: return "pdf-exists"
         }
     }
 
@@ -117,8 +112,6 @@ enum PrintError: ClassifiedError {
         case .noCUPS(let pdf): return "cannot print: `lp` (CUPS) is not installed — install cups-client; the PDF is at \(pdf)"
         case .printerRefused(let printer, let reason, let pdf):
             return "printer \(printer) refused the job (\(reason)) — `lpstat -p` lists the printers; the PDF is at \(pdf)"
-        case .pdfExists(let path):
-            return "\(path) already exists — nothing was written; replace it with --force or choose another file with --output"
         }
     }
 }

@@ -11,7 +11,7 @@ extension MI {
 
         @OptionGroup var global: GlobalOptions
 
-        @Option(help: ArgumentHelp("Write the reminders to this iCalendar (.ics) file.", valueName: "file.ics"))
+        @Option(help: ArgumentHelp("Write the reminders to this iCalendar (.ics) file.", valueName: "file.ics"), completion: .file(extensions: ["ics"]))
         var ics: String?
 
         struct Output: Encodable { var due: [Reminder]; var upcoming: [Reminder]; var ics: String? }

@@ -8,7 +8,7 @@ extension MI {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: ArgumentHelp("The form.", valueName: "form"))
+        @Argument(help: ArgumentHelp("The form.", valueName: "form"), completion: Completions.forms)
         var form: String
 
         @Flag(help: "Also show the audit trail: who did what, when.")
@@ -73,7 +73,8 @@ enum ReviewText {
             lines.append("")
             lines.append("History:")
             // One line per event: a note's line breaks are shown as \n.
-            for event in form.audit { lines.append("  \(Format.date(event.at))  \(DisplayText.escaped(event.sentence))") }
+            // A local form was never uploaded from here (a verified upload removes it).
+            for event in form.audit { lines.append("  \(Format.date(event.at))  \(DisplayText.escaped(event.sentenceInLocalStore))") }
         }
         return DisplayText.escaped(lines.joined(separator: "\n"), keepingNewlines: true)
     }

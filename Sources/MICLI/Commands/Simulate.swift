@@ -17,7 +17,7 @@ extension MI {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: ArgumentHelp("The template id (`mi templates` lists them).", valueName: "template"))
+        @Argument(help: ArgumentHelp("The template id (`mi templates` lists them).", valueName: "template"), completion: Completions.templates)
         var template: String
 
         @Option(help: ArgumentHelp("How many forms, 1 to 10,000.", valueName: "n"))

@@ -19,7 +19,7 @@ extension MI {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: ArgumentHelp("The template id (`mi templates` lists them).", valueName: "template"))
+        @Argument(help: ArgumentHelp("The template id (`mi templates` lists them).", valueName: "template"), completion: Completions.templates)
         var template: String
 
         @OptionGroup var selection: FormSelectionOptions

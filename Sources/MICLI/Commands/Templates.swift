@@ -32,7 +32,7 @@ extension MI.Templates {
             var offlineReason: String?
             var templates: [Item]
             var invalid: [Invalid]
-            struct Item: Encodable { var id: String; var title: String; var version: Int; var questions: Int; var cachedAt: Date? }
+            struct Item: Encodable { var id: String; var title: String; var version: Int; var questionCount: Int; var cachedAt: Date? }
             struct Invalid: Encodable { var file: String; var error: String }
         }
 
@@ -63,7 +63,7 @@ extension MI.Templates {
                     cache: cache.folder.path, online: offlineReason == nil, downloaded: sync.downloaded, removed: sync.removed,
                     missingFiles: sync.missingFiles, offlineReason: offlineReason,
                     templates: templates.map { .init(id: $0.template.id, title: $0.template.title, version: $0.template.version,
-                                                     questions: $0.template.questions.count, cachedAt: $0.modified) },
+                                                     questionCount: $0.template.questions.count, cachedAt: $0.modified) },
                     invalid: invalid.map { .init(file: $0.file, error: $0.error) }))
                 return
             }
@@ -88,7 +88,7 @@ extension MI.Templates {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: ArgumentHelp("Template JSON files, or folders of them; the pictures a template shows are taken from <its folder>/<id>/<name>.", valueName: "file"))
+        @Argument(help: ArgumentHelp("Template JSON files, or folders of them; the pictures a template shows are taken from <its folder>/<id>/<name>.", valueName: "file"), completion: .file())
         var files: [String]
 
         func run() throws {

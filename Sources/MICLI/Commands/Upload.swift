@@ -12,11 +12,13 @@ extension MI {
                 receipt lists every part with the same size and SHA-256 as on disk. A failed, partial or \
                 mismatching upload keeps everything. --all goes on past a failing form and ends with a \
                 summary; when any form failed, the exit status is the class of the first failure \
-                (75 when the server could not be reached: try again later).
+                (75 when the server could not be reached: try again later). --all leaves out the forms \
+                `mi simulate` made (mi-server refuses them) and says how many; `mi purge --simulated` \
+                deletes them.
                 """)
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: ArgumentHelp("Completed forms (user/name, name or id prefix).", valueName: "form")) var forms: [String] = []
+        @Argument(help: ArgumentHelp("Completed forms (user/name, name or id prefix).", valueName: "form"), completion: Completions.completedForms) var forms: [String] = []
         @Flag(help: "Every completed form of every technician.") var all = false
 
         func validate() throws {
@@ -26,8 +28,11 @@ extension MI {
         /// `--json`: one object, every form's outcome and the counts.
         struct Output: Encodable {
             var forms: [Outcome]
-            var uploaded: Int
-            var failed: Int
+            /// Counts end in `Count` (each form's `uploaded` is a boolean).
+            var uploadedCount: Int
+            var failedCount: Int
+            /// Simulated forms --all left out.
+            var skippedSimulatedCount: Int
         }
 
         struct Outcome: Encodable {
@@ -35,7 +40,7 @@ extension MI {
             var id: String?
             var uploaded: Bool
             var created: Bool?
-            var error: String?
+            var error: ErrorJSON?
             var receipt: Receipt?
             /// Body bytes this run put on the wire for the form.
             var bytesSent: Int64?
@@ -48,9 +53,14 @@ extension MI {
         func run() throws {
             let context = try Context.foreman(global)
             let client = try ServerAccess.client(context)
-            let targets: [FormLocation] = try context.run { workflow in
-                if all { return try workflow.store.list(.completed).forms.map(\.location) }
-                return try forms.map { try workflow.resolve($0, areas: [.completed]) }
+            let (targets, skipped): ([FormLocation], Int) = try context.run { workflow in
+                guard all else { return (try forms.map { try workflow.resolve($0, areas: [.completed]) }, 0) }
+                let completed = try workflow.store.list(.completed).forms.map(\.location)
+                let simulated = Set(workflow.simulated(among: completed))
+                return (completed.filter { !simulated.contains($0) }, simulated.count)
+            }
+            if skipped > 0, !global.json {
+                Terminal.out("Skipped \(Format.plural(skipped, "simulated form")) (made by mi simulate; mi-server refuses them) — delete them with `mi purge --simulated`.")
             }
             var outcomes: [Outcome] = []
             var failure: FailureClass?
@@ -69,17 +79,19 @@ extension MI {
                         Terminal.out("Uploaded \(label) (\(Format.plural(receipt.parts.count, "part")), receipt verified\(result.created ? "" : ", already on the server")\(resumed)); removed the local copy.")
                     }
                 } catch {
-                    failure = failure ?? FailureReport.describe(error).failureClass
-                    outcomes.append(Outcome(form: label, id: (try? context.store.readSummary(location))?.id.uuidString.lowercased(), uploaded: false, error: error.localizedDescription))
-                    Terminal.note("\(label) was not uploaded and is kept: \(error.localizedDescription)")
+                    let described = FailureReport.describe(error)
+                    failure = failure ?? described.failureClass
+                    outcomes.append(Outcome(form: label, id: (try? context.store.readSummary(location))?.id.uuidString.lowercased(), uploaded: false,
+                                            error: ErrorJSON(described)))
+                    Terminal.note("\(label) was not uploaded and is kept: \(described.message)")
                     if !all, targets.count == 1 { break }
                 }
             }
             let failed = outcomes.filter { !$0.uploaded }.count
             if global.json {
-                try Terminal.json(Output(forms: outcomes, uploaded: outcomes.count - failed, failed: failed))
+                try Terminal.json(Output(forms: outcomes, uploadedCount: outcomes.count - failed, failedCount: failed, skippedSimulatedCount: skipped))
             } else if targets.isEmpty {
-                Terminal.out("No completed forms to upload.")
+                Terminal.out(skipped > 0 ? "No other completed forms to upload." : "No completed forms to upload.")
             } else if targets.count > 1 {
                 Terminal.out("\(Format.plural(outcomes.count - failed, "form")) uploaded, \(failed) failed.")
             }

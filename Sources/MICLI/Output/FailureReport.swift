@@ -2,6 +2,20 @@ import ArgumentParser
 import Foundation
 import MIKit
 
+/// An error as every `--json` output carries it: `{"code": …, "class": …, "message": …}` — the
+/// failed command's `{"error": …}` on stderr, and each failed form of `mi upload --json`.
+struct ErrorJSON: Codable, Equatable {
+    var code: String
+    var `class`: String
+    var message: String
+
+    init(_ failure: FailureReport.Described) {
+        code = failure.code
+        `class` = failure.failureClass.rawValue
+        message = failure.message
+    }
+}
+
 /// How `mi` ends on an error: one message on stderr (`mi: error: …`, red on a terminal), or with
 /// `--json` one JSON document `{"error": {"code": …, "class": …, "message": …}}` on stderr; and
 /// the exit status of the error's class (sysexits.h), as the README documents.

@@ -3,17 +3,8 @@ import MIKit
 
 /// A form as `--json` prints it: the summary plus each question with its answer.
 struct FormJSON: Encodable {
-    var id: String
-    var name: String
-    var user: String
-    var status: String
-    var template: String
-    var templateVersion: Int
-    var title: String
-    var createdAt: Date
-    var updatedAt: Date
-    var submittedAt: Date?
-    var returnedAt: Date?
+    /// The keys every listing has (`FormSummaryJSON`), at the top level of the same object.
+    var summary: FormSummaryJSON
     var returnNote: String?
     /// Who accepted the template's consent text, when, and its SHA-256 (absent when nobody did).
     var consent: ConsentAcceptance?
@@ -22,7 +13,7 @@ struct FormJSON: Encodable {
     var consentAccepted: Bool
     var questions: [QuestionJSON]
     var foremanComments: [ForemanComment]
-    var audit: [AuditEvent]?
+    var audit: [AuditJSON]?
     /// The template scorer's values (`"ipaq.totalMET": 1386`), recomputed from the answers; absent
     /// when the template names no scorer.
     var scores: [String: ScoreValue]?
@@ -30,6 +21,35 @@ struct FormJSON: Encodable {
     var scoreItems: [ScoreItem]?
     /// What a reader must know about the scores ("Not a full 30-point MMSE …").
     var scoreNote: String?
+
+    /// One event of the history (`--history`): form.json's event with its keys named so that
+    /// none has another type elsewhere in `--json` (`questions` and `media` are arrays of
+    /// objects in the same document), and the sentence `mi review --history` prints.
+    struct AuditJSON: Encodable {
+        var at: Date
+        var by: String
+        var action: String
+        /// Ids of the questions the event touched.
+        var questionIDs: [String]?
+        /// The media file attached or detached.
+        var mediaName: String?
+        var from: String?
+        var to: String?
+        var note: String?
+        var sentence: String
+
+        init(_ event: AuditEvent) {
+            at = event.at
+            by = event.by
+            action = event.action.rawValue
+            questionIDs = event.questions
+            mediaName = event.media
+            from = event.from
+            to = event.to
+            note = event.note
+            sentence = event.sentenceInLocalStore
+        }
+    }
 
     struct QuestionJSON: Encodable {
         var number: Int
@@ -57,18 +77,26 @@ struct FormJSON: Encodable {
         var done: Bool
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case returnNote, consent, consentAccepted, questions, foremanComments, audit, scores, scoreItems, scoreNote
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try summary.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(returnNote, forKey: .returnNote)
+        try container.encodeIfPresent(consent, forKey: .consent)
+        try container.encode(consentAccepted, forKey: .consentAccepted)
+        try container.encode(questions, forKey: .questions)
+        try container.encode(foremanComments, forKey: .foremanComments)
+        try container.encodeIfPresent(audit, forKey: .audit)
+        try container.encodeIfPresent(scores, forKey: .scores)
+        try container.encodeIfPresent(scoreItems, forKey: .scoreItems)
+        try container.encodeIfPresent(scoreNote, forKey: .scoreNote)
+    }
+
     init(_ form: Form, media: [MediaFile]? = nil, history: Bool = false) {
-        id = form.id.uuidString.lowercased()
-        name = form.name
-        user = form.user
-        status = form.status.rawValue
-        template = form.template.id
-        templateVersion = form.template.version
-        title = form.template.title
-        createdAt = form.createdAt
-        updatedAt = form.updatedAt
-        submittedAt = form.submittedAt
-        returnedAt = form.returnedAt
+        summary = FormSummaryJSON(form.summary)
         returnNote = form.returnNote
         consent = form.consent
         consentAccepted = form.hasRequiredConsent
@@ -93,7 +121,7 @@ struct FormJSON: Encodable {
             return item
         }
         foremanComments = form.foremanComments
-        audit = history ? form.audit : nil
+        audit = history ? form.audit.map(AuditJSON.init) : nil
         if let sheet = form.scores {
             scores = Dictionary(sheet.values.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
             scoreItems = sheet.items

@@ -42,11 +42,8 @@ enum Terminal {
 
     /// A failed command's error as one JSON document on stderr, for scripts.
     static func errorJSON(_ failure: FailureReport.Described) {
-        struct Document: Encodable {
-            struct Inner: Encodable { var code: String; var `class`: String; var message: String }
-            var error: Inner
-        }
-        let document = Document(error: .init(code: failure.code, class: failure.failureClass.rawValue, message: failure.message))
+        struct Document: Encodable { var error: ErrorJSON }
+        let document = Document(error: ErrorJSON(failure))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = (try? encoder.encode(document)) ?? Data(#"{"error":{"code":"internal","message":"cannot encode the error"}}"#.utf8)

@@ -32,6 +32,13 @@ extension AuditEvent {
         }
     }
 
+    /// `sentence` for a form still in a local store. A verified upload removes the local copy,
+    /// so an "uploaded" event found there was written by an older `mi` before an attempt whose
+    /// receipt was never verified: it is told as that, not as an upload.
+    public var sentenceInLocalStore: String {
+        action == .uploaded ? "upload attempted by \(by), never confirmed by the server" : sentence
+    }
+
     private func quoted(_ text: String?) -> String {
         guard let text, !text.isEmpty else { return "" }
         return ": “\(text)”"

@@ -427,16 +427,15 @@ extension JSONBytes {
 }
 
 extension FormReader {
-    /// `read` of every item, on every core (a `FormReader` for each core's share), in the
-    /// items' order: the local store's forms and the server's stored submissions alike.
-    public static func concurrently<Item: Sendable>(_ items: [Item],
+    /// `read` of every item, on every core (a `FormReader` for each piece), in the items'
+    /// order: the local store's forms and the server's stored submissions alike. `pieces`
+    /// (one per core unless a test sets it) cuts the items by `WorkPieces.ranges`.
+    public static func concurrently<Item: Sendable>(_ items: [Item], pieces: Int = WorkPieces.cores,
                                                     _ read: @Sendable (Item, inout FormReader) throws -> Form) -> [Result<Form, any Error>] {
         let slots = Slots<Result<Form, any Error>>(count: items.count)
-        let chunks = min(items.count, ProcessInfo.processInfo.activeProcessorCount)
-        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+        WorkPieces.run(WorkPieces.ranges(of: items.count, pieces: pieces)) { _, range in
             var reader = FormReader()
-            let share = (items.count + chunks - 1) / chunks
-            for index in (chunk * share)..<min(items.count, (chunk + 1) * share) {
+            for index in range {
                 slots.set(index, Result { try read(items[index], &reader) })
             }
         }
@@ -452,17 +451,17 @@ extension Store {
     /// once added, so memory stays flat however many there are.
     public func readConcurrently<Partial: Sendable>(
         _ locations: [FormLocation], into initial: Partial,
+        pieces: Int = WorkPieces.cores * 4,
         _ add: @Sendable (inout Partial, FormLocation, Result<Form, any Error>) -> Void
     ) -> [Partial] {
-        guard !locations.isEmpty else { return [] }
-        // Several pieces per core, so a core slowed by other work does not hold up the rest.
-        let pieces = min(locations.count, ProcessInfo.processInfo.activeProcessorCount * 4)
-        let share = (locations.count + pieces - 1) / pieces
-        let slots = Slots<Partial>(count: pieces)
-        DispatchQueue.concurrentPerform(iterations: pieces) { piece in
+        // By default several pieces per core, so a core slowed by other work does not hold up
+        // the rest; `WorkPieces.ranges` never makes more pieces than forms, nor an empty one.
+        let ranges = WorkPieces.ranges(of: locations.count, pieces: pieces)
+        let slots = Slots<Partial>(count: ranges.count)
+        WorkPieces.run(ranges) { piece, range in
             var reader = FormReader()
             var partial = initial
-            for index in (piece * share)..<min(locations.count, (piece + 1) * share) {
+            for index in range {
                 add(&partial, locations[index], Result { try load(locations[index], reader: &reader) })
             }
             slots.set(piece, partial)

@@ -108,3 +108,36 @@ extension Workflow {
         return forms
     }
 }
+
+/// Forms made by `mi simulate` are for trying statistics and exports: mi-server refuses them
+/// (unless set to accept them), so `mi upload --all` leaves them out and `mi purge
+/// --simulated` removes them.
+extension Workflow {
+    /// The simulated forms among `locations` (each form read whole, since only its history says
+    /// it was simulated); forms that cannot be read are not among them.
+    public func simulated(among locations: [FormLocation]) -> [FormLocation] {
+        let pieces = store.readConcurrently(locations, into: [FormLocation]()) { found, location, read in
+            if case .success(let form) = read, form.isSimulated { found.append(location) }
+        }
+        return pieces.flatMap { $0 }
+    }
+
+    /// The simulated forms this user may remove, incomplete and completed: a technician's own,
+    /// a foreman's of every technician. With `dryRun` nothing is removed. The caller holds the
+    /// store's lock.
+    public func purgeSimulated(dryRun: Bool) throws -> (removed: [ListedForm], unreadable: [UnreadableForm]) {
+        let user = actor.role == .foreman ? nil : actor.name
+        var listing = FormListing()
+        for area in Store.Area.allCases {
+            let part = try store.list(area, user: user)
+            listing.forms += part.forms
+            listing.unreadable += part.unreadable
+        }
+        let simulated = Set(simulated(among: listing.forms.map(\.location)))
+        let removed = listing.forms.filter { simulated.contains($0.location) }
+        if !dryRun {
+            for form in removed { try store.remove(form.location) }
+        }
+        return (removed, listing.unreadable)
+    }
+}

@@ -178,9 +178,8 @@ extension Store {
     /// every core; nothing is changed.
     private func readConcurrently(_ locations: [FormLocation]) -> [(names: [String], summary: Result<FormSummary, any Error>)] {
         let slots = Slots<(names: [String], summary: Result<FormSummary, any Error>)>(count: locations.count)
-        let chunks = min(locations.count, ProcessInfo.processInfo.activeProcessorCount * 8)
-        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-            for index in stride(from: chunk, to: locations.count, by: chunks) {
+        WorkPieces.run(WorkPieces.ranges(of: locations.count, pieces: WorkPieces.cores * 8)) { _, range in
+            for index in range {
                 let location = locations[index]
                 let names = DurableFile.directoryNames(atPath: location.path)
                 slots.set(index, (names, Result { try readSummary(location) }))

@@ -77,7 +77,8 @@ extension Workflow {
 
     /// Moves an incomplete form with all its media to another technician (`target`, already
     /// checked against the directory) in one rename, renaming it when the target already has
-    /// a form of that name; the previous technician finds a message at their next login.
+    /// a form of that name; the previous technician and the new one each find a message at
+    /// their next login.
     /// `displayName` is the target's name from the directory, recorded for the PDF. A form of a
     /// once-per-user template is refused when the target already has one (`existingForm`).
     public func reassign(_ reference: String, to target: String,
@@ -105,6 +106,7 @@ extension Workflow {
         try store.save(form, at: location)
         let destination = try store.move(location, to: .incomplete, user: target, name: name)
         try store.post(UserMessage(at: date, text: "form \(location.name) was reassigned to \(target) by \(actor.name)"), to: previous)
+        try store.post(UserMessage(at: date, text: "form \(name) was assigned to you by \(actor.name) (it was \(previous)'s\(name == location.name ? "" : " \(location.name)"))"), to: target)
         return (location, destination, form)
     }
 }
@@ -121,13 +123,16 @@ public struct ForemanQueue: Sendable {
 /// receipt matches every part.
 extension Workflow {
     /// The parts of a completed form's upload, in order: `form` (form.json), then every media
-    /// file. The "uploaded" audit event is written once, before the first attempt, so a retry
-    /// sends the very same bytes and the server can recognise it.
+    /// file. Nothing is written: the form's history records no upload before the server's
+    /// receipt is verified (an attempt that fails must not read as "uploaded"), and every
+    /// attempt sends the very same bytes, so the server recognises a retry. The upload itself
+    /// is recorded by the server (its receipt names the foreman and the time), and the local
+    /// copy is removed once that receipt is verified.
     public func prepareUpload(_ location: FormLocation) throws -> (form: Form, parts: [UploadPart]) {
         guard location.area == .completed else {
             throw WorkflowError.formNotSubmitted(form: "\(location.user)/\(location.name)", operation: .uploaded)
         }
-        var form = try store.load(location)
+        let form = try store.load(location)
         // mi-server refuses text with control characters; say so before sending anything.
         try TextRules.check(form)
         var parts = [UploadPart.form(location.formFile)]
@@ -139,10 +144,6 @@ extension Workflow {
                 }
                 parts.append(UploadPart(name: media, file: file))
             }
-        }
-        if form.audit.last?.action != .uploaded {
-            form.record(AuditEvent(at: now(), by: actor.name, action: .uploaded))
-            try store.save(form, at: location)
         }
         return (form, parts)
     }

@@ -27,6 +27,8 @@ public enum WorkflowError: ClassifiedError, Sendable, Equatable {
     case mediaMissing(form: String, media: String)
     /// A file to attach is not a known photo, video or audio type.
     case notMedia(file: String, known: [String])
+    /// A file to attach does not exist.
+    case noSuchFile(String)
     /// The form's template has a consent text the respondent has not accepted (or accepted
     /// another text): no answer and no submission until they do.
     case consentRequired(form: String, template: String)
@@ -52,7 +54,7 @@ public enum WorkflowError: ClassifiedError, Sendable, Equatable {
         case .formSubmitted, .formNotSubmitted, .nameTaken, .openQuestions, .emptyText, .alreadyAssigned, .notMedia,
              .consentRequired, .oncePerUser:
             return .badData
-        case .noSuchMedia, .mediaMissing:
+        case .noSuchMedia, .mediaMissing, .noSuchFile:
             return .notFound
         }
     }
@@ -68,6 +70,7 @@ public enum WorkflowError: ClassifiedError, Sendable, Equatable {
         case .noSuchMedia: return "no-such-media"
         case .mediaMissing: return "media-missing"
         case .notMedia: return "not-media"
+        case .noSuchFile: return "no-such-file"
         case .consentRequired: return APIErrorBody.consentRequiredCode
         case .oncePerUser: return APIErrorBody.oncePerUserCode
         }
@@ -101,6 +104,8 @@ public enum WorkflowError: ClassifiedError, Sendable, Equatable {
             return "media \(media) of form \(form) is missing on disk — nothing was uploaded; detach it or ask the technician"
         case .notMedia(let file, let known):
             return "\(file) is not a photo, video or audio file (its extension must be one of \(known.joined(separator: ", "))) — nothing was attached"
+        case .noSuchFile(let path):
+            return "no such file: \(SafeName.printable(path)) — nothing was attached"
         case .consentRequired(let form, let template):
             return "form \(form) needs the respondent's acceptance of the consent of template \(template) first — nothing was changed; "
                 + "read and accept it with `\(ShellWord.mi("fill", form))`, or pass --accept-consent to `mi answer` or `mi fill`"

@@ -98,7 +98,7 @@ struct SubmissionPageController {
             "questions": questions,
             "hasForemanComments": !form.foremanComments.isEmpty,
             "foremanComments": form.foremanComments.map { ["at": OfficeFormat.dateTime($0.at), "by": $0.by, "text": $0.text] },
-            "audit": form.audit.map { ["at": OfficeFormat.dateTime($0.at), "sentence": $0.sentence] },
+            "audit": Self.history(form, receipt).map { ["at": OfficeFormat.dateTime($0.at), "sentence": $0.sentence] },
             "media": receipt.parts.filter { $0.name != UploadPart.formName }.map { part in
                 ["name": part.name, "url": mediaURL(id, part.name), "size": ByteCount.string(part.size)]
             },
@@ -110,6 +110,14 @@ struct SubmissionPageController {
 
     /// The template's consent text and its acceptance: who, when, and the SHA-256 of the text
     /// accepted (flagged when it is not this text's).
+    /// The form's history ending with its upload as the server recorded it (who, when): the
+    /// client writes no upload event, since an attempt is an upload only once its receipt is
+    /// verified. A form from an older client that wrote its own keeps that one.
+    static func history(_ form: Form, _ receipt: Receipt) -> [AuditEvent] {
+        guard !form.audit.contains(where: { $0.action == .uploaded }) else { return form.audit }
+        return form.audit + [AuditEvent(at: receipt.receivedAt, by: receipt.uploadedBy, action: .uploaded)]
+    }
+
     static func consent(_ form: Form) -> [String: Any]? {
         guard let text = form.template.consent else { return nil }
         var values: [String: Any] = ["text": text]

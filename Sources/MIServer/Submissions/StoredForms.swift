@@ -11,6 +11,8 @@ struct StoredForms: Sendable {
 
     let repository: any SubmissionRepository
     let layout: DataLayout
+    /// Pieces each batch is read in (`WorkPieces.ranges`): one per core unless a test sets it.
+    var pieces = WorkPieces.cores
 
     /// One stored submission as read: its summary and its form, or why form.json could not be read.
     struct Read: Sendable {
@@ -31,13 +33,13 @@ struct StoredForms: Sendable {
             Array(submissions[$0..<min($0 + batchSize, submissions.count)])
         }
         guard let first = batches.first else { return }
-        let layout = self.layout
-        var pending = Task { try await Self.read(first, layout: layout) }
+        let layout = self.layout, pieces = self.pieces
+        var pending = Task { try await Self.read(first, layout: layout, pieces: pieces) }
         for index in batches.indices {
             let current = try await pending.value
             if index + 1 < batches.count {
                 let next = batches[index + 1]
-                pending = Task { try await Self.read(next, layout: layout) }
+                pending = Task { try await Self.read(next, layout: layout, pieces: pieces) }
             }
             do {
                 try await body(current)
@@ -49,12 +51,12 @@ struct StoredForms: Sendable {
     }
 
     /// The form.json of each submission, read on the thread pool with every core.
-    private static func read(_ submissions: [SubmissionSummary], layout: DataLayout) async throws -> [Read] {
+    private static func read(_ submissions: [SubmissionSummary], layout: DataLayout, pieces: Int) async throws -> [Read] {
         // Paths joined as text: building 10,000 URLs cost more than opening the files.
         let folder = layout.submissions.path
         let files = submissions.map { folder + "/" + $0.id + "/" + Store.formFileName }
         let forms = try await Blocking.run {
-            FormReader.concurrently(files) { file, reader in try reader.decode(try DurableFile.contents(atPath: file)) }
+            FormReader.concurrently(files, pieces: pieces) { file, reader in try reader.decode(try DurableFile.contents(atPath: file)) }
         }
         return zip(submissions, forms).map { Read(submission: $0, form: $1) }
     }
