@@ -102,7 +102,7 @@ extension MI {
             for form in result.removed {
                 table.add([form.location.user, form.location.name, form.location.area.status.rawValue, Format.date(form.summary.createdAt)])
             }
-            Terminal.out(table.render())
+            Terminal.out(table)
         }
     }
 }
