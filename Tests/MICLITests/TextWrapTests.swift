@@ -17,6 +17,18 @@ final class TextWrapTests: XCTestCase {
         XCTAssertEqual(TextWrap.lines("see \(path) now", width: 20), ["see", path, "now"])
     }
 
+    func testACommandToPasteIsNeverBroken() {
+        XCTAssertEqual(TextWrap.lines("Started. Fill it with: mi fill 'Pump P-101 north'", width: 20),
+                       ["Started. Fill it", "with:", "mi fill 'Pump P-101 north'"])
+        XCTAssertEqual(TextWrap.lines("no form — did you mean 'Pump P-101 north'? (`mi list` shows them)", width: 16),
+                       ["no form — did", "you mean", "'Pump P-101 north'?", "(`mi list` shows", "them)"])
+        XCTAssertEqual(TextWrap.lines("answer them with `mi fill 'a b'` or `mi answer`", width: 12),
+                       ["answer them", "with", "`mi fill 'a b'`", "or", "`mi answer`"])
+        // Apostrophes in words, and a quote never closed, leave the words as they are.
+        XCTAssertEqual(TextWrap.lines("the form's answers aren't kept", width: 12), ["the form's", "answers", "aren't kept"])
+        XCTAssertEqual(TextWrap.lines("an 'open quote here", width: 7), ["an", "'open", "quote", "here"])
+    }
+
     func testFittingKeepsShortLinesAndIndentsContinuations() {
         XCTAssertEqual(TextWrap.fitting("short\n  indented line that is long", width: 16), "short\n  indented line\n  that is long")
     }

@@ -94,6 +94,18 @@ final class PastableHintTests: XCTestCase {
         XCTAssertEqual(try sandbox.formJSON(name)["answered"] as? Int, 7, resumed.output)
     }
 
+    func testAHintOnANarrowTerminalStaysOnOneLine() throws {
+        let sandbox = try Sandbox()
+        try sandbox.importSamples()
+        let name = "Pump P-101 north by the east gate"
+        let started = try sandbox.runOnTerminal(["new", "extinguisher-check", "--name", name], columns: 30)
+        XCTAssertEqual(started.status, 0, started.lines.joined(separator: "\n"))
+        let line = try XCTUnwrap(started.lines.first { $0.hasPrefix("mi fill ") }, started.lines.joined(separator: "\n"))
+        let filled = try paste(line, sandbox, stdin: "Hall B\n:x\n")
+        XCTAssertEqual(filled.status, 0, "\(line): \(filled.output)")
+        XCTAssertEqual(try sandbox.formJSON(name)["answered"] as? Int, 1, filled.output)
+    }
+
     func testANameStartingWithADashIsRefusedBeforeAnyHint() throws {
         let sandbox = try Sandbox()
         try sandbox.importSamples()
