@@ -156,6 +156,51 @@ final class TemplatePublishingTests: XCTestCase {
         XCTAssertEqual(Files.names(in: fixture.templates), before)
     }
 
+    /// The probe of the issue: a title holding `ESC]0;…BEL ESC[2J` (retitle and clear the
+    /// technician's terminal) was published. Every text of a template is held to the rule of
+    /// answers: the editor's publish and check and the file upload refuse it, naming the field,
+    /// and nothing is written.
+    func testControlCharactersInAnyTemplateTextAreRefusedAtPublishAndUpload() async throws {
+        let fixture = try ServerFixture()
+        let before = Files.names(in: fixture.templates)
+        let hostile = #"\u001b]0;owned\u0007\u001b[2J"#
+        @Sendable func draft(title: String = "T", question: String) -> String {
+            #"{"id": "hostile", "title": "\#(title)", "questions": [\#(question)]}"#
+        }
+        let cases: [(json: String, question: String?, field: String)] = [
+            (draft(title: "Pump " + hostile, question: #"{"id": "q", "type": "trueFalse", "text": "Ok?"}"#), nil, "title"),
+            (draft(question: #"{"id": "q", "type": "trueFalse", "text": "Ok?\#(hostile)"}"#), "q", "text"),
+            (draft(question: #"{"id": "q", "type": "trueFalse", "text": "Ok?", "help": "\#(hostile)"}"#), "q", "help"),
+            (draft(question: #"{"id": "q", "type": "multipleChoice", "text": "?", "options": ["a", "b\#(hostile)"]}"#), "q", "options"),
+            (draft(question: #"{"id": "q", "type": "table", "text": "?", "rows": ["r\u0009"], "columns": ["c"]}"#), "q", "rows"),
+            (draft(question: #"{"id": "q", "type": "table", "text": "?", "rows": ["r"], "columns": ["c\u009b2J"]}"#), "q", "columns"),
+            (#"{"id": "hostile", "title": "T", "consent": "I agree\#(hostile)", "questions": [{"id": "q", "type": "trueFalse", "text": "?"}]}"#,
+             nil, "consent"),
+        ]
+        try await fixture.test(.live) { client in
+            let fiona = try await client.officeSession("fiona", fixture: fixture)
+            for (json, question, field) in cases {
+                let published = try await Self.post(client, "/templates/publish", json: json, session: fiona)
+                XCTAssertEqual(published.status, .unprocessableContent, "\(field): \(published.text)")
+                let problems = (published.json as? [String: Any])?["problems"] as? [[String: String]] ?? []
+                XCTAssertTrue(problems.contains { $0["field"] == field && $0["question"] == question
+                    && ($0["message"] ?? "").contains("contains the control character U+") }, "\(field): \(problems)")
+                let checked = try await Self.post(client, "/templates/check", json: json, session: fiona)
+                XCTAssertTrue(checked.text.contains("control character"), "the editor's check says so too: \(checked.text)")
+                let uploaded = try await Self.upload(client, Data(json.replacingOccurrences(of: #""id": "hostile","#,
+                                                                                             with: #""id": "hostile", "version": 1,"#).utf8),
+                                                     filename: "hostile.json", session: fiona)
+                XCTAssertEqual(uploaded.status, .unprocessableContent, "\(field): \(uploaded.text)")
+                XCTAssertTrue(uploaded.text.contains("control character"), uploaded.text)
+                XCTAssertFalse(uploaded.text.contains("\u{1B}"), "the page shows no raw ESC")
+            }
+            // Newlines stay allowed where a text may hold several lines.
+            let multiline = draft(question: #"{"id": "q", "type": "trueFalse", "text": "Ok?\nReally?", "help": "Line 1\nLine 2"}"#)
+            try await assertStatus(.created, await Self.post(client, "/templates/publish", json: multiline, session: fiona))
+        }
+        XCTAssertEqual(Set(Files.names(in: fixture.templates)), Set(before + ["hostile.v1.json"]))
+    }
+
     func testTechniciansMayNotCheckOrPublish() async throws {
         let fixture = try ServerFixture()
         try await fixture.test { client in

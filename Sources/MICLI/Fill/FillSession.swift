@@ -30,7 +30,7 @@ struct FillSession {
     /// Returns true when the form was submitted.
     mutating func run() throws -> Bool {
         let questions = form.template.questions
-        prompter.say("\(form.name) — \(form.template.title) (\(Format.plural(questions.count, "question")))")
+        prompter.say("\(form.name) — \(DisplayText.escaped(form.template.title)) (\(Format.plural(questions.count, "question")))")
         guard try askConsent() else { return false }
         prompter.say(FillInput.legend)
         var index = questions.firstIndex { !form.isDone($0) } ?? questions.count
@@ -232,7 +232,7 @@ struct FillSession {
         if current.draft == nil, case .table(let existing) = current.value { cells = existing }
         if current.draft != nil {
             prompter.say("Typed so far (a draft, \(current.draftCellCount) of \(valueCells.count) cells):")
-            prompter.say(ReviewText.displayDraft(cells, question: question))
+            prompter.say(DisplayText.escaped(ReviewText.displayDraft(cells, question: question), keepingNewlines: true))
         }
 
         /// Whether every cell is asked in turn (re-editing, or after :b), not only the empty ones.

@@ -19,7 +19,9 @@ enum Terminal {
     /// `COLUMNS`, read once: the environment does not change while mi runs.
     private static let columnsVariable: Int? = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init)
 
-    /// A note for the person at the terminal (never part of `--json` output).
+    /// A note for the person at the terminal (never part of `--json` output). Notes, warnings
+    /// and errors quote what others wrote (a template's texts, a server's message), so their
+    /// control characters are shown escaped (`DisplayText`), never obeyed.
     static func note(_ text: String) { toStandardError("mi: ", text) }
 
     /// A warning: like a note, in yellow on a colour terminal.
@@ -28,11 +30,12 @@ enum Terminal {
     /// The message of a failed command, in red on a colour terminal.
     static func error(_ text: String) { toStandardError("mi: ", text, label: "error:", colour: .error) }
 
-    /// `prefix`, the coloured `label` and `text` as one message on stderr; on a terminal broken
-    /// between words to its width (a terminal left to itself breaks inside them: "try agai" / "n").
+    /// `prefix`, the coloured `label` and `text` (escaped) as one message on stderr; on a terminal
+    /// broken between words to its width (a terminal left to itself breaks inside them: "try
+    /// agai" / "n").
     private static func toStandardError(_ prefix: String, _ text: String, label: String? = nil, colour: Colour? = nil) {
         let head = prefix + (label.map { $0 + " " } ?? "")
-        var message = head + text
+        var message = head + DisplayText.escaped(text, keepingNewlines: true)
         if isatty(STDERR_FILENO) == 1 { message = TextWrap.fitting(message, width: width(of: STDERR_FILENO)) }
         if let label, let colour {
             message = prefix + colour.paint(label) + message.dropFirst(prefix.count + label.count)

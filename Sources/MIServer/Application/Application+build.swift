@@ -43,6 +43,8 @@ struct ServerServices: Sendable {
     let views: OfficeViews
     /// Failed sign-ins, shared by the API's session endpoint and the office's `/login`.
     let signInLimiter: SignInLimiter
+    /// The directory's technicians, looked up for uploaded forms (`SubmissionAcceptance`).
+    let technicians: TechnicianLookup
     let now: @Sendable () -> Date
 
     /// The stored submissions of a template, read whole (statistics, exports).
@@ -66,7 +68,10 @@ func makeApplication(configuration: Configuration, directory: any DirectoryServi
     guard let address = ConfigurationLoader.listenAddress(configuration.server.listen) else {
         throw ServerSetupError.listenAddress(configuration.server.listen)
     }
-    let http = HTTPServerBuilder.http1AnsweringContinue(idleTimeout: .seconds(300), limits: configuration.server.limits)
+    // Idle connections are closed by `LimitedHTTP1Channel` after Server.IdleTimeoutSeconds;
+    // Hummingbird's own idle timer stays a backstop well beyond it.
+    let backstop = Int64(max(300, configuration.server.limits.idleTimeoutSeconds * 2))
+    let http = HTTPServerBuilder.http1AnsweringContinue(idleTimeout: .seconds(backstop), limits: configuration.server.limits)
     var server = http
     var background: [any Service] = [UploadExpiryService(uploads: services.uploads)]
     if let files = configuration.server.tls {
@@ -113,7 +118,7 @@ func makeServices(configuration: Configuration, directory: any DirectoryService,
         tokens: SessionTokens(keyBytes: key, lifetime: TimeInterval(configuration.server.tokenMinutes) * 60,
                               adminGroupConfigured: configuration.ldap.adminGroup != nil),
         templates: templates, repository: repository, uploads: uploads, views: try OfficeViews(),
-        signInLimiter: SignInLimiter(), now: now)
+        signInLimiter: SignInLimiter(), technicians: TechnicianLookup(directory: directory, now: now), now: now)
 }
 
 /// The repository `Server.Database` names: SQLite in the data directory, or PostgreSQL with the
@@ -172,6 +177,8 @@ func buildRouter(_ services: ServerServices) -> ServerRouter {
                                             maxUploadBytes: services.configuration.server.maxUploadBytes,
                                             acceptSimulated: services.configuration.server.acceptSimulated,
                                             resumable: services.uploads, catalog: services.templates,
+                                            acceptance: SubmissionAcceptance(technicians: services.technicians,
+                                                                             catalog: services.templates),
                                             now: services.now).endpoints)
     recorder.addRoutes(ResumableUploadController(path: paths.uploads, uploads: services.uploads, sessions: sessions,
                                                  maxUploadBytes: services.configuration.server.maxUploadBytes).endpoints)

@@ -8,6 +8,14 @@ import MIKit
 struct TemplatePublisher: Sendable {
     let catalog: TemplateCatalog
 
+    /// The catalog's coding, refusing control characters in every text: what is published here
+    /// is printed on technicians' terminals.
+    var coding: TemplateCoding {
+        var coding = catalog.coding
+        coding.refusesControlCharacters = true
+        return coding
+    }
+
     /// The version the next draft of template `id` is published as.
     func nextVersion(of id: String?) -> Int {
         TemplateVersioning.nextVersion(after: id.flatMap { catalog.template(id: $0)?.version })
@@ -15,14 +23,14 @@ struct TemplatePublisher: Sendable {
 
     /// Checks a draft from the editor as the next version of its template would be.
     func check(_ draft: JSONValue) -> TemplateDraftReport {
-        let coding = catalog.coding
+        let coding = self.coding
         return coding.report(on: coding.numbered(draft, version: nextVersion(of: Self.id(of: draft, coding))), source: "the draft")
     }
 
     /// Publishes a draft from the editor as the next version of its template. Throws the
     /// draft's `TemplateError`, or `TemplatePublishError.versionTaken`.
     func publish(draft: JSONValue) throws -> TemplateCatalog.Entry {
-        let coding = catalog.coding
+        let coding = self.coding
         let numbered = coding.numbered(draft, version: nextVersion(of: Self.id(of: draft, coding)))
         let template = try coding.decode(numbered, source: "the draft")
         return try write(coding.encodeData(template), of: template)
@@ -34,7 +42,7 @@ struct TemplatePublisher: Sendable {
         guard data.count <= TemplateCatalog.maximumFileBytes else {
             throw TemplateError(template: fileName, problems: [.init(message: "the file is larger than \(TemplateCatalog.maximumFileBytes >> 20) MiB")])
         }
-        let template = try catalog.coding.decode(data, source: fileName)
+        let template = try coding.decode(data, source: fileName)
         try TemplateVersioning.checkUploaded(template, file: fileName, newest: catalog.template(id: template.id)?.version)
         return try write(data, of: template)
     }
