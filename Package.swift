@@ -36,6 +36,7 @@ let package = Package(
         // The `mi` commands: argument parsing, prompts, tables, JSON output.
         .target(name: "MICLI", dependencies: [
             "MIKit",
+            "CMISystem",
             "MIDirectory",
             "MITransport",
             "CEdit",
@@ -77,6 +78,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["MIKit"], path: "Tests/TestSupport"),
         .testTarget(name: "MIReportTests", dependencies: ["MIReport", "MIKit", "TestSupport"]),
         .testTarget(name: "MIKitTests", dependencies: ["MIKit", "TestSupport"]),
+        .testTarget(name: "MICLITests", dependencies: ["MICLI"]),
         .testTarget(name: "MIDirectoryTests", dependencies: ["MIDirectory", "MIKit", "CLDAP", "TestSupport"]),
         .testTarget(name: "MIServerTests", dependencies: [
             "MIServer", "TestSupport",
