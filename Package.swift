@@ -39,6 +39,7 @@ let package = Package(
         // The `mi` commands: argument parsing, prompts, tables, JSON output.
         .target(name: "MICLI", dependencies: [
             "MIKit",
+            "CMISystem",
             "MIDirectory",
             "MITransport",
             "CEdit",
@@ -82,6 +83,7 @@ let package = Package(
         .testTarget(name: "MIKitTests", dependencies: ["MIKit", "TestSupport"]),
         .testTarget(name: "MIDevicesTests", dependencies: ["MIDevices", "MIKit", "TestSupport"],
                     resources: [.copy("Resources/fix.nmea"), .copy("Resources/nofix.nmea"), .copy("Resources/draw_codes.py")]),
+        .testTarget(name: "MICLITests", dependencies: ["MICLI"]),
         .testTarget(name: "MIDirectoryTests", dependencies: ["MIDirectory", "MIKit", "CLDAP", "TestSupport"]),
         .testTarget(name: "MIServerTests", dependencies: [
             "MIServer", "TestSupport",

@@ -1,5 +1,6 @@
 import CLDAP
 import Foundation
+import MIKit
 
 /// `DirectoryService` over LDAP with libldap: search-then-bind, roles from group membership.
 ///
@@ -161,10 +162,11 @@ public struct LDAPDirectory: DirectoryService {
     // MARK: - Results
 
     /// The user name is the directory's spelling: the `uid` value matching what was typed
-    /// (uid compares case-insensitively), else the first `uid`, else what was typed.
+    /// as the directory compares names (`UserNameMatching`: case and width folded, so
+    /// `ｄｍｉｔｒｉ` signs in as `dmitri`), else the first `uid`, else what was typed.
     private func makeUser(_ entry: LDAPEntry, typedName: String, groups: Groups) -> DirectoryUser {
         let uids = entry.values("uid")
-        let typed = uids.first { $0.caseInsensitiveCompare(typedName) == .orderedSame }
+        let typed = uids.first { UserNameMatching.same($0, typedName) }
         let userName = typed ?? uids.first ?? typedName
         return makeUser(entry, userName: userName, groups: groups)
     }

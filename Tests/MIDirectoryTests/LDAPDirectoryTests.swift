@@ -56,6 +56,14 @@ final class LDAPDirectoryTests: XCTestCase {
         XCTAssertEqual(try directory().authenticate(user: "ANA", password: "ana-password").userName, "ana")
     }
 
+    /// slapd matches `uid` after folding width and case: the fullwidth spelling is bob's
+    /// account, and the session must be bob's, spelled as the directory spells it.
+    func testAFullwidthSpellingSignsInAsTheDirectorysName() throws {
+        XCTAssertEqual(try directory().authenticate(user: "ｂｏｂ", password: "bob-password").userName, "bob")
+        XCTAssertEqual(try directory().authenticate(user: "ＢＯＢ", password: "bob-password").userName, "bob")
+        XCTAssertEqual(try directory().lookup(user: "ｂｏｂ")?.userName, "bob")
+    }
+
     func testWrongPasswordIsRefused() throws {
         assertThrows(.wrongUserNameOrPassword, try directory().authenticate(user: "ana", password: "bob-password"))
         assertThrows(.wrongUserNameOrPassword, try directory().authenticate(user: "ana", password: "ANA-PASSWORD"))

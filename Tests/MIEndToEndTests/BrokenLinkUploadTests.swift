@@ -8,14 +8,14 @@ final class RunningProxy {
     let port: Int
     private let input = Pipe()
 
-    init(target: Int, dropFinalResponses: Int = 0, corruptPatches: Int = 0) throws {
+    init(target: Int, dropFinalResponses: Int = 0, corruptPatches: Int = 0, padReceipts: Int = 0) throws {
         log = FileManager.default.temporaryDirectory.appendingPathComponent("mi-proxy-\(UUID().uuidString).jsonl")
         guard let script = Bundle.module.url(forResource: "mi_test_proxy", withExtension: "py") else {
             throw TestDirectoryError("mi_test_proxy.py is not among the test resources")
         }
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = [script.path, "--target", "\(target)", "--drop-final-responses", "\(dropFinalResponses)",
-                             "--corrupt-patches", "\(corruptPatches)", "--log", log.path]
+                             "--corrupt-patches", "\(corruptPatches)", "--pad-receipts", "\(padReceipts)", "--log", log.path]
         let output = Pipe()
         process.standardOutput = output
         process.standardInput = input
@@ -67,19 +67,38 @@ final class BrokenLinkUploadTests: XCTestCase {
     }
 
     /// mi-server on its own port, a proxy in front of it, and a sandbox whose `mi` uses the proxy.
-    private func throughProxy(dropFinalResponses: Int = 0, corruptPatches: Int = 0) throws -> (Sandbox, RunningServer, RunningProxy) {
+    private func throughProxy(dropFinalResponses: Int = 0, corruptPatches: Int = 0,
+                              padReceipts: Int = 0) throws -> (Sandbox, RunningServer, RunningProxy) {
         let serverPort = Sandbox.freePort()
         var settings = Sandbox.ServerSettings()
         settings.listenPort = serverPort
         settings.extraKeys = Self.threshold
         // The proxy picks its own port; the sandbox's client port is set to it.
         let proxy = try RunningProxy(target: serverPort, dropFinalResponses: dropFinalResponses,
-                                     corruptPatches: corruptPatches)
+                                     corruptPatches: corruptPatches, padReceipts: padReceipts)
         settings.port = proxy.port
         let sandbox = try Sandbox(server: settings)
         try ServerTests.prepare(sandbox)
         let server = try RunningServer(sandbox)
         return (sandbox, server, proxy)
+    }
+
+    /// A receipt must list exactly the parts sent: one that lists a part `mi` never sent is not
+    /// the receipt of this upload, and the local copy stays (it was deleted before).
+    func testAReceiptListingAPartNeverSentKeepsTheLocalCopy() throws {
+        let (sandbox, server, proxy) = try throughProxy(padReceipts: 1)
+        let name = try ServerTests.completedForm(sandbox, name: "padded", mediaBytes: 0)
+        let padded = try sandbox.run(["upload", "ana/\(name)"], as: "fiona")
+        XCTAssertEqual(proxy.events("padded").count, 1)
+        XCTAssertEqual(padded.status, 69, padded.output)
+        XCTAssertTrue(padded.stderr.contains("the server's receipt lists Qid9(1).jpg, which was not sent"), padded.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: sandbox.formFolder(name, in: "CompletedMIs").path),
+                      "kept: the receipt does not prove the upload")
+        // The true receipt (the server already holds the form) completes it.
+        let again = try sandbox.run(["upload", "ana/\(name)"], as: "fiona")
+        XCTAssertEqual(again.status, 0, again.output)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: sandbox.formFolder(name, in: "CompletedMIs").path))
+        withExtendedLifetime(server) {}
     }
 
     func testIdenticalRetryAfterLostAnswersSendsNoBody() throws {

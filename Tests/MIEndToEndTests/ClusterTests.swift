@@ -252,4 +252,46 @@ final class ClusterTests: XCTestCase {
         XCTAssertEqual(received.size, 200 << 20)
         XCTAssertEqual(received.hex, sent.hex, "the stored video is the one sent, byte for byte")
     }
+
+    /// Signing out of the office on one server ends the session on both: the cookie copied
+    /// before is refused by the other server (they share the data folder's revoked-sessions).
+    func testASessionSignedOutOnOneServerIsRefusedByTheOther() throws {
+        let cluster = try Cluster()
+        let jar = cluster.sandbox.root.appendingPathComponent("cookies.txt")
+        let body = cluster.sandbox.root.appendingPathComponent("body.html")
+        /// The page's body, then a last line "STATUS REDIRECT".
+        func curl(_ port: Int, _ path: String, _ extra: [String] = []) throws -> (stdout: String, output: String) {
+            let run = try Sandbox.execute(URL(fileURLWithPath: "/usr/bin/curl"),
+                                          ["-sS", "-b", jar.path, "-c", jar.path, "-H", "Accept: text/html",
+                                           "-o", body.path, "-w", "%{http_code} %{redirect_url}"] + extra + ["http://127.0.0.1:\(port)\(path)"])
+            let page = (try? String(contentsOf: body, encoding: .utf8)) ?? ""
+            return (page + "\n" + run.stdout, run.output)
+        }
+        func csrf(_ html: String) throws -> String {
+            let marker = "name=\"csrf-token\" content=\""
+            let start = try XCTUnwrap(html.range(of: marker), html).upperBound
+            return String(html[start...].prefix { $0 != "\"" })
+        }
+        let (one, two) = (cluster.ports[0], cluster.ports[1])
+        let form = try curl(one, "/login")
+        let signedIn = try curl(one, "/login", ["--data-urlencode", "user=fiona",
+                                                "--data-urlencode", "password=\(TestDirectory.password(for: "fiona"))",
+                                                "--data-urlencode", "_csrf=\(try csrf(form.stdout))", "--data-urlencode", "next=/"])
+        XCTAssertTrue(signedIn.stdout.hasSuffix("303 http://127.0.0.1:\(one)/"), signedIn.output)
+        let cookie = try XCTUnwrap(try String(contentsOf: jar, encoding: .utf8).split(separator: "\n")
+            .first { $0.contains("\tmi_office\t") }?.split(separator: "\t").last.map(String.init), "no mi_office cookie")
+        let onTwo = try curl(two, "/submissions", ["-H", "Cookie: mi_office=\(cookie)"])
+        XCTAssertTrue(onTwo.stdout.hasSuffix("200 "), "the session works on the other server: \(onTwo.stdout.suffix(200))")
+        let page = try curl(one, "/")
+        let out = try curl(one, "/logout", ["--data-urlencode", "_csrf=\(try csrf(page.stdout))"])
+        XCTAssertTrue(out.stdout.hasSuffix("303 http://127.0.0.1:\(one)/login"), out.output)
+        let after = try curl(two, "/submissions", ["-H", "Cookie: mi_office=\(cookie)"])
+        XCTAssertTrue(after.stdout.contains("303 http://127.0.0.1:\(two)/login"),
+                      "the copied cookie after signing out, on the other server: \(after.stdout.suffix(200))")
+        let bearer = try Sandbox.execute(URL(fileURLWithPath: "/usr/bin/curl"),
+                                         ["-sS", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: Bearer \(cookie)",
+                                          "http://127.0.0.1:\(two)/api/v1/templates"])
+        XCTAssertEqual(bearer.stdout, "401", "the signed-out token as a bearer token")
+        withExtendedLifetime(cluster) {}
+    }
 }

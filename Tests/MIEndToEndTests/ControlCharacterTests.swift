@@ -53,4 +53,46 @@ final class ControlCharacterTests: XCTestCase {
         let location = (parsed?["questions"] as? [[String: Any]])?.first { $0["id"] as? String == "location" }
         XCTAssertEqual(location?["comment"] as? String, "\u{9b}31mNoted\u{7}", "the escape means the same text")
     }
+
+    /// The probe of the issue: a template titled `ESC]0;…BEL ESC[2J` (dropped into the server's
+    /// folder by hand, or imported) was printed raw by `mi templates` and `mi fill`'s header.
+    /// Every template text `mi` prints is escaped: the listing, the import message, the fill
+    /// header, its questions, options and table labels.
+    func testTemplateTextsFromAServerOrAnImportArePrintedEscaped() throws {
+        let sandbox = try Sandbox()
+        let folder = sandbox.root.appendingPathComponent("server-templates")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let hostile = Data(#"""
+            {"id": "hostile", "title": "Pump \u001b]0;owned\u0007\u001b[2J", "version": 1, "questions": [
+              {"id": "grid", "type": "table", "text": "Grid\u001b[31m", "rows": ["r\u009b1"], "columns": ["c\u001b[5m"]},
+              {"id": "pick", "type": "multipleChoice", "text": "Pick", "options": ["a\u0007", "b"]}]}
+            """#.utf8)
+        try hostile.write(to: folder.appendingPathComponent("hostile.json"))
+        let server = try RunningServer(sandbox)
+        func assertNoControls(_ result: RunResult, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+            let controls = result.output.unicodeScalars.filter { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) }
+            XCTAssertEqual(controls.count, 0, "\(what): \(result.output.debugDescription)", file: file, line: line)
+        }
+
+        let listed = try sandbox.run(["templates"])
+        XCTAssertEqual(listed.status, 0, listed.output)
+        assertNoControls(listed, "mi templates")
+        XCTAssertTrue(listed.stdout.contains(#"Pump \e]0;owned\u{7}\e[2J"#), listed.stdout)
+        withExtendedLifetime(server) {}
+
+        let name = try sandbox.newForm("hostile", name: "h1")
+        let fill = try sandbox.run(["fill", name], stdin: "")
+        assertNoControls(fill, "mi fill")
+        XCTAssertTrue(fill.stdout.contains(#"h1 — Pump \e]0;owned\u{7}\e[2J"#), fill.stdout)
+        XCTAssertTrue(fill.stdout.contains(#"Grid\e[31m"#), fill.stdout)
+        XCTAssertTrue(fill.stdout.contains(#"r\u{9b}1 · c\e[5m"#), fill.stdout)
+
+        // The same file imported by hand: listed and announced escaped.
+        let imported = try sandbox.run(["templates", "import", folder.appendingPathComponent("hostile.json").path])
+        XCTAssertEqual(imported.status, 0, imported.output)
+        assertNoControls(imported, "mi templates import")
+        let offline = try sandbox.run(["templates", "--offline"])
+        assertNoControls(offline, "mi templates --offline")
+        XCTAssertTrue(offline.stdout.contains(#"\e[2J"#), offline.stdout)
+    }
 }

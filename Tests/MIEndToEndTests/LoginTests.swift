@@ -67,7 +67,7 @@ final class LoginTests: XCTestCase {
         XCTAssertEqual(obrien.status, 0, obrien.output)
         let carla = try login(sandbox, "carla")
         XCTAssertEqual(carla.status, 0, carla.output)
-        XCTAssertEqual(try sandbox.run(["templates"], as: "o'brien.j-k").status, 0)
+        XCTAssertEqual(try sandbox.run(["templates", "--offline"], as: "o'brien.j-k").status, 0)
     }
 
     func testForemanByMemberAndByMemberUidAndTechnicianOtherwise() throws {
@@ -166,7 +166,7 @@ final class LoginTests: XCTestCase {
         XCTAssertTrue(users.stderr.contains("directory unreachable at \(own.url)"), users.stderr)
         XCTAssertLessThan(elapsed, 2 + 3)
         // Offline work goes on with the session: the store needs no directory.
-        XCTAssertEqual(try sandbox.run(["templates"], as: "fiona").status, 0)
+        XCTAssertEqual(try sandbox.run(["templates", "--offline"], as: "fiona").status, 0)
         let again = try login(sandbox, "fiona")
         XCTAssertNotEqual(again.status, 0)
         XCTAssertTrue(again.stderr.contains("directory unreachable"), again.stderr)

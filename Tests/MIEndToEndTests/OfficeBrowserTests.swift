@@ -3,13 +3,17 @@ import XCTest
 
 /// The office in a real browser: Resources/mi_office_browser.py drives Debian's headless chromium
 /// through Selenium against a real mi-server, over submissions the real `mi` made and uploaded.
-/// Every page it visits is saved as a 1280×900 PNG in `.build/office-screenshots/`.
+/// Every page it visits is saved as a 1280×900 PNG in `.build/office-screenshots/`, and at a
+/// phone's 390×844 as `phone-….png`.
 final class OfficeBrowserTests: XCTestCase {
     static let word = "verdigris"
     static let hostile = ["<img src=x onerror=alert(1)>", "<script>window.__miHostile=1</script>"]
     static let foremanComment = "Seal leak confirmed: order a new mechanical seal"
     /// The steps the script runs when every page is there (run_all in the script).
-    static let steps = 32
+    static let steps = 38
+    /// One unbroken word in bob's notes, as long as a pasted serial or path: it must wrap, not
+    /// widen the submission page (it made it 1,576 px wide at 1280).
+    static let longWord = String(repeating: "Manometerkalibrierungsprotokoll", count: 6)
 
     /// Where the screenshots go: the package's own .build folder (review-…, editor-…).
     static var screenshots: URL { Sandbox.repositoryRoot.appendingPathComponent(".build/office-screenshots") }
@@ -23,10 +27,13 @@ final class OfficeBrowserTests: XCTestCase {
         let server = try RunningServer(sandbox)
         let facts = try prepareSubmissions(sandbox)
 
+        for old in (try? FileManager.default.contentsOfDirectory(atPath: Self.screenshots.path)) ?? [] where old.hasPrefix("phone-") {
+            try FileManager.default.removeItem(at: Self.screenshots.appendingPathComponent(old))
+        }
         let run = try browse(sandbox, mode: [], facts: facts, screenshots: "review-")
         let log = (try? String(contentsOf: server.log, encoding: .utf8)) ?? ""
         XCTAssertEqual(run.status, 0, "the browser steps:\n\(run.output)\nmi-server's log (last 3000):\n\(log.suffix(3000))")
-        XCTAssertTrue(run.stdout.contains("all \(Self.steps) steps passed"), "not every step ran and passed (above)")
+        XCTAssertTrue(run.stdout.contains("all \(Self.steps) steps passed"), "not every step ran and passed:\n\(run.stdout.suffix(400))")
         XCTAssertFalse(log.contains("Fatal error"), "mi-server crashed:\n\(log.suffix(3000))")
 
         // The artifacts: a PNG per page visited, each the size of the window.
@@ -39,12 +46,23 @@ final class OfficeBrowserTests: XCTestCase {
             XCTAssertEqual(size.width, 1280, picture)
             XCTAssertEqual(size.height, 900, picture)
         }
+        let phone = try FileManager.default.contentsOfDirectory(atPath: Self.screenshots.path)
+            .filter { $0.hasPrefix("phone-") && $0.hasSuffix(".png") }.sorted()
+        XCTAssertGreaterThanOrEqual(phone.count, 8, "a phone-sized screenshot of every page: \(phone)")
+        for picture in phone {
+            let size = try Self.pngSize(Self.screenshots.appendingPathComponent(picture))
+            XCTAssertEqual(size.width, 390, picture)
+            XCTAssertEqual(size.height, 844, picture)
+        }
         withExtendedLifetime(server) {}
     }
 
     /// fiona builds a template in the editor — 7 options with `Max-answers` 2, a 3×3 table with 2
-    /// no-value cells — and publishes it; `mi templates --refresh` downloads it and `mi answer`
-    /// enforces both rules.
+    /// no-value cells and a comma in a row's label — and publishes it after confirming; `mi
+    /// templates --refresh` downloads it and `mi answer` enforces both rules. On the way the editor
+    /// refuses a new template with pump-inspection's id, keeps no-value cells with their rows
+    /// while rows move, reports a repeated id whose text is empty, changes a question's type,
+    /// warns before leaving unpublished changes, and a second publish makes no extra version.
     func testEditorPublishesATemplateThatMiEnforces() throws {
         let sandbox = try Sandbox()
         try ServerTests.prepare(sandbox)
@@ -53,13 +71,14 @@ final class OfficeBrowserTests: XCTestCase {
         let facts: [String: Any] = [
             "templateId": "valve-check", "templateTitle": "Gate valve — quarterly check",
             "choiceId": "leak-points", "options": options, "tableId": "flanges",
-            "rows": ["North", "East", "South"], "columns": ["Bolt 1", "Bolt 2", "Bolt 3"],
+            "rows": ["North", "East, upper", "South"], "columns": ["Bolt 1", "Bolt 2", "Bolt 3"],
             "noCells": [[0, 1], [2, 2]], "fionaPassword": TestDirectory.password(for: "fiona"),
+            "existingTemplate": "pump-inspection",
         ]
         let run = try browse(sandbox, mode: ["--editor"], facts: facts, screenshots: "editor-")
         let log = (try? String(contentsOf: server.log, encoding: .utf8)) ?? ""
         XCTAssertEqual(run.status, 0, "the editor's steps:\n\(run.output)\nmi-server's log (last 3000):\n\(log.suffix(3000))")
-        XCTAssertTrue(run.stdout.contains("all 6 steps passed"), "not every step ran and passed (above)")
+        XCTAssertTrue(run.stdout.contains("all 13 steps passed"), "not every step ran and passed (above)")
         guard run.status == 0 else { return }  // nothing was published: the rest would only repeat it
 
         let refresh = try sandbox.run(["templates", "--refresh", "--json"], as: "ana")
@@ -76,6 +95,37 @@ final class OfficeBrowserTests: XCTestCase {
         XCTAssertEqual(table.status, 0, "null in exactly the two no-value cells: \(table.output)")
         let pressure = try sandbox.run(["answer", "valve-1", "pressure", "12.5"], as: "ana")
         XCTAssertEqual(pressure.status, 65, "the numeric question was made integer-only: \(pressure.output)")
+        withExtendedLifetime(server) {}
+    }
+
+    /// 12 forms made by `mi simulate` (`sim-3-1` … `sim-3-12`) and one real one, on a server that
+    /// accepts simulated forms: one switch hides the simulated ones in the listing and the
+    /// statistics, names sort naturally (`sim-3-2` before `sim-3-12`), and the pages of 5 say
+    /// "1–5 of 13" … "11–13 of 13", with Previous as well as Next.
+    func testSimulatedFormsHideWithOneSwitchAndNamesSortNaturally() throws {
+        let sandbox = try Sandbox()
+        try ServerTests.prepare(sandbox)
+        let text = try String(contentsOf: sandbox.config, encoding: .utf8)
+            .replacingOccurrences(of: "<key>DataDirectory</key>", with: "<key>AcceptSimulated</key><true/><key>DataDirectory</key>")
+        try Data(text.utf8).write(to: sandbox.config)
+        let server = try RunningServer(sandbox)
+        let real = try ServerTests.completedForm(sandbox, name: "real-1")
+        let made = try sandbox.run(["simulate", "extinguisher-check", "--count", "12", "--seed", "3", "--submit"])
+        XCTAssertEqual(made.status, 0, made.output)
+        try sandbox.ensureLoggedIn("fiona")
+        let names = [real] + (1...12).map { "sim-3-\($0)" }
+        for name in names {
+            let upload = try sandbox.run(["upload", "ana/\(name)"], as: "fiona")
+            XCTAssertEqual(upload.status, 0, upload.output)
+        }
+        let facts: [String: Any] = [
+            "fionaPassword": TestDirectory.password(for: "fiona"), "simulatedCount": 12, "realCount": 1,
+            "simulatedTemplate": "extinguisher-check", "naturalOrder": names,
+        ]
+        let run = try browse(sandbox, mode: ["--simulated"], facts: facts, screenshots: "simulated-")
+        let log = (try? String(contentsOf: server.log, encoding: .utf8)) ?? ""
+        XCTAssertEqual(run.status, 0, "the steps:\n\(run.output)\nmi-server's log (last 3000):\n\(log.suffix(3000))")
+        XCTAssertTrue(run.stdout.contains("all 3 steps passed"), "not every step ran and passed (above)")
         withExtendedLifetime(server) {}
     }
 
@@ -117,7 +167,7 @@ final class OfficeBrowserTests: XCTestCase {
         try fill(sandbox, as: "ana", template: "extinguisher-check", name: "post-4",
                  answers: ForemanTests.extinguisherAnswers, attachments: [])
         try fill(sandbox, as: "bob", template: "pump-inspection", name: "pump-9",
-                 answers: try pumpAnswers(guardComment: "Guard refitted", notes: "All good"),
+                 answers: try pumpAnswers(guardComment: "Guard refitted", notes: "All good, calibration " + Self.longWord),
                  attachments: [("leaks", media.appendingPathComponent("gauge.jpg").path)])
         let anaID = try XCTUnwrap(try sandbox.formJSON("pump-7", in: "CompletedMIs", user: "ana")["id"] as? String).lowercased()
         let bobID = try XCTUnwrap(try sandbox.formJSON("pump-9", in: "CompletedMIs", user: "bob")["id"] as? String).lowercased()

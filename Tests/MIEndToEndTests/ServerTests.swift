@@ -113,12 +113,19 @@ final class ServerTests: XCTestCase {
         let technician = try sandbox.run(["upload", "hall-c"], as: "ana")
         XCTAssertTrue(technician.stderr.contains("this command is for foremen"), technician.stderr)
 
-        // Offline: the cache is listed with its age.
         server.kill9()
+        // Offline: the cache is listed with its age, and the exit status says the sync failed
+        // (75: try again later) unless --offline was asked.
         let offline = try sandbox.run(["templates"])
-        XCTAssertEqual(offline.status, 0, offline.output)
+        XCTAssertEqual(offline.status, 75, offline.output)
         XCTAssertTrue(offline.stderr.contains("offline") && offline.stderr.contains("listing the template cache"), offline.stderr)
         XCTAssertTrue(offline.stdout.contains("pump-inspection"), offline.stdout)
+        let asked = try sandbox.run(["templates", "--offline"])
+        XCTAssertEqual(asked.status, 0, asked.output)
+        XCTAssertTrue(asked.stdout.contains("pump-inspection"), asked.stdout)
+        let json = try sandbox.run(["templates", "--json"])
+        XCTAssertEqual(json.status, 75, json.output)
+        XCTAssertTrue(json.stdout.contains(#""online" : false"#), json.stdout)
         let failed = try sandbox.run(["upload", "ana/hall-c"], as: "fiona")
         XCTAssertEqual(failed.status, 75, "unreachable: try again later — \(failed.output)")
         XCTAssertTrue(FileManager.default.fileExists(atPath: sandbox.formFolder("hall-c", in: "CompletedMIs").path))

@@ -6,7 +6,7 @@ final class TechnicianFlowTests: XCTestCase {
     func testWholeFlowWithFillDrivenThroughStdin() throws {
         let sandbox = try Sandbox()
         try sandbox.importSamples()
-        let templates = try sandbox.run(["templates"])
+        let templates = try sandbox.run(["templates", "--offline"])
         XCTAssertEqual(templates.status, 0, templates.output)
         XCTAssertTrue(templates.stdout.contains("pump-inspection"), templates.stdout)
 

@@ -303,13 +303,15 @@ final class ConfigurationTests: XCTestCase {
             .set("Server.ResumableThresholdBytes", 1_048_576), .set("Server.ResumableExpiryHours", 2),
             .set("Server.Paths.Uploads", "/tus"), .set("Server.HeaderTimeoutSeconds", 3),
             .set("Server.BodyTimeoutSeconds", 4), .set("Server.MinimumBytesPerSecond", 0),
-            .set("Server.MaxConnectionsPerAddress", 5),
+            .set("Server.MaxConnectionsPerAddress", 5), .set("Server.IdleTimeoutSeconds", 7),
         ]).configuration).server
         XCTAssertEqual(set.resumableThresholdBytes, 1 << 20)
         XCTAssertEqual(set.resumableExpiryHours, 2)
         XCTAssertEqual(set.paths.uploads, "/tus")
         XCTAssertEqual(set.limits, Configuration.Server.Limits(headerTimeoutSeconds: 3, bodyTimeoutSeconds: 4,
-                                                               minimumBytesPerSecond: 0, maxConnectionsPerAddress: 5))
+                                                               minimumBytesPerSecond: 0, maxConnectionsPerAddress: 5,
+                                                               idleTimeoutSeconds: 7))
+        XCTAssertEqual(defaults.limits.idleTimeoutSeconds, 60)
     }
 
     func testUploadAndClientLimitsOutOfRangeAreRefused() throws {
@@ -317,11 +319,13 @@ final class ConfigurationTests: XCTestCase {
             .set("Server.ResumableThresholdBytes", 0), .set("Server.ResumableExpiryHours", 0),
             .set("Server.HeaderTimeoutSeconds", 0), .set("Server.BodyTimeoutSeconds", 3601),
             .set("Server.MinimumBytesPerSecond", -1), .set("Server.MaxConnectionsPerAddress", 0),
+            .set("Server.IdleTimeoutSeconds", 0),
         ])
         XCTAssertNil(report.configuration)
         XCTAssertEqual(Set(report.errors.map(\.keyPath)), [
             "Server.ResumableThresholdBytes", "Server.ResumableExpiryHours", "Server.HeaderTimeoutSeconds",
             "Server.BodyTimeoutSeconds", "Server.MinimumBytesPerSecond", "Server.MaxConnectionsPerAddress",
+            "Server.IdleTimeoutSeconds",
         ])
         XCTAssertTrue(errors(report).contains("Server.ResumableExpiryHours: must be between 1 and 8760 (a year), found 0"),
                       "\(errors(report))")

@@ -27,6 +27,47 @@ final class TemplateCodingTests: XCTestCase {
         return try XCTUnwrap(template.questions.first)
     }
 
+    // MARK: - Control characters
+
+    /// Publishing refuses a control character in any text, naming the question and field; a
+    /// template read from where it is kept is taken as it is (printed escaped), so forms
+    /// started from it stay readable.
+    func testPublishingRefusesControlCharactersInEveryTextWhileStoredTemplatesAreRead() throws {
+        let strict = TemplateCoding(refusesControlCharacters: true)
+        let json = Data(#"""
+            {"id": "t", "title": "Pump\u001b]0;x\u0007", "version": 1, "consent": "ok\u001b[2J",
+             "questions": [
+              {"id": "a", "type": "trueFalse", "text": "A\u001b[31m?", "help": "h\u0000"},
+              {"id": "b", "type": "multipleChoice", "text": "B", "options": ["x", "y\u009b"]},
+              {"id": "c", "type": "table", "text": "C", "rows": ["r\t"], "columns": ["c\u007f"]},
+              {"id": "d", "type": "shortAnswer", "text": "Line 1\nLine 2", "help": "one\ntwo"}]}
+            """#.utf8)
+        do {
+            _ = try strict.decode(json, source: "t.json")
+            XCTFail("published with control characters")
+        } catch let error as TemplateError {
+            let fields = Set(error.problems.map { "\($0.question ?? "-")/\($0.field ?? "-")" })
+            XCTAssertEqual(fields, ["-/title", "-/consent", "a/text", "a/help", "b/options", "c/rows", "c/columns"])
+            XCTAssertTrue(error.problems.allSatisfy { $0.message.contains("contains the control character U+") }, "\(error.problems)")
+            XCTAssertFalse(error.localizedDescription.unicodeScalars.contains { TextRules.isControl($0) && $0 != "\n" },
+                           error.localizedDescription)
+        }
+        // The consent text is held to the rule wherever it is read (the acceptance is for its bytes).
+        XCTAssertThrowsError(try TemplateCoding().decode(json, source: "t.json"))
+        let withoutConsent = String(decoding: json, as: UTF8.self).replacingOccurrences(of: #""consent": "ok\u001b[2J","#, with: "")
+        let stored = try TemplateCoding().decode(Data(withoutConsent.utf8), source: "t.json")
+        XCTAssertEqual(stored.title, "Pump\u{1B}]0;x\u{07}", "kept as it is; mi escapes it when it prints it")
+    }
+
+    /// Problems quote hostile texts escaped, so printing an error cannot drive the terminal.
+    func testTemplateErrorsShowTheTemplatesTextsEscaped() {
+        let json = Data(#"{"id": "t", "title": "T", "version": 1, "questions": [{"id": "q\u001b", "type": "x\u001b[2J", "text": "?"}, {"id": "m", "type": "multipleChoice", "text": "?", "options": ["\u001b", "\u001b"]}]}"#.utf8)
+        let error = templateError(json)
+        let text = error?.localizedDescription ?? ""
+        XCTAssertFalse(text.unicodeScalars.contains { TextRules.isControl($0) && $0 != "\n" }, text)
+        XCTAssertTrue(text.contains("\\e[2J"), text)
+    }
+
     // MARK: - Shipped samples
 
     func testEverySampleTemplateDecodes() throws {
@@ -120,6 +161,18 @@ final class TemplateCodingTests: XCTestCase {
         let error = try XCTUnwrap(templateError(data))
         XCTAssertEqual(error.template, "dup")
         XCTAssertEqual(error.problems, [.init(question: "q1", field: "id", message: "duplicate question id (question 2)")])
+    }
+
+    /// A repeated id is reported even while the repeating question has no text yet.
+    func testADuplicateIdIsNamedWhileItsTextIsEmpty() throws {
+        let data = TemplateFixture.json(questions: [
+            #"{"id": "q1", "type": "trueFalse", "text": "A"}"#,
+            #"{"id": "q1", "type": "trueFalse", "text": ""}"#,
+        ], id: "dup")
+        let error = try XCTUnwrap(templateError(data))
+        XCTAssertTrue(error.problems.contains(.init(question: "q1", field: "id", message: "duplicate question id (question 2)")),
+                      "\(error.problems)")
+        XCTAssertTrue(error.problems.contains { $0.field == "text" }, "\(error.problems)")
     }
 
     func testMaxAnswersAboveOptionCountIsNamed() throws {

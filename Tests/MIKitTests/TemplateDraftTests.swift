@@ -96,6 +96,31 @@ final class TemplateDraftTests: XCTestCase {
         XCTAssertEqual(TemplatePublishError.versionTaken(template: "t", version: 2).code, "template-version-taken")
     }
 
+    /// A new draft may not take a published id; a draft identical to the newest publishes nothing.
+    func testADraftMayOnlyBecomeTheNextVersionOfItsOwnTemplate() throws {
+        let newest = try TemplateFixture.sampleTemplate()
+        var draft = newest
+        draft.version = newest.version + 1
+        XCTAssertNoThrow(try TemplateVersioning.checkDraft(draft, basedOn: nil, newest: nil), "a new id")
+        XCTAssertThrowsError(try TemplateVersioning.checkDraft(draft, basedOn: nil, newest: newest)) { error in
+            XCTAssertEqual(error as? TemplatePublishError, .idExists(template: "pump-inspection", newest: 3))
+            XCTAssertTrue((error as? TemplatePublishError)?.errorDescription?.hasPrefix("this id exists — edit it instead?") ?? false)
+        }
+        XCTAssertThrowsError(try TemplateVersioning.checkDraft(draft, basedOn: "other", newest: newest))
+        XCTAssertThrowsError(try TemplateVersioning.checkDraft(draft, basedOn: "pump-inspection", newest: newest)) { error in
+            XCTAssertEqual((error as? TemplatePublishError)?.code, "template-unchanged")
+        }
+        draft.title += " (reworked)"
+        XCTAssertNoThrow(try TemplateVersioning.checkDraft(draft, basedOn: "pump-inspection", newest: newest))
+    }
+
+    func testNaturalOrderComparesNumbersByValue() {
+        let names = ["sim-3-12", "sim-3-2", "sim-10-1", "sim-3-1", "a", "sim-3-02"]
+        XCTAssertEqual(names.sorted(by: NaturalOrder.precedes), ["a", "sim-3-1", "sim-3-02", "sim-3-2", "sim-3-12", "sim-10-1"])
+        XCTAssertEqual(NaturalOrder.key("pump-7"), "pump-017")
+        XCTAssertEqual(NaturalOrder.key("ñ0"), "ñ010")
+    }
+
     // MARK: - Creating files
 
     func testCreateWritesANewFileAndNeverReplacesOne() throws {

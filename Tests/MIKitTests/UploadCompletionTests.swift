@@ -106,6 +106,27 @@ final class UploadCompletionTests: XCTestCase {
         XCTAssertTrue(Files.exists(location.formFile))
     }
 
+    /// A receipt must list exactly the parts sent: one that lists a part never sent (or one part
+    /// twice) is not the receipt of this upload, and the local copy stays.
+    func testReceiptListingAPartNeverSentKeepsTheLocalCopy() throws {
+        let (location, form, sent) = try prepare()
+        var padded = receipt(for: form, sent)
+        padded.parts.append(Receipt.Part(name: "Qid9(1).jpg", filename: "Qid9(1).jpg", size: 3, sha256: String(repeating: "0", count: 64)))
+        XCTAssertThrowsError(try foreman.completeUpload(location, formID: form.id, sent: sent, receipt: padded)) { error in
+            XCTAssertEqual(error as? ReceiptError, .partNotSent("Qid9(1).jpg"))
+            XCTAssertEqual((error as? ReceiptError)?.failureClass, .refused)
+        }
+        XCTAssertTrue(Files.exists(location.formFile))
+        var doubled = receipt(for: form, sent)
+        doubled.parts.append(try XCTUnwrap(doubled.parts.last))
+        XCTAssertThrowsError(try foreman.completeUpload(location, formID: form.id, sent: sent, receipt: doubled)) { error in
+            XCTAssertEqual(error as? ReceiptError, .partListedTwice("Qid6(1).jpg"))
+        }
+        XCTAssertTrue(Files.exists(location.formFile))
+        XCTAssertNoThrow(try foreman.completeUpload(location, formID: form.id, sent: sent, receipt: receipt(for: form, sent)))
+        XCTAssertFalse(Files.exists(location.formFile), "the exact receipt still completes the upload")
+    }
+
     func testHashingAMissingFileFails() {
         let part = UploadPart(name: "Qid0(1).jpg", file: URL(fileURLWithPath: "/nonexistent/Qid0(1).jpg"))
         XCTAssertThrowsError(try SentPart.hashing(part)) { error in

@@ -146,7 +146,107 @@ final class ClientLimitTests: XCTestCase {
         assertClientBlamed(fixture, "this address already has 2 open connections")
     }
 
+    // MARK: - Idle connections
+
+    /// The probe of the issue: 32 idle kept-alive connections from one address stayed open for
+    /// minutes, and the address's next connection got 503. A kept-alive connection that sends
+    /// nothing after its answer is now closed after `Server.IdleTimeoutSeconds`, so once the
+    /// idle ones are closed the address's next connection is served.
+    func testIdleKeepAliveConnectionsAreClosedAndFreeTheirSlots() async throws {
+        let fixture = try ServerFixture([.set("Server.IdleTimeoutSeconds", 1)])
+        try await fixture.test(.live) { client in
+            let port = try XCTUnwrap(client.port)
+            let outcome = try await RawHTTPConnection.run { () throws -> (held: Int, refused: Int, closed: Bool, seconds: TimeInterval, next: Int) in
+                let request = "GET /health HTTP/1.1\r\nHost: localhost\r\nConnection: keep-alive\r\n\r\n"
+                // Up to the cap (32, the test client's own connection may hold one of them): each
+                // served and kept alive; the next one over the cap is refused.
+                var held: [RawHTTPConnection] = []
+                var refused = 0
+                for _ in 0..<33 {
+                    let connection = try RawHTTPConnection(port: port)
+                    connection.send(request)
+                    let status = try connection.readResponse().status
+                    guard status == 200 else {
+                        refused = status
+                        break
+                    }
+                    held.append(connection)
+                }
+                let start = Date()
+                let closed = held.allSatisfy { $0.isClosedByPeer() }
+                let seconds = Date().timeIntervalSince(start)
+                usleep(200_000)
+                let next = try RawHTTPConnection(port: port)
+                next.send(request)
+                return (held.count, refused, closed, seconds, try next.readResponse().status)
+            }
+            XCTAssertGreaterThanOrEqual(outcome.held, 31)
+            XCTAssertEqual(outcome.refused, 503, "over the cap while they are open")
+            XCTAssertTrue(outcome.closed, "every idle connection was closed by the server")
+            XCTAssertLessThan(outcome.seconds, 3, "within the idle timeout and a tick")
+            XCTAssertEqual(outcome.next, 200, "once they are closed, the address is served again")
+        }
+    }
+
+    /// A connection with a request under way is not idle, however long the answer takes to start.
+    func testAConnectionIsNotIdleWhileItsNextRequestArrives() async throws {
+        let fixture = try ServerFixture([.set("Server.IdleTimeoutSeconds", 1), .set("Server.HeaderTimeoutSeconds", 5)])
+        try await fixture.test(.live) { client in
+            let port = try XCTUnwrap(client.port)
+            let statuses = try await RawHTTPConnection.run { () throws -> [Int] in
+                let connection = try RawHTTPConnection(port: port)
+                var statuses: [Int] = []
+                for _ in 0..<3 {
+                    connection.send("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                    statuses.append(try connection.readResponse().status)
+                    usleep(500_000)
+                }
+                // The next request's headers trickle in over 2 s: the header clock, not the idle one.
+                connection.trickle(Data("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8), interval: 0.05)
+                statuses.append(try connection.readResponse().status)
+                return statuses
+            }
+            XCTAssertEqual(statuses, [200, 200, 200, 200])
+        }
+    }
+
+    func testTheIdleClockRunsOnlyWhenNothingIsUnderWay() {
+        let start = NIODeadline.now()
+        let watch = ConnectionWatch(limits: .init(headerTimeoutSeconds: 2, bodyTimeoutSeconds: 4, minimumBytesPerSecond: 0,
+                                                  maxConnectionsPerAddress: 2, idleTimeoutSeconds: 3),
+                                    logger: Logger(label: "test"))
+        watch.phase = .awaitingHead(since: nil)
+        watch.unanswered = 1
+        watch.noteIfIdle(at: start)
+        XCTAssertFalse(watch.idleExpired(at: start + .seconds(10)), "a request waits for its answer")
+        watch.unanswered = 0
+        watch.noteIfIdle(at: start)
+        XCTAssertFalse(watch.idleExpired(at: start + .milliseconds(2900)))
+        XCTAssertTrue(watch.idleExpired(at: start + .milliseconds(3100)))
+        watch.bytesArrived(1, at: start + .seconds(4))
+        XCTAssertFalse(watch.idleExpired(at: start + .seconds(10)), "a request began: the header clock runs instead")
+    }
+
     // MARK: - Malformed HTTP
+
+    /// Headers over what the server reads get 431 with the error body, not a reset connection.
+    func testHeadersOverTheLimitAre431WithTheErrorBody() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.test(.live) { client in
+            let port = try XCTUnwrap(client.port)
+            for header in ["X-Big: " + String(repeating: "a", count: 100 * 1024) + "\r\n",
+                           (0..<1200).map { "X-Many-\($0): \(String(repeating: "b", count: 70))\r\n" }.joined()] {
+                let outcome = try await Self.raw(port: port) { connection in
+                    connection.send("GET /health HTTP/1.1\r\nHost: localhost\r\n" + header + "\r\n")
+                }
+                XCTAssertEqual(outcome.status, 431, outcome.message)
+                XCTAssertTrue(outcome.message.hasPrefix("the request's headers are larger than the server reads"), outcome.message)
+                XCTAssertEqual(outcome.headers["content-type"], "application/json; charset=utf-8")
+            }
+            try await assertStatus(.ok, await client.get("/health", token: nil))
+        }
+        assertClientBlamed(fixture, "the request's headers are larger than the server reads")
+    }
 
     func testMalformedFramingGets400WithTheErrorBody() async throws {
         let fixture = try ServerFixture()
@@ -183,8 +283,10 @@ final class ClientLimitTests: XCTestCase {
         let fixture = try ServerFixture()
         try await fixture.test(.live) { client in
             let cases: [(String, HTTPRequest.Method, String)] = [
-                ("/health", .trace, "GET"), ("/api/v1/templates", .put, "GET"), ("/api/v1/templates/pump-inspection", .delete, "GET"),
-                ("/api/v1/submissions", .patch, "GET, POST"), ("/api/v1/submissions/6f1d2e4c-9a7b-4c3d-8e5f-1a2b3c4d5e6f", .post, "GET, PUT"),
+                ("/health", .trace, "GET, HEAD"), ("/api/v1/templates", .put, "GET, HEAD"),
+                ("/api/v1/templates/pump-inspection", .delete, "GET, HEAD"),
+                ("/api/v1/submissions", .patch, "GET, HEAD, POST"),
+                ("/api/v1/submissions/6f1d2e4c-9a7b-4c3d-8e5f-1a2b3c4d5e6f", .post, "GET, HEAD, PUT"),
                 ("/api/v1/session", .get, "POST"),
             ]
             for (path, method, allowed) in cases {
@@ -203,12 +305,12 @@ final class ClientLimitTests: XCTestCase {
         let table = RouteTable()
         table.set([RegisteredRoute(method: "GET", path: "/a/{id}"), RegisteredRoute(method: "PUT", path: "/a/{id}"),
                    RegisteredRoute(method: "POST", path: "/a"), RegisteredRoute(method: "GET", path: "/files/**")])
-        XCTAssertEqual(table.methods(for: "/a/x"), ["GET", "PUT"])
+        XCTAssertEqual(table.methods(for: "/a/x"), ["GET", "HEAD", "PUT"], "HEAD wherever GET is")
         XCTAssertEqual(table.methods(for: "/a"), ["POST"])
         XCTAssertEqual(table.methods(for: "/a/"), ["POST"])
         XCTAssertEqual(table.methods(for: "/a/x/y"), [])
         XCTAssertEqual(table.methods(for: "/b"), [])
-        XCTAssertEqual(table.methods(for: "/files/1/2"), ["GET"])
+        XCTAssertEqual(table.methods(for: "/files/1/2"), ["GET", "HEAD"])
         XCTAssertEqual(table.methods(for: "/files"), [])
     }
 
@@ -277,8 +379,10 @@ final class ClientLimitTests: XCTestCase {
         XCTAssertEqual(ClientFault.headerTimeout(seconds: 1).status, .requestTimeout)
         XCTAssertEqual(ClientFault.bodyTooSlow(bytesPerSecond: 1, minimum: 2).status, .requestTimeout)
         XCTAssertEqual(ClientFault.tooManyConnections(limit: 1).status, .serviceUnavailable)
+        XCTAssertEqual(ClientFault(HTTPParserError.headerOverflow), .headersTooLarge)
+        XCTAssertEqual(ClientFault.headersTooLarge.status, .requestHeaderFieldsTooLarge)
         let codes = [ClientFault.headerTimeout(seconds: 1), .bodyStalled(seconds: 1), .bodyTooSlow(bytesPerSecond: 1, minimum: 2),
-                     .bodyCutShort, .malformedHTTP(detail: "x"), .tooManyConnections(limit: 1)].map(\.code)
+                     .bodyCutShort, .malformedHTTP(detail: "x"), .tooManyConnections(limit: 1), .headersTooLarge].map(\.code)
         XCTAssertEqual(Set(codes).count, codes.count)
     }
 

@@ -54,7 +54,10 @@ final class EngineParityTests: XCTestCase {
         }
         requests.append((export + "?format=jsonl", "ana"))
         for uri in ["/", "/submissions", "/submissions?sort=technician&order=asc", "/submissions?q=valvula",
-                    "/templates/pump-inspection/stats?groupBy=noise", "/submissions/00000000-0000-4000-8000-000000000005"] {
+                    "/templates/pump-inspection/stats?groupBy=noise", "/submissions/00000000-0000-4000-8000-000000000005",
+                    "/?by=submitted", "/submissions?dates=submitted&from=2026-03-02&to=2026-03-03&simulated=hide",
+                    "/submissions?sort=formName&order=asc&limit=4",
+                    "/templates/pump-inspection/stats?dates=uploaded&from=2026-03-02&to=2026-03-05"] {
             requests.append((uri, "fiona"))
         }
         requests.append(("/submissions", "ana"))
@@ -67,7 +70,8 @@ final class EngineParityTests: XCTestCase {
         ["asc", "desc"].map { "/api/v1/submissions?limit=3&sort=\(sort.rawValue)&order=\($0)" }
     } + ["/api/v1/submissions?limit=2&q=VALVULA", "/api/v1/submissions?limit=4&q=motor+not",
          "/api/v1/submissions?limit=2&user=ana&template=pump-inspection&from=2026-03-02&to=2026-03-04",
-         "/api/v1/submissions?limit=5&q=%C3%B6lservice", "/api/v1/submissions?limit=3&user=chlo%C3%A9"]
+         "/api/v1/submissions?limit=5&q=%C3%B6lservice", "/api/v1/submissions?limit=3&user=chlo%C3%A9",
+         "/api/v1/submissions?limit=3&dates=submitted&from=2026-03-03&to=2026-03-06&sort=formName"]
 
     /// What a server on `engine` answers to every request, in order, after the same uploads.
     func answers(_ engine: RepositoryEngine) async throws -> [(uri: String, body: [UInt8])] {
@@ -130,14 +134,30 @@ final class EngineParityTests: XCTestCase {
             }
             for first in Self.listings {
                 var uri = first
+                var previous: String?
                 for page in 0..<30 {
                     let response = try await client.get(uri, token: foreman)
                     XCTAssertEqual(response.status, .ok, "\(engine) \(uri): \(response.text)")
                     answers.append(("\(first) page \(page)", Array(buffer: response.body)))
+                    previous = try SubmissionAPITests.page(response).previousCursor
                     guard let cursor = try SubmissionAPITests.page(response).nextCursor else { break }
                     uri = first + "&cursor=" + (cursor.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? cursor)
                 }
+                // And back from the last page with `before`.
+                for page in 0..<30 {
+                    guard let cursor = previous else { break }
+                    let back = first + "&before=" + (cursor.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? cursor)
+                    let response = try await client.get(back, token: foreman)
+                    XCTAssertEqual(response.status, .ok, "\(engine) \(back): \(response.text)")
+                    answers.append(("\(first) back \(page)", Array(buffer: response.body)))
+                    previous = try SubmissionAPITests.page(response).previousCursor
+                }
             }
+            // Names in natural order: pump-9 before pump-10, whatever the engine.
+            let named = try await client.get("/api/v1/submissions?limit=500&sort=formName&order=asc", token: foreman)
+            let names = try SubmissionAPITests.page(named).submissions.map(\.formName)
+            XCTAssertEqual(names, names.sorted(by: NaturalOrder.precedes), "\(engine)")
+            XCTAssertLessThan(try XCTUnwrap(names.firstIndex(of: "pump-9")), try XCTUnwrap(names.firstIndex(of: "pump-10")), "\(engine)")
             return answers
         }
     }

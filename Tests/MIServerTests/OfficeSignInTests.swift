@@ -126,13 +126,86 @@ final class OfficeSignInTests: XCTestCase {
             XCTAssertEqual(response.status, .seeOther, response.text)
             XCTAssertEqual(response.headers[.location], "/login")
             XCTAssertTrue(response.setCookies.contains { $0.hasPrefix("mi_office=;") && $0.contains("Max-Age=0") }, "\(response.setCookies)")
+            // A copy of the cookie kept from before is refused: the session ended on the server.
+            let copied = try await client.execute(uri: "/submissions", method: .get,
+                                                  headers: [.cookie: session.cookieHeader, .accept: "text/html"]) { $0 }
+            XCTAssertEqual(copied.status, .seeOther, copied.text)
+            XCTAssertTrue(copied.headers[.location]?.hasPrefix("/login") ?? false, "\(copied.headers)")
+            try await assertStatus(.unauthorized, await client.get("/api/v1/templates", token: session.token))
+            // Another session of the same user is not touched.
+            let other = try await client.officeSession("fiona", fixture: fixture)
+            let page = try await client.execute(uri: "/submissions", method: .get,
+                                                headers: [.cookie: other.cookieHeader, .accept: "text/html"]) { $0 }
+            XCTAssertEqual(page.status, .ok)
+        }
+        let revoked = try String(contentsOf: fixture.layout.revokedSessions, encoding: .utf8)
+        XCTAssertEqual(revoked.split(separator: "\n").count, 1, revoked)
+    }
+
+    /// HEAD on any GET route answers as GET without a body (`curl -I`): same status and headers.
+    func testHeadAnswersAsGetWithoutTheBody() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.test(.live) { client in
+            let session = try await client.officeSession("fiona", fixture: fixture)
+            let token = try await client.login("fiona")
+            let cases: [(String, HTTPFields)] = [
+                ("/health", [:]), ("/static/office.css", [:]), ("/login", [.accept: "text/html"]),
+                ("/submissions", [.cookie: session.cookieHeader, .accept: "text/html"]),
+                ("/templates", [.cookie: session.cookieHeader, .accept: "text/html"]),
+                ("/api/v1/templates", [.authorization: "Bearer \(token)"]),
+            ]
+            for (path, headers) in cases {
+                let get = try await client.execute(uri: path, method: .get, headers: headers) { $0 }
+                let head = try await client.execute(uri: path, method: .head, headers: headers) { $0 }
+                XCTAssertEqual(head.status, get.status, path)
+                XCTAssertEqual(get.status, .ok, path)
+                XCTAssertEqual(head.body.readableBytes, 0, path)
+                XCTAssertEqual(head.headers[.contentType], get.headers[.contentType], path)
+                if path.hasPrefix("/static") {
+                    XCTAssertEqual(head.headers[.contentLength], "\(get.body.readableBytes)", path)
+                }
+            }
+            let signedOut = try await client.execute(uri: "/submissions", method: .head) { $0 }
+            XCTAssertEqual(signedOut.status, .seeOther, "HEAD of a page needs the session as GET does")
         }
     }
 
     func testOnlyPathsOfThisSiteAreFollowedAfterSignIn() {
-        XCTAssertEqual(SignInController.safeNext("/submissions?q=a"), "/submissions?q=a")
-        for hostile in [nil, "", "https://evil.example", "//evil.example", "/\\evil.example", "javascript:alert(1)", "/a\nb"] {
-            XCTAssertEqual(SignInController.safeNext(hostile), "/", hostile ?? "nil")
+        for own in ["/", "/submissions?q=a", "/submissions?q=a%20b&template=pump-inspection", "/templates/x/stats",
+                    "/%2F%2Fevil.example", "/submissions/%09"] {
+            XCTAssertEqual(SignInController.safeNext(own), own, "a path of this site, percent-encoded as the office writes it")
+        }
+        // As they arrive once the query is decoded: `next=/%09/evil` is "/\t/evil", and so on.
+        let hostile: [String?] = [
+            nil, "", "https://evil.example", "http:/evil.example", "//evil.example", "///evil.example", "/\\evil.example",
+            "\\/evil.example", "/\\/evil.example", "javascript:alert(1)", "evil.example", " /x", "/a\nb",
+            "/\t/127.0.0.1:47999/phish", "/\n/evil.example", "/\r\n/evil.example", "/\u{0B}/evil", "/\u{0C}/evil",
+            "/\u{00}/evil", "/\u{1B}[2J", "/\u{7F}/evil", "/\u{85}/evil", "/\u{A0}/evil", "/\u{2028}/evil", "/\u{3000}/evil",
+            "/ /evil.example", "/a b", "/\u{FF0F}evil.example", "/\u{200B}/evil", String(repeating: "/a", count: 1100),
+        ]
+        for value in hostile {
+            XCTAssertEqual(SignInController.safeNext(value), "/", value.map { String(reflecting: $0) } ?? "nil")
+        }
+    }
+
+    /// The probe of the issue: `GET /login?next=/%09/127.0.0.1:47999/phish` with a valid cookie
+    /// went to `/<TAB>/127.0.0.1:47999/phish`, which browsers read as another host. Each
+    /// encoded form of a hostile `next` now lands on `/`.
+    func testHostileNextInTheQueryRedirectsHome() async throws {
+        let fixture = try ServerFixture()
+        try await fixture.test(.live) { client in
+            let session = try await client.officeSession("fiona", fixture: fixture)
+            for query in ["/%09/127.0.0.1:47999/phish", "/%0a/evil.example", "/%0d%0a/evil.example", "%2F%2Fevil.example",
+                          "//evil.example", "/%5cevil.example", "/%5C/evil.example", "%5C%5Cevil.example", "https:%2F%2Fevil.example",
+                          "/%20/evil.example", "/%E3%80%80/evil.example", "/%1b%5b2J"] {
+                let response = try await client.execute(uri: "/login?next=" + query, method: .get,
+                                                        headers: [.cookie: session.cookieHeader]) { $0 }
+                XCTAssertEqual(response.status, .seeOther, query)
+                XCTAssertEqual(response.headers[.location], "/", query)
+            }
+            let own = try await client.execute(uri: "/login?next=%2Fsubmissions%3Fq%3Da%2520b", method: .get,
+                                               headers: [.cookie: session.cookieHeader]) { $0 }
+            XCTAssertEqual(own.headers[.location], "/submissions?q=a%20b")
         }
     }
 
@@ -175,6 +248,22 @@ final class OfficeSignInTests: XCTestCase {
                        "three failures from one address hold every name")
         limiter.recordSuccess(user: "ana")
         XCTAssertNil(limiter.retryAfter(user: "ana", address: "10.0.0.9", now: start.addingTimeInterval(101)))
+    }
+
+    /// Fullwidth and other compatibility spellings are one account to the directory, so one count.
+    func testTheLimiterCountsEveryWidthAndCaseOfANameAsOne() {
+        let limiter = SignInLimiter(limits: .init(perUser: 3, perAddress: 100, window: 100))
+        let start = Date(timeIntervalSince1970: 1_000_000)
+        for (offset, spelling) in ["dmitri", "ｄｍｉｔｒｉ", "ＤＭＩＴＲＩ"].enumerated() {
+            XCTAssertNil(limiter.retryAfter(user: spelling, address: "10.0.0.\(offset)", now: start))
+            limiter.recordFailure(user: spelling, address: "10.0.0.\(offset)", now: start)
+        }
+        for spelling in ["dmitri", "ｄｍｉｔｒｉ", "Ｄmitri", " DMITRI"] {
+            XCTAssertEqual(limiter.retryAfter(user: spelling, address: "10.0.0.9", now: start.addingTimeInterval(1)), 99, spelling)
+        }
+        XCTAssertNil(limiter.retryAfter(user: "dmitry", address: "10.0.0.9", now: start.addingTimeInterval(1)))
+        limiter.recordSuccess(user: "ｄｍｉｔｒｉ")
+        XCTAssertNil(limiter.retryAfter(user: "dmitri", address: "10.0.0.9", now: start.addingTimeInterval(1)))
     }
 }
 

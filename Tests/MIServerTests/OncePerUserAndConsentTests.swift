@@ -31,6 +31,17 @@ final class OncePerUserAndConsentTests: XCTestCase {
 
     private static func upload(_ data: Data) throws -> MultipartBody { try ServerFixture.upload(formData: data, media: [:]) }
 
+    /// A server that publishes `cohort` v1 (with its consent): the server stores forms of the
+    /// templates it has only.
+    private static func fixture(_ edits: [ConfigEdit] = []) throws -> ServerFixture {
+        let fixture = try ServerFixture(edits)
+        let template = Template(id: "cohort", title: "Cohorte", version: 1,
+                                questions: [Question(id: "edad", text: "Edad", kind: .shortAnswer)],
+                                oncePerUser: true, consent: consent)
+        try TemplateCoding().encodeData(template).write(to: fixture.templates.appendingPathComponent("cohort.json"))
+        return fixture
+    }
+
     private static func code(_ response: TestResponse) -> String? {
         ((response.json as? [String: Any])?["error"] as? [String: Any])?["code"] as? String
     }
@@ -43,7 +54,7 @@ final class OncePerUserAndConsentTests: XCTestCase {
     }
 
     func testASecondFormOfTheTemplateByTheSameUserIs409NamingTheFirst() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try Self.fixture()
         let first = UUID()
         try await fixture.test { client in
             let token = try await client.login("fiona")
@@ -65,7 +76,7 @@ final class OncePerUserAndConsentTests: XCTestCase {
     }
 
     func testRacingUploadsOfTwoFormsStoreOne() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try Self.fixture()
         let bodies = try (1...6).map { try Self.upload(try Self.formData(name: "c\($0)")) }
         let statuses = try await fixture.test { client in
             let token = try await client.login("fiona")
@@ -80,7 +91,7 @@ final class OncePerUserAndConsentTests: XCTestCase {
     }
 
     func testSimulatedFormsAreNotBoundByOncePerUser() async throws {
-        let fixture = try ServerFixture([.set("Server.AcceptSimulated", true)])
+        let fixture = try Self.fixture([.set("Server.AcceptSimulated", true)])
         try await fixture.test { client in
             let token = try await client.login("fiona")
             try await assertStatus(.created, await client.upload(try Self.upload(try Self.formData(name: "s1", simulated: true)), token: token))
@@ -91,7 +102,7 @@ final class OncePerUserAndConsentTests: XCTestCase {
     }
 
     func testAFormWithoutTheConsentOrWithAnotherTextsIs422() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try Self.fixture()
         try await fixture.test { client in
             let token = try await client.login("fiona")
             let missing = try await client.upload(try Self.upload(try Self.formData(sha256: "")), token: token)

@@ -32,8 +32,16 @@ final class ScoreRecomputationTests: XCTestCase {
         try ServerFixture.upload(formData: data, media: [:])
     }
 
-    func testForgedScoresAreReplacedByTheServersOwn() async throws {
+    /// A server that publishes the IPAQ sample, as it must for its forms to be stored.
+    static func fixture() throws -> ServerFixture {
         let fixture = try ServerFixture()
+        try FileManager.default.copyItem(at: TemplateFixture.samplesFolder.appendingPathComponent("ipaq.json"),
+                                         to: fixture.templates.appendingPathComponent("ipaq.json"))
+        return fixture
+    }
+
+    func testForgedScoresAreReplacedByTheServersOwn() async throws {
+        let fixture = try Self.fixture()
         let form = try Self.ipaqForm(try XCTUnwrap(IPAQCases.all.first))
         let computed = try XCTUnwrap(form.scoreValues)
         let forged: [String: Any] = ["ipaq.totalMET": 99_999, "ipaq.category": "high"]
@@ -59,7 +67,7 @@ final class ScoreRecomputationTests: XCTestCase {
     }
 
     func testMatchingScoresAreNotLoggedAndUnscoredFormsCarryNone() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try Self.fixture()
         let form = try Self.ipaqForm(try XCTUnwrap(IPAQCases.all.first))
         try await fixture.test { client in
             let foreman = try await client.login("fiona")
@@ -82,7 +90,7 @@ final class ScoreRecomputationTests: XCTestCase {
 
     /// Rows stored before scores were kept get them from their form.json at the next start.
     func testTheBackfillComputesScoresOfStoredForms() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try Self.fixture()
         let form = try Self.ipaqForm(try XCTUnwrap(IPAQCases.all.first))
         try await fixture.test { client in
             let foreman = try await client.login("fiona")
@@ -101,9 +109,7 @@ final class ScoreRecomputationTests: XCTestCase {
 
     /// The export's score columns come from the answers, not from form.json's forged figures.
     func testExportColumnsHoldTheRecomputedScores() async throws {
-        let fixture = try ServerFixture()
-        try FileManager.default.copyItem(at: TemplateFixture.samplesFolder.appendingPathComponent("ipaq.json"),
-                                         to: fixture.templates.appendingPathComponent("ipaq.json"))
+        let fixture = try Self.fixture()
         let form = try Self.ipaqForm(try XCTUnwrap(IPAQCases.all.first))
         let sheet = try XCTUnwrap(form.scores)
         let forgedData = try Self.forging(form, scores: ["ipaq.totalMET": 99_999, "ipaq.category": "high"])

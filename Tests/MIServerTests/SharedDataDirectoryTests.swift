@@ -4,6 +4,7 @@ import Glibc
 #endif
 import Hummingbird
 import HummingbirdTesting
+import MIDirectory
 import MIKit
 @testable import MIServer
 import TestSupport
@@ -111,6 +112,41 @@ final class SharedDataDirectoryTests: XCTestCase {
         XCTAssertFalse(Files.exists(first.layout.signingKey), "no key of its own in the data folder")
     }
 
+    /// Servers sharing the data folder each keep their own `SessionRevocations` on its one file:
+    /// a session signed out on one is refused by the other at its next request, also after a
+    /// third server's start rewrote the file without the expired lines.
+    func testASessionSignedOutOnOneServerIsRefusedByTheOthers() throws {
+        let shared = try TemporaryDirectory(prefix: "mi-shared")
+        let file = DataLayout(root: shared.url).revokedSessions
+        let key = (0..<32).map { _ in UInt8.random(in: 0...255) }
+        func server() -> SessionTokens {
+            SessionTokens(keyBytes: key, lifetime: 3600, revocations: SessionRevocations(file: file))
+        }
+        let one = server(), two = server()
+        let now = Date()
+        let user = DirectoryUser(userName: "fiona", dn: "uid=fiona", displayName: "Fiona", role: .foreman)
+        let (token, claims) = try one.issue(for: user, now: now)
+        let (other, _) = try one.issue(for: user, now: now)
+        XCTAssertNotNil(claims.jti, "a token carries its id")
+        XCTAssertNotNil(two.verify(token, now: now), "valid on both before signing out")
+        try one.revoke(token, claims: claims)
+        XCTAssertNil(one.verify(token, now: now))
+        XCTAssertNil(two.verify(token, now: now), "the other server refuses the signed-out token")
+        XCTAssertNotNil(two.verify(other, now: now), "another session of the same user goes on")
+        // An expired line is dropped at a start; the revoked one, still unexpired, is kept.
+        try SessionRevocations(file: file).revoke(id: "old-session", expires: Int64(now.timeIntervalSince1970) - 3600)
+        try SessionRevocations(file: file).prune(now: now)
+        let text = try String(contentsOf: file, encoding: .utf8)
+        XCTAssertFalse(text.contains("old-session"), text)
+        XCTAssertNil(two.verify(token, now: now), "still refused after the rewrite")
+        let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+        XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o600)
+        // An unreadable list refuses every token rather than accept a revoked one.
+        try FileManager.default.removeItem(at: file)
+        try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false)
+        XCTAssertNil(two.verify(other, now: now), "fail closed")
+    }
+
     func testServersStartingAtOnceOnANewKeyFileAllReadOneKey() async throws {
         let keys = try TemporaryDirectory(prefix: "mi-keys")
         let keyFile = keys.path("cluster.key")
@@ -152,7 +188,7 @@ final class SharedDataDirectoryTests: XCTestCase {
         let draft = #"{"id": "pump-inspection", "title": "Pump, reworked", "questions": [{"id": "ok", "type": "trueFalse", "text": "Ok?"}]}"#
         try await first.test { one in
             let fiona = try await one.officeSession("fiona", fixture: first)
-            let published = try await one.execute(uri: "/templates/publish", method: .post,
+            let published = try await one.execute(uri: "/templates/publish?basedOn=pump-inspection", method: .post,
                                                   headers: [.cookie: fiona.cookieHeader, CSRFMiddleware.header: fiona.csrf,
                                                             .contentType: "application/json"],
                                                   body: ByteBuffer(string: draft)) { $0 }

@@ -38,7 +38,7 @@ class StatisticsPageTests: EngineTestCase {
                            "<option value=\"bob\">bob</option>", "<select id=\"version\" name=\"version\">",
                            "<option value=\"3\">version 3</option>", "<select id=\"groupBy\" name=\"groupBy\">",
                            "<option value=\"noise\">", "<strong>5 forms</strong>", "none simulated",
-                           "<svg class=\"chart chart-days\"", "<polyline class=\"line\"", "<title>2026-03-02: 2 forms</title>",
+                           "<svg class=\"chart chart-days\"", "<polyline class=\"line\"", "<title>2026-03-02: 2 forms submitted</title>",
                            "<a id=\"nav-templates\" href=\"/templates\" class=\"current\">"] {
                 XCTAssertTrue(html.contains(marker), "\(marker) in\n\(html)")
             }
@@ -50,7 +50,7 @@ class StatisticsPageTests: EngineTestCase {
             XCTAssertEqual(Self.count("<circle class=\"point\"", in: html), 3)
 
             let noise = try XCTUnwrap(Self.section("noise", in: html), html)
-            XCTAssertTrue(noise.contains("<svg class=\"chart chart-options\""), noise)
+            XCTAssertTrue(noise.contains("<svg class=\"chart chart-hbars chart-options\""), noise)
             XCTAssertEqual(Self.count("<rect class=\"bar\"", in: noise), 4, "a bar per option, the empty one too")
             XCTAssertTrue(noise.contains("<title>Normal: 2 forms, 50.0 % of 4 answered</title>"), noise)
             XCTAssertTrue(noise.contains("<td>Cavitation (gravel noise)</td><td class=\"number\">0</td><td class=\"number\">0.0 %</td>"), noise)
@@ -71,7 +71,7 @@ class StatisticsPageTests: EngineTestCase {
             XCTAssertTrue(hours.contains("<tr><th>Median</th><td class=\"number\">1200</td></tr>"), hours)
             XCTAssertTrue(hours.contains("<tr><th>Mean</th><td class=\"number\">1130</td></tr>"), hours)
             let notes = try XCTUnwrap(Self.section("notes", in: html))
-            XCTAssertTrue(notes.contains("<svg class=\"chart chart-values\""), notes)
+            XCTAssertTrue(notes.contains("<svg class=\"chart chart-hbars chart-values\""), notes)
             XCTAssertTrue(notes.contains("<td>all fine</td><td class=\"number\">2</td>"), notes)
             let bearings = try XCTUnwrap(Self.section("bearings", in: html))
             XCTAssertEqual(Self.count("<div class=\"cell-stats\"", in: bearings), 5, "every cell that takes a value")
@@ -145,7 +145,7 @@ class StatisticsPageTests: EngineTestCase {
                                   SVGChart.Bar(label: "c", title: "c: 1", value: 1, text: "1")],
                                  kind: "option", svgClass: "chart-options", label: "x")
         let rows = try XCTUnwrap(bars["rows"] as? [[String: Any]])
-        XCTAssertEqual(rows.map { $0["width"] as? Double }, [SVGChart.barRoom, 0, SVGChart.barRoom / 4])
+        XCTAssertEqual(rows.map { $0["width"] as? Double }, [SVGChart.barRoom, 0, (SVGChart.barRoom / 4).rounded()])
         let columns = SVGChart.columns([SVGChart.Column(value: 2, title: "", tick: "a"), SVGChart.Column(value: 1, title: "", tick: "b")],
                                        kind: "bin", svgClass: "chart-histogram", label: "x")
         let drawn = try XCTUnwrap(columns["bars"] as? [[String: Any]])
@@ -153,7 +153,7 @@ class StatisticsPageTests: EngineTestCase {
         XCTAssertEqual(drawn.map { $0["anchor"] as? String }, ["start", "end"])
         let line = SVGChart.line([SVGChart.Point(value: 0, title: nil), SVGChart.Point(value: 2, title: "d: 2")],
                                  firstTick: "d0", lastTick: "d1", svgClass: "chart-days", label: "x")
-        XCTAssertEqual(line["points"] as? String, "30.0,128.0 590.0,8.0")
+        XCTAssertEqual(line["points"] as? String, "30.0,138.0 590.0,18.0")
         XCTAssertEqual((line["markers"] as? [[String: Any]])?.count, 1)
         XCTAssertEqual(StatisticsPage.binText(HistogramBin(lower: 10, upper: 20, count: 1), integer: true), "10–19")
         XCTAssertEqual(StatisticsPage.binText(HistogramBin(lower: 7, upper: 8, count: 1), integer: true), "7")
@@ -183,7 +183,7 @@ final class StatisticsPageScoresTests: XCTestCase {
         XCTAssertTrue(html.contains("<section id=\"stats-scores\">"), html)
         let category = try XCTUnwrap(StatisticsPageTests.section("ipaq.category", in: html.replacingOccurrences(
             of: "<section class=\"panel score-stats\" data-score=", with: "<section class=\"panel question-stats\" data-question-id=")), html)
-        XCTAssertTrue(category.contains("<svg class=\"chart chart-categories\""), category)
+        XCTAssertTrue(category.contains("<svg class=\"chart chart-hbars chart-categories\""), category)
         XCTAssertEqual(StatisticsPageTests.count("<rect class=\"bar\"", in: category), 2)
         XCTAssertTrue(category.contains("<td>moderate</td><td class=\"number\">2</td><td class=\"number\">40.0 %</td>"), category)
         XCTAssertTrue(category.contains("&lt;high&gt;"), "a word is text, never markup")

@@ -50,9 +50,9 @@ class SubmissionListPageTests: EngineTestCase {
             for marker in ["<form id=\"filters\" class=\"panel filters\" method=\"get\"", "<select id=\"template\" name=\"template\">",
                            "<select id=\"user\" name=\"user\">", "<input id=\"from\" name=\"from\" type=\"date\"",
                            "<input id=\"to\" name=\"to\" type=\"date\"", "<input id=\"q\" name=\"q\"", "<button id=\"apply\"",
-                           "<table id=\"submissions\"", "<p id=\"count\" class=\"muted\">2 submissions</p>",
-                           "<a class=\"open\" href=\"/submissions/\(ana)\">pump-1</a>", "<td class=\"technician\">bob</td>",
-                           "<td class=\"template\">Centrifugal pump — monthly inspection</td>", "<option value=\"bob\">bob</option>",
+                           "<table id=\"submissions\"", "<p id=\"count\" class=\"muted\">1–2 of 2 submissions</p>",
+                           "<a class=\"open\" href=\"/submissions/\(ana)\">pump-1</a>", "<td class=\"technician\" data-label=\"Technician\">bob</td>",
+                           "<td class=\"template\" data-label=\"Template\">Centrifugal pump — monthly inspection</td>", "<option value=\"bob\">bob</option>",
                            "<a id=\"nav-submissions\" href=\"/submissions\" class=\"current\">"] {
                 XCTAssertTrue(html.contains(marker), "\(marker) in\n\(html)")
             }
@@ -64,7 +64,7 @@ class SubmissionListPageTests: EngineTestCase {
             let bobs = try await Self.get(client, "/submissions?user=bob&template=&from=&to=&q=", session)
             XCTAssertEqual(Self.rowIDs(bobs.text), [bob])
             XCTAssertTrue(bobs.text.contains("<option value=\"bob\" selected>bob</option>"), bobs.text)
-            XCTAssertTrue(bobs.text.contains("<p id=\"count\" class=\"muted\">1 submission</p>"))
+            XCTAssertTrue(bobs.text.contains("<p id=\"count\" class=\"muted\">1–1 of 1 submission</p>"), bobs.text)
             let search = try await Self.get(client, "/submissions?q=VALVULA+rot", session)
             XCTAssertEqual(Self.rowIDs(search.text), [bob])
             XCTAssertTrue(search.text.contains("value=\"VALVULA rot\""), "the search stays in its box")
@@ -89,6 +89,15 @@ class SubmissionListPageTests: EngineTestCase {
             XCTAssertEqual(Set(Self.rowIDs(first.text) + Self.rowIDs(second.text)), [ana, bob])
             XCTAssertFalse(second.text.contains("id=\"next-page\""))
             XCTAssertTrue(second.text.contains("id=\"first-page\""))
+            XCTAssertTrue(second.text.contains("<p id=\"count\" class=\"muted\">2–2 of 2 submissions</p>"), second.text)
+            // Previous leads back to the first page, which has no previous page of its own.
+            let previous = try XCTUnwrap(Self.href(ofID: "previous-page", in: second.text), second.text)
+            XCTAssertTrue(previous.contains("before=") && !previous.contains("cursor="), previous)
+            let back = try await Self.get(client, previous, session)
+            XCTAssertEqual(Self.rowIDs(back.text), Self.rowIDs(first.text))
+            XCTAssertTrue(back.text.contains("<p id=\"count\" class=\"muted\">1–1 of 2 submissions</p>"), back.text)
+            XCTAssertFalse(back.text.contains("id=\"previous-page\""))
+            XCTAssertTrue(back.text.contains("id=\"next-page\""))
 
             let bad = try await Self.get(client, "/submissions?from=someday", session)
             XCTAssertEqual(bad.status, .badRequest)
@@ -128,15 +137,19 @@ class SubmissionListPageTests: EngineTestCase {
             let html = page.text
             XCTAssertTrue(html.contains("<a id=\"nav-dashboard\" href=\"/\" class=\"current\">"))
             XCTAssertEqual(html.components(separatedBy: "<g class=\"day\">").count - 1, 30)
-            XCTAssertTrue(html.contains("<title>2026-03-02: 2</title>"), html)
-            XCTAssertTrue(html.contains("<title>2026-03-03: 0</title>"))
+            XCTAssertTrue(html.contains("<title>2026-03-02: 2 uploaded</title>"), html)
+            XCTAssertTrue(html.contains("<title>2026-03-03: 0 uploaded</title>"))
+            XCTAssertTrue(html.contains("<h2>Submissions per day uploaded</h2>"), "the chart says which day it counts by")
             XCTAssertTrue(html.contains("2026-02-02 – 2026-03-03"), "the period ends today")
             XCTAssertTrue(html.contains("<title>Centrifugal pump — monthly inspection (pump-inspection): 2</title>"), html)
             XCTAssertEqual(html.components(separatedBy: "<tr class=\"submission\">").count - 1, 2, "the newest submissions")
             XCTAssertTrue(html.contains("<a class=\"open\" href=\"/submissions/\(Self.bobFormID.uuidString.lowercased())\">pump-1</a>"))
             XCTAssertTrue(html.contains("pump-inspection · version 3"), "templates changed recently")
             XCTAssertFalse(html.contains("style="), "no inline style: the CSP forbids it")
-            XCTAssertTrue(html.contains(">Centrifugal pump — monthly in…</text>"), "a long title is shortened beside the bars")
+            XCTAssertTrue(html.contains("<text class=\"label\" x=\"0\" y=\"12.0\">Centrifugal pump — monthly inspection</text>"),
+                          "the title on its own line above its bar, whole")
+            XCTAssertEqual(SVGChart.shortened(String(repeating: "x", count: 60)).count, SVGChart.labelCharacters,
+                           "a longer one is shortened")
             XCTAssertTrue(html.contains("text-anchor=\"start\">02-02</text>") && html.contains("text-anchor=\"end\">03-03</text>"), html)
             // The tallest bar fills the chart; bars are drawn with presentation attributes only.
             XCTAssertTrue(html.contains("y=\"0.0\" width=\"18.0\" height=\"120.0\""), html)

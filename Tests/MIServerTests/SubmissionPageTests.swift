@@ -137,7 +137,7 @@ class SubmissionPageTests: EngineTestCase {
 /// The Consent and Scores sections of `/submissions/{id}`.
 final class SubmissionPageClinicalTests: XCTestCase {
     func testConsentAndScoresOfAnUploadedIPAQForm() async throws {
-        let fixture = try ServerFixture()
+        let fixture = try ScoreRecomputationTests.fixture()
         var form = try ScoreRecomputationTests.ipaqForm(try XCTUnwrap(IPAQCases.all.first))
         form.consent?.by = "ana <b>"
         let formData = try FormFile.encode(form)

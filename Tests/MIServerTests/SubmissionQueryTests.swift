@@ -21,6 +21,7 @@ class SubmissionQueryTests: XCTestCase {
         var receivedAt: Date
         var submittedAt: Date?
         var note: String
+        var simulated = false
     }
 
     static let day: TimeInterval = 86_400
@@ -28,6 +29,8 @@ class SubmissionQueryTests: XCTestCase {
 
     /// 40 submissions: two templates, three technicians, one per six hours from the test
     /// clock's start, some with equal form names and upload times so ties need the sequence.
+    /// Names are `sim-3-0` … `sim-3-12`, whose natural order is not their byte order; every
+    /// eighth form is simulated.
     func seed(_ repository: any SubmissionRepository) async throws -> [Seed] {
         let sample = try TemplateFixture.sampleTemplate()
         var boiler = sample
@@ -40,8 +43,9 @@ class SubmissionQueryTests: XCTestCase {
             let id = UUID().uuidString.lowercased()
             // Every fourth pair shares its upload second.
             let received = TestClock.start.addingTimeInterval(TimeInterval((index / 2) * 6 * 3600) + (index % 4 == 0 ? 0 : TimeInterval(index % 2)))
-            var form = Form(id: UUID(uuidString: id) ?? UUID(), name: "form-\(index % 7)", user: user, template: template,
+            var form = Form(id: UUID(uuidString: id) ?? UUID(), name: "sim-3-\(index % 13)", user: user, template: template,
                             createdAt: TestClock.start)
+            if index % 8 == 3 { form.record(AuditEvent(at: TestClock.start, by: user, action: .simulated)) }
             form.status = .completed
             form.submittedAt = index % 9 == 4 ? nil : received.addingTimeInterval(-TimeInterval((index * 37) % 5000))
             let note = Self.notes[index % Self.notes.count]
@@ -54,7 +58,7 @@ class SubmissionQueryTests: XCTestCase {
             XCTAssertEqual(outcome, .recorded(receipt))
             seeds.append(Seed(id: id, user: user, template: template.id, title: template.title, formName: form.name,
                               receivedAt: received, submittedAt: form.submittedAt.map { Date(timeIntervalSince1970: $0.timeIntervalSince1970.rounded(.down)) },
-                              note: note))
+                              note: note, simulated: form.isSimulated))
         }
         return seeds
     }
@@ -73,11 +77,13 @@ class SubmissionQueryTests: XCTestCase {
             all += page.submissions
             guard let next = page.nextCursor else { return all }
             XCTAssertEqual(page.submissions.count, query.limit, "only the last page is short")
-            query = try SubmissionQuery(parameters: [("sort", query.sort.rawValue), ("order", query.order.rawValue),
-                                                     ("limit", String(query.limit)), ("cursor", next)]
-                                        + (query.template.map { [("template", $0)] } ?? [])
-                                        + (query.user.map { [("user", $0)] } ?? [])
-                                        + (query.words.isEmpty ? [] : [("q", query.words.joined(separator: " "))]))
+            var parameters: [(name: String, value: String)] = [("sort", query.sort.rawValue), ("order", query.order.rawValue),
+                                                                ("limit", String(query.limit)), ("cursor", next)]
+            if let template = query.template { parameters.append(("template", template)) }
+            if let user = query.user { parameters.append(("user", user)) }
+            if !query.words.isEmpty { parameters.append(("q", query.words.joined(separator: " "))) }
+            if query.hideSimulated { parameters.append(("simulated", "hide")) }
+            query = try SubmissionQuery(parameters: parameters)
         }
         XCTFail("the cursor never ended")
         return all
@@ -96,7 +102,7 @@ class SubmissionQueryTests: XCTestCase {
                         case .submitted: return String(format: "%012.0f", seed.submittedAt?.timeIntervalSince1970 ?? 0)
                         case .template: return seed.title
                         case .technician: return seed.user
-                        case .formName: return seed.formName
+                        case .formName: return NaturalOrder.key(seed.formName)
                         }
                     }
                     let (left, right) = (key(lhs.element), key(rhs.element))
@@ -110,6 +116,95 @@ class SubmissionQueryTests: XCTestCase {
                 }
             }
         }
+    }
+
+    /// `sim-3-2` before `sim-3-12`, on every engine.
+    func testFormNamesSortNaturally() async throws {
+        let (repository, folder) = try await makeRepository()
+        _ = folder
+        _ = try await seed(repository)
+        let names = try await allPages(repository, SubmissionQuery(sort: .formName, limit: 6)).map(\.formName)
+        var distinct: [String] = []
+        for name in names where distinct.last != name { distinct.append(name) }
+        XCTAssertEqual(distinct, (0...12).map { "sim-3-\($0)" })
+        XCTAssertTrue(NaturalOrder.precedes("sim-3-2", "sim-3-12"))
+        XCTAssertTrue(NaturalOrder.precedes("a9", "a10") && NaturalOrder.precedes("a10", "b1") && NaturalOrder.precedes("a007", "a8"))
+    }
+
+    /// Every page walked forward is found again walking back with `before`, and the rows
+    /// counted before a page's first row give its position ("51–55 of 55").
+    func testPreviousPagesAndPositions() async throws {
+        let (repository, folder) = try await makeRepository()
+        _ = folder
+        _ = try await seed(repository)
+        for (sort, order) in [(SubmissionQuery.Sort.uploaded, SubmissionQuery.Order.descending), (.formName, .ascending),
+                              (.technician, .descending), (.submitted, .ascending)] {
+            var query = SubmissionQuery(template: "pump-inspection", sort: sort, order: order, limit: 4)
+            let total = try await repository.count(query)
+            var forward: [SubmissionPage] = []
+            while true {
+                let page = try await repository.submissions(query)
+                forward.append(page)
+                let position = try await {
+                    guard let previous = page.previousCursor else { return 1 }
+                    var before = query
+                    (before.cursor, before.before) = (nil, SubmissionQuery.Cursor(encoded: previous))
+                    return try await repository.count(before) + 1
+                }()
+                XCTAssertEqual(position, (forward.count - 1) * 4 + 1, "\(sort) \(order) page \(forward.count)")
+                guard let next = page.nextCursor else { break }
+                query.cursor = SubmissionQuery.Cursor(encoded: next)
+            }
+            XCTAssertEqual(forward.map(\.submissions.count).reduce(0, +), total)
+            XCTAssertNil(forward.first?.previousCursor, "the first page has no previous page")
+            // Back from the last page to the first.
+            var backward = [forward.last?.submissions.map(\.id) ?? []]
+            var previous = forward.last?.previousCursor
+            while let cursor = previous {
+                var before = query
+                (before.cursor, before.before) = (nil, SubmissionQuery.Cursor(encoded: cursor))
+                let page = try await repository.submissions(before)
+                backward.insert(page.submissions.map(\.id), at: 0)
+                XCTAssertNotNil(page.nextCursor, "a page before another has a next page")
+                previous = page.previousCursor
+            }
+            XCTAssertEqual(backward, forward.map { $0.submissions.map(\.id) }, "\(sort) \(order)")
+        }
+        XCTAssertThrowsError(try SubmissionQuery(parameters: [
+            ("cursor", SubmissionQuery.Cursor(sort: .uploaded, order: .descending, value: .integer(5), seq: 3).encoded),
+            ("before", SubmissionQuery.Cursor(sort: .uploaded, order: .descending, value: .integer(5), seq: 3).encoded),
+        ]))
+    }
+
+    /// `simulated=hide` leaves simulated forms out; `dates=submitted` filters and counts by the
+    /// technician's submission time (a form without one is left out).
+    func testSimulatedHiddenAndDatesBySubmission() async throws {
+        let (repository, folder) = try await makeRepository()
+        _ = folder
+        let seeds = try await seed(repository)
+        let real = try await allPages(repository, try SubmissionQuery(parameters: [("simulated", "hide"), ("limit", "7")]))
+        XCTAssertEqual(Set(real.map(\.id)), Set(seeds.filter { !$0.simulated }.map(\.id)))
+        XCTAssertLessThan(real.count, seeds.count)
+        let hidden = try await repository.count(try SubmissionQuery(parameters: [("simulated", "hide")]))
+        XCTAssertEqual(hidden, real.count)
+
+        let query = try SubmissionQuery(parameters: [("dates", "submitted"), ("from", "2026-03-03"), ("to", "2026-03-04"), ("limit", "500")])
+        let days = try await repository.submissions(query).submissions
+        let start = TestClock.start.addingTimeInterval(-9 * 3600 + Self.day)
+        let expected = seeds.filter { seed in
+            guard let submitted = seed.submittedAt else { return false }
+            return submitted >= start && submitted < start.addingTimeInterval(2 * Self.day)
+        }
+        XCTAssertEqual(Set(days.map(\.id)), Set(expected.map(\.id)))
+        XCTAssertNotEqual(Set(days.map(\.id)), Set(seeds.filter { $0.receivedAt >= start && $0.receivedAt < start.addingTimeInterval(2 * Self.day) }.map(\.id)),
+                          "the seeds submit before they upload: the two ranges differ")
+        let since = TestClock.start.addingTimeInterval(Self.day)
+        let counts = try await repository.counts(since: since, user: nil, by: .submitted)
+        XCTAssertEqual(counts.days.map(\.count).reduce(0, +), seeds.filter { ($0.submittedAt ?? .distantPast) >= since }.count)
+        let byDay = Dictionary(grouping: seeds.compactMap { $0.submittedAt }.filter { $0 >= since }) {
+            Int($0.timeIntervalSince1970 / Self.day)
+        }.mapValues(\.count)
+        XCTAssertEqual(Dictionary(uniqueKeysWithValues: counts.days.map { (Int($0.day.timeIntervalSince1970 / Self.day), $0.count) }), byDay)
     }
 
     func testFiltersCombineWithPaging() async throws {
@@ -159,7 +254,7 @@ class SubmissionQueryTests: XCTestCase {
             ("kuhler", Set(seeds.filter { $0.note.hasPrefix("Kühler") }.map(\.id))),
             ("valv", Set(seeds.filter { $0.note.hasPrefix("Válvula") || $0.note.hasPrefix("valve") }.map(\.id))),
             ("schutzgitter", [seeds[7].id]), ("olservice", [seeds[11].id]),
-            ("form-3", Set(seeds.filter { $0.formName == "form-3" }.map(\.id))),
+            ("sim-3-12", Set(seeds.filter { $0.formName == "sim-3-12" }.map(\.id))),
             ("valvula noisy", []), ("alv", []), ("\"valve", Set(seeds.filter { $0.note.hasPrefix("valve") }.map(\.id))),
         ]
         for (text, expected) in searches {
@@ -178,13 +273,13 @@ class SubmissionQueryTests: XCTestCase {
         _ = folder
         let seeds = try await seed(repository)
         let since = TestClock.start.addingTimeInterval(Self.day)
-        let counts = try await repository.counts(since: since, user: nil)
+        let counts = try await repository.counts(since: since, user: nil, by: .uploaded)
         let recent = seeds.filter { $0.receivedAt >= since }
         XCTAssertEqual(counts.templates.map(\.count).reduce(0, +), recent.count)
         XCTAssertEqual(counts.templates.first { $0.templateID == "boiler-check" }?.count, recent.filter { $0.template == "boiler-check" }.count)
         XCTAssertEqual(counts.days.map(\.count).reduce(0, +), recent.count)
         XCTAssertEqual(counts.days.map(\.day), counts.days.map(\.day).sorted())
-        let ana = try await repository.counts(since: since, user: "ana")
+        let ana = try await repository.counts(since: since, user: "ana", by: .uploaded)
         XCTAssertEqual(ana.days.map(\.count).reduce(0, +), recent.filter { $0.user == "ana" }.count)
     }
 
@@ -192,7 +287,8 @@ class SubmissionQueryTests: XCTestCase {
         let bad: [(String, String)] = [
             ("limit", "0"), ("limit", "501"), ("limit", "ten"), ("limit", ""), ("sort", "price"), ("sort", ""),
             ("order", "up"), ("from", "2026-02-30"), ("from", "yesterday"), ("to", "2026-13-01"), ("cursor", "!!"),
-            ("cursor", "bm90IGEgY3Vyc29y"), ("q", String(repeating: "a", count: 501)),
+            ("cursor", "bm90IGEgY3Vyc29y"), ("q", String(repeating: "a", count: 501)), ("dates", "stored"),
+            ("dates", ""), ("simulated", "no"), ("simulated", ""), ("before", "!!"),
         ]
         for (name, value) in bad {
             XCTAssertThrowsError(try SubmissionQuery(parameters: [(name, value)]), "\(name)=\(value)") { error in
@@ -211,7 +307,7 @@ class SubmissionQueryTests: XCTestCase {
         let query = try SubmissionQuery(parameters: [("template", ""), ("q", "  Pump, válvula-3 "), ("from", "2026-03-02T10:00:00Z")])
         XCTAssertNil(query.template)
         XCTAssertEqual(query.words, ["Pump", "válvula", "3"])
-        XCTAssertEqual(query.receivedFrom, TestClock.start.addingTimeInterval(3600))
+        XCTAssertEqual(query.from, TestClock.start.addingTimeInterval(3600))
         XCTAssertEqual(query.sort, .uploaded)
         XCTAssertEqual(query.order, .descending)
         XCTAssertEqual(query.limit, 50)
@@ -257,4 +353,12 @@ final class PostgresSubmissionQueryTests: SubmissionQueryTests {
     }
 
     override func testDashboardCounts() async throws { try await super.testDashboardCounts() }
+
+    override func testFormNamesSortNaturally() async throws { try await super.testFormNamesSortNaturally() }
+
+    override func testPreviousPagesAndPositions() async throws { try await super.testPreviousPagesAndPositions() }
+
+    override func testSimulatedHiddenAndDatesBySubmission() async throws {
+        try await super.testSimulatedHiddenAndDatesBySubmission()
+    }
 }

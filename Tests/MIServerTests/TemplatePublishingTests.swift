@@ -19,12 +19,13 @@ final class TemplatePublishingTests: XCTestCase {
                                  body: ByteBuffer(string: json)) { $0 }
     }
 
-    /// The upload form as a browser posts it: multipart, the CSRF token in the action's query.
+    /// The upload form as a browser posts it: multipart, the CSRF token in its `_csrf` field.
     private static func upload(_ client: any TestClientProtocol, _ data: Data, filename: String,
                                session: OfficeBrowserSession) async throws -> TestResponse {
         var body = MultipartBody()
+        body.parts.append(.init(name: "_csrf", filename: nil, contentType: nil, data: Data(session.csrf.utf8)))
         body.parts.append(.init(name: "template", filename: filename, contentType: "application/json", data: data))
-        return try await client.execute(uri: "/templates/upload?_csrf=\(session.csrf)", method: .post,
+        return try await client.execute(uri: "/templates/upload", method: .post,
                                         headers: [.cookie: session.cookieHeader, .contentType: body.contentType, .accept: "text/html"],
                                         body: ByteBuffer(bytes: body.data)) { $0 }
     }
@@ -84,7 +85,7 @@ final class TemplatePublishingTests: XCTestCase {
         let fixture = try ServerFixture()
         try await fixture.test { client in
             let fiona = try await client.officeSession("fiona", fixture: fixture)
-            let response = try await Self.post(client, "/templates/publish", json: Self.draft, session: fiona)
+            let response = try await Self.post(client, "/templates/publish?basedOn=pump-inspection", json: Self.draft, session: fiona)
             XCTAssertEqual(response.status, .created, response.text)
             let published = try XCTUnwrap(response.json as? [String: Any])
             XCTAssertEqual(published["id"] as? String, "pump-inspection")
@@ -93,9 +94,17 @@ final class TemplatePublishingTests: XCTestCase {
             let templates = try await TemplateTests.list(client, token: try await client.login("fiona"))
             XCTAssertEqual(templates.first?["version"] as? Int, 4)
             XCTAssertEqual(templates.first?["title"] as? String, "Pump, reworked")
-            let again = try await Self.post(client, "/templates/publish", json: Self.draft, session: fiona)
-            XCTAssertEqual((again.json as? [String: Any])?["version"] as? Int, 5)
+            // A second click publishes nothing: the draft is the newest version already.
+            let again = try await Self.post(client, "/templates/publish?basedOn=pump-inspection", json: Self.draft, session: fiona)
+            XCTAssertEqual(again.status, .conflict, again.text)
+            XCTAssertEqual(again.errorCode, "template-unchanged", again.text)
+            XCTAssertTrue(again.errorMessage?.contains("identical to version 4") ?? false, again.text)
+            // A change is the next version.
+            let changed = Self.draft.replacingOccurrences(of: "Ok?", with: "Still ok?")
+            let next = try await Self.post(client, "/templates/publish?basedOn=pump-inspection", json: changed, session: fiona)
+            XCTAssertEqual((next.json as? [String: Any])?["version"] as? Int, 5, next.text)
         }
+        XCTAssertFalse(Files.exists(fixture.templates.appendingPathComponent("pump-inspection.v6.json")))
         let written = try Data(contentsOf: fixture.templates.appendingPathComponent("pump-inspection.v4.json"))
         XCTAssertEqual(try TemplateCoding().decode(written, source: "v4").version, 4)
         XCTAssertEqual(try Data(contentsOf: fixture.templates.appendingPathComponent("pump-inspection.json")),
@@ -110,7 +119,7 @@ final class TemplatePublishingTests: XCTestCase {
         try Files.write("{ still being checked", to: winner)
         try await fixture.test { client in
             let fiona = try await client.officeSession("fiona", fixture: fixture)
-            let response = try await Self.post(client, "/templates/publish", json: Self.draft, session: fiona)
+            let response = try await Self.post(client, "/templates/publish?basedOn=pump-inspection", json: Self.draft, session: fiona)
             XCTAssertEqual(response.status, .conflict, response.text)
             XCTAssertTrue(response.errorMessage?.contains("version 4 of template pump-inspection") ?? false, response.text)
         }
@@ -125,7 +134,7 @@ final class TemplatePublishingTests: XCTestCase {
         let outcomes = await withTaskGroup(of: Result<Int, TemplatePublishError>.self) { group in
             for _ in 0..<8 {
                 group.addTask {
-                    do { return .success(try publisher.publish(draft: draft).version) } catch let error as TemplatePublishError {
+                    do { return .success(try publisher.publish(draft: draft, basedOn: "pump-inspection").version) } catch let error as TemplatePublishError {
                         return .failure(error)
                     } catch { return .failure(.versionTaken(template: "unexpected \(error)", version: 0)) }
                 }
@@ -133,10 +142,38 @@ final class TemplatePublishingTests: XCTestCase {
             return await group.reduce(into: []) { $0.append($1) }
         }
         let versions = outcomes.compactMap { try? $0.get() }
-        XCTAssertEqual(Set(versions).count, versions.count, "a version published twice: \(outcomes)")
-        for case .failure(let error) in outcomes { XCTAssertEqual(error.code, "template-version-taken") }
+        XCTAssertEqual(versions, [4], "eight identical drafts at once publish one version: \(outcomes)")
+        for case .failure(let error) in outcomes {
+            XCTAssertTrue(["template-version-taken", "template-unchanged"].contains(error.code), "\(error)")
+        }
         let files = Files.names(in: fixture.templates).filter { $0.hasPrefix("pump-inspection.v") }
         XCTAssertEqual(files.count, versions.count)
+    }
+
+    /// "New template" with the id of a published one is refused at publish (409
+    /// `template-id-exists`, nothing written) and reported by the check on the id field.
+    func testANewTemplateWithAnExistingIdIsRefused() async throws {
+        let fixture = try ServerFixture()
+        let before = Files.names(in: fixture.templates)
+        try await fixture.test { client in
+            let fiona = try await client.officeSession("fiona", fixture: fixture)
+            let check = try await Self.post(client, "/templates/check", json: Self.draft, session: fiona)
+            XCTAssertEqual(check.status, .ok, check.text)
+            let problems = try XCTUnwrap((check.json as? [String: Any])?["problems"] as? [[String: Any]])
+            XCTAssertEqual(problems.first?["code"] as? String, "template-id-exists", check.text)
+            XCTAssertEqual(problems.first?["field"] as? String, "id", check.text)
+            XCTAssertTrue((problems.first?["message"] as? String)?.hasPrefix("this id exists — edit it instead?") ?? false, check.text)
+            // Opened from the template itself, the same draft has no such problem.
+            let fromEdit = try await Self.post(client, "/templates/check?basedOn=pump-inspection", json: Self.draft, session: fiona)
+            XCTAssertEqual((fromEdit.json as? [String: Any])?["problems"] as? [[String: Any]]  as NSArray?, [] as NSArray, fromEdit.text)
+            for path in ["/templates/publish", "/templates/publish?basedOn=", "/templates/publish?basedOn=another-template"] {
+                let response = try await Self.post(client, path, json: Self.draft, session: fiona)
+                XCTAssertEqual(response.status, .conflict, "\(path): \(response.text)")
+                XCTAssertEqual(response.errorCode, "template-id-exists", response.text)
+                XCTAssertTrue(response.errorMessage?.hasPrefix("this id exists — edit it instead?") ?? false, response.text)
+            }
+        }
+        XCTAssertEqual(Files.names(in: fixture.templates), before, "nothing was published")
     }
 
     func testInvalidDraftIs422WithProblemsAndWritesNothing() async throws {
@@ -154,6 +191,51 @@ final class TemplatePublishingTests: XCTestCase {
             try await assertStatus(.badRequest, await Self.post(client, "/templates/publish", json: "{", session: fiona))
         }
         XCTAssertEqual(Files.names(in: fixture.templates), before)
+    }
+
+    /// The probe of the issue: a title holding `ESC]0;…BEL ESC[2J` (retitle and clear the
+    /// technician's terminal) was published. Every text of a template is held to the rule of
+    /// answers: the editor's publish and check and the file upload refuse it, naming the field,
+    /// and nothing is written.
+    func testControlCharactersInAnyTemplateTextAreRefusedAtPublishAndUpload() async throws {
+        let fixture = try ServerFixture()
+        let before = Files.names(in: fixture.templates)
+        let hostile = #"\u001b]0;owned\u0007\u001b[2J"#
+        @Sendable func draft(title: String = "T", question: String) -> String {
+            #"{"id": "hostile", "title": "\#(title)", "questions": [\#(question)]}"#
+        }
+        let cases: [(json: String, question: String?, field: String)] = [
+            (draft(title: "Pump " + hostile, question: #"{"id": "q", "type": "trueFalse", "text": "Ok?"}"#), nil, "title"),
+            (draft(question: #"{"id": "q", "type": "trueFalse", "text": "Ok?\#(hostile)"}"#), "q", "text"),
+            (draft(question: #"{"id": "q", "type": "trueFalse", "text": "Ok?", "help": "\#(hostile)"}"#), "q", "help"),
+            (draft(question: #"{"id": "q", "type": "multipleChoice", "text": "?", "options": ["a", "b\#(hostile)"]}"#), "q", "options"),
+            (draft(question: #"{"id": "q", "type": "table", "text": "?", "rows": ["r\u0009"], "columns": ["c"]}"#), "q", "rows"),
+            (draft(question: #"{"id": "q", "type": "table", "text": "?", "rows": ["r"], "columns": ["c\u009b2J"]}"#), "q", "columns"),
+            (#"{"id": "hostile", "title": "T", "consent": "I agree\#(hostile)", "questions": [{"id": "q", "type": "trueFalse", "text": "?"}]}"#,
+             nil, "consent"),
+        ]
+        try await fixture.test(.live) { client in
+            let fiona = try await client.officeSession("fiona", fixture: fixture)
+            for (json, question, field) in cases {
+                let published = try await Self.post(client, "/templates/publish", json: json, session: fiona)
+                XCTAssertEqual(published.status, .unprocessableContent, "\(field): \(published.text)")
+                let problems = (published.json as? [String: Any])?["problems"] as? [[String: String]] ?? []
+                XCTAssertTrue(problems.contains { $0["field"] == field && $0["question"] == question
+                    && ($0["message"] ?? "").contains("contains the control character U+") }, "\(field): \(problems)")
+                let checked = try await Self.post(client, "/templates/check", json: json, session: fiona)
+                XCTAssertTrue(checked.text.contains("control character"), "the editor's check says so too: \(checked.text)")
+                let uploaded = try await Self.upload(client, Data(json.replacingOccurrences(of: #""id": "hostile","#,
+                                                                                             with: #""id": "hostile", "version": 1,"#).utf8),
+                                                     filename: "hostile.json", session: fiona)
+                XCTAssertEqual(uploaded.status, .unprocessableContent, "\(field): \(uploaded.text)")
+                XCTAssertTrue(uploaded.text.contains("control character"), uploaded.text)
+                XCTAssertFalse(uploaded.text.contains("\u{1B}"), "the page shows no raw ESC")
+            }
+            // Newlines stay allowed where a text may hold several lines.
+            let multiline = draft(question: #"{"id": "q", "type": "trueFalse", "text": "Ok?\nReally?", "help": "Line 1\nLine 2"}"#)
+            try await assertStatus(.created, await Self.post(client, "/templates/publish", json: multiline, session: fiona))
+        }
+        XCTAssertEqual(Set(Files.names(in: fixture.templates)), Set(before + ["hostile.v1.json"]))
     }
 
     func testTechniciansMayNotCheckOrPublish() async throws {
@@ -186,7 +268,7 @@ final class TemplatePublishingTests: XCTestCase {
         let fixture = try ServerFixture()
         try await fixture.test { client in
             let fiona = try await client.officeSession("fiona", fixture: fixture)
-            let good = try await Self.post(client, "/templates/check", json: Self.draft, session: fiona)
+            let good = try await Self.post(client, "/templates/check?basedOn=pump-inspection", json: Self.draft, session: fiona)
             XCTAssertEqual(good.status, .ok)
             let report = try JSONDecoder().decode(TemplateDraftReport.self, from: Data(buffer: good.body))
             XCTAssertEqual(report.problems, [])
@@ -211,7 +293,10 @@ final class TemplatePublishingTests: XCTestCase {
             let page = try await Self.get(client, "/templates?published=pump-inspection&version=7", session: fiona)
             XCTAssertTrue(page.text.contains("Published pump-inspection version 7."), page.text)
             XCTAssertTrue(page.text.contains("id=\"upload\""), "a publisher is offered the upload")
-            XCTAssertTrue(page.text.contains("action=\"/templates/upload?_csrf=\(fiona.csrf)\""), "the multipart form carries its CSRF token")
+            XCTAssertTrue(page.text.contains("action=\"/templates/upload\""), "the form's address carries no token")
+            XCTAssertTrue(page.text.contains("<input type=\"hidden\" name=\"_csrf\" value=\"\(fiona.csrf)\">"),
+                          "the multipart form carries its CSRF token in its body")
+            XCTAssertFalse(page.text.contains("?_csrf="), page.text)
             XCTAssertTrue(page.text.contains("href=\"/templates/pump-inspection/edit\""), "and the editor")
             let served = try await client.get("/api/v1/templates/pump-inspection", token: try await client.login("fiona"))
             XCTAssertEqual(Data(buffer: served.body), file)
@@ -241,10 +326,18 @@ final class TemplatePublishingTests: XCTestCase {
             XCTAssertEqual(response.status, .unprocessableContent, response.text)
             XCTAssertTrue(response.text.contains("<li>template bad, question n, field &quot;max&quot;:") ||
                           response.text.contains("<li>template bad, question n, field &quot;min&quot;:"), response.text)
-            let empty = try await client.execute(uri: "/templates/upload?_csrf=\(fiona.csrf)", method: .post,
-                                                 headers: [.cookie: fiona.cookieHeader, .contentType: "multipart/form-data; boundary=b"],
+            let empty = try await client.execute(uri: "/templates/upload", method: .post,
+                                                 headers: [.cookie: fiona.cookieHeader, .contentType: "multipart/form-data; boundary=b",
+                                                           CSRFMiddleware.header: fiona.csrf],
                                                  body: ByteBuffer(string: "--b--\r\n")) { $0 }
             XCTAssertEqual(empty.status, .badRequest, empty.text)
+            // The token in the address is no longer taken: it belongs in the body or a header.
+            var body = MultipartBody()
+            body.parts.append(.init(name: "template", filename: "bad.json", contentType: "application/json", data: file))
+            let inAddress = try await client.execute(uri: "/templates/upload?_csrf=\(fiona.csrf)", method: .post,
+                                                     headers: [.cookie: fiona.cookieHeader, .contentType: body.contentType],
+                                                     body: ByteBuffer(bytes: body.data)) { $0 }
+            XCTAssertEqual(inAddress.status, .forbidden, inAddress.text)
         }
         XCTAssertEqual(Files.names(in: fixture.templates), ["pump-inspection.json"])
     }
@@ -298,7 +391,7 @@ final class TemplatePublishingTests: XCTestCase {
         XCTAssertEqual(started.template.version, 3)
         try await fixture.test { client in
             let fiona = try await client.officeSession("fiona", fixture: fixture)
-            try await assertStatus(.created, await Self.post(client, "/templates/publish", json: Self.draft, session: fiona))
+            try await assertStatus(.created, await Self.post(client, "/templates/publish?basedOn=pump-inspection", json: Self.draft, session: fiona))
             let served = try await client.get("/api/v1/templates/pump-inspection", token: try await client.login("ana"))
             _ = try TemplateCache(store: store.store, keys: .default).install(Data(buffer: served.body), source: "server")
         }

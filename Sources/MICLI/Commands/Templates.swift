@@ -16,7 +16,11 @@ extension MI.Templates {
         static let configuration = CommandConfiguration(
             commandName: "list",
             abstract: "Download the templates that changed on the server into the cache, and list them.",
-            discussion: "Offline (or with --offline) it lists the cache and says how old it is.")
+            discussion: """
+                Offline (or with --offline) it lists the cache and says how old it is. When the server \
+                could not be asked, the cache is still listed but the exit status is the class of the \
+                failure (75 when the server could not be reached: try again later); with --offline it is 0.
+                """)
 
         @OptionGroup var global: GlobalOptions
 
@@ -41,6 +45,7 @@ extension MI.Templates {
             let cache = TemplateCache(store: context.store, keys: context.configuration.templateKeys)
             var sync = TemplateSync.Result()
             var offlineReason: String? = offline ? "--offline" : nil
+            var syncFailure: FailureClass?
             if !offline {
                 do {
                     let client = try ServerAccess.client(context)
@@ -48,6 +53,7 @@ extension MI.Templates {
                     sync = try context.run { _ in try TemplateSync.apply(listing, client: client, cache: cache, refresh: refresh) }
                 } catch {
                     offlineReason = error.localizedDescription
+                    syncFailure = FailureReport.describe(error).failureClass
                 }
             }
             let (templates, invalid) = try context.run { _ in cache.all() }
@@ -65,20 +71,24 @@ extension MI.Templates {
                     templates: templates.map { .init(id: $0.template.id, title: $0.template.title, version: $0.template.version,
                                                      questionCount: $0.template.questions.count, cachedAt: $0.modified) },
                     invalid: invalid.map { .init(file: $0.file, error: $0.error) }))
+                if let syncFailure { throw ExitCode(syncFailure.exitCode) }
                 return
             }
             for id in sync.downloaded { Terminal.out("Downloaded \(id).") }
             for id in sync.removed { Terminal.out("Removed \(id) (no longer on the server).") }
             guard !templates.isEmpty else {
                 Terminal.out("No templates in the cache (\(cache.folder.path)). Download them with `mi templates` when online, or import files with `mi templates import FILE…`.")
+                if let syncFailure { throw ExitCode(syncFailure.exitCode) }
                 return
             }
-            var table = TableRenderer(["TEMPLATE", "VERSION", "QUESTIONS", "CACHED", "TITLE"], wrapping: [4])
+            var table = TableRenderer(["TEMPLATE", "VERSION", "QUESTIONS", "CACHED", "TITLE"], wrapping: [4], droppable: [3])
             for entry in templates {
                 table.add([entry.template.id, String(entry.template.version), String(entry.template.questions.count),
-                           Format.date(entry.modified), entry.template.title])
+                           Format.date(entry.modified), DisplayText.escaped(entry.template.title)])
             }
-            Terminal.out(table.render())
+            Terminal.out(table)
+            // The cache was listed, but it may be out of date: a script must be able to tell.
+            if let syncFailure { throw ExitCode(syncFailure.exitCode) }
         }
     }
 
@@ -136,7 +146,7 @@ extension MI.Templates {
                 }))
             } else {
                 for (_, template) in validated {
-                    Terminal.out("Imported \(template.id) v\(template.version): \(template.title)")
+                    Terminal.out("Imported \(template.id) v\(template.version): \(DisplayText.escaped(template.title))")
                 }
             }
         }

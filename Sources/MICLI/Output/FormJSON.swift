@@ -3,22 +3,9 @@ import MIKit
 
 /// A form as `--json` prints it: the summary plus each question with its answer.
 struct FormJSON: Encodable {
-    var id: String
-    var name: String
-    var user: String
-    var status: String
-    var template: String
-    var templateVersion: Int
-    var title: String
-    var createdAt: Date
-    var updatedAt: Date
-    var submittedAt: Date?
-    var returnedAt: Date?
+    /// The keys every listing has (`FormSummaryJSON`), at the top level of the same object.
+    var summary: FormSummaryJSON
     var returnNote: String?
-    /// As in every listing (`FormSummaryJSON`): questions with an answer or a comment, questions, media files.
-    var answeredCount: Int
-    var questionCount: Int
-    var mediaCount: Int
     /// Who accepted the template's consent text, when, and its SHA-256 (absent when nobody did).
     var consent: ConsentAcceptance?
     /// Whether the form may be answered and submitted as far as consent goes (true when the
@@ -90,23 +77,27 @@ struct FormJSON: Encodable {
         var done: Bool
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case returnNote, consent, consentAccepted, questions, foremanComments, audit, scores, scoreItems, scoreNote
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try summary.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(returnNote, forKey: .returnNote)
+        try container.encodeIfPresent(consent, forKey: .consent)
+        try container.encode(consentAccepted, forKey: .consentAccepted)
+        try container.encode(questions, forKey: .questions)
+        try container.encode(foremanComments, forKey: .foremanComments)
+        try container.encodeIfPresent(audit, forKey: .audit)
+        try container.encodeIfPresent(scores, forKey: .scores)
+        try container.encodeIfPresent(scoreItems, forKey: .scoreItems)
+        try container.encodeIfPresent(scoreNote, forKey: .scoreNote)
+    }
+
     init(_ form: Form, media: [MediaFile]? = nil, history: Bool = false) {
-        id = form.id.uuidString.lowercased()
-        name = form.name
-        user = form.user
-        status = form.status.rawValue
-        template = form.template.id
-        templateVersion = form.template.version
-        title = form.template.title
-        createdAt = form.createdAt
-        updatedAt = form.updatedAt
-        submittedAt = form.submittedAt
-        returnedAt = form.returnedAt
+        summary = FormSummaryJSON(form.summary)
         returnNote = form.returnNote
-        let summary = form.summary
-        answeredCount = summary.answered
-        questionCount = summary.questions
-        mediaCount = summary.media
         consent = form.consent
         consentAccepted = form.hasRequiredConsent
         questions = form.template.questions.enumerated().map { index, question in

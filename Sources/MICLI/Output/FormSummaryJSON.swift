@@ -36,7 +36,8 @@ struct FormSummaryJSON: Codable, Equatable {
         status = form.location.area.status.rawValue
     }
 
-    init(_ summary: FormSummary, expiry: Expiry, now: Date) {
+    /// `expiry` nil leaves out `expiresAt` and `daysLeft` (a form shown whole, as `mi review`).
+    init(_ summary: FormSummary, expiry: Expiry? = nil, now: Date = Date()) {
         let incomplete = summary.status == .incomplete
         id = summary.id.uuidString.lowercased()
         name = summary.name
@@ -49,8 +50,8 @@ struct FormSummaryJSON: Codable, Equatable {
         updatedAt = summary.updatedAt
         submittedAt = summary.submittedAt
         returnedAt = summary.returnedAt
-        expiresAt = incomplete ? expiry.date(of: summary) : nil
-        daysLeft = incomplete ? expiry.daysLeft(of: summary, now: now) : nil
+        expiresAt = incomplete ? expiry?.date(of: summary) : nil
+        daysLeft = incomplete ? expiry?.daysLeft(of: summary, now: now) : nil
         answeredCount = summary.answered
         questionCount = summary.questions
         mediaCount = summary.media

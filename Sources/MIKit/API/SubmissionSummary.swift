@@ -72,10 +72,13 @@ public struct SubmissionPage: Codable, Sendable, Equatable {
     public var submissions: [SubmissionSummary]
     /// Pass as `cursor` for the next page; nil on the last page.
     public var nextCursor: String?
+    /// Pass as `before` for the previous page; nil on the first page.
+    public var previousCursor: String?
 
     /// A page as the server describes it.
-    public init(submissions: [SubmissionSummary], nextCursor: String?) {
+    public init(submissions: [SubmissionSummary], nextCursor: String?, previousCursor: String? = nil) {
         self.submissions = submissions
         self.nextCursor = nextCursor
+        self.previousCursor = previousCursor
     }
 }

@@ -76,18 +76,25 @@ public struct Configuration: Sendable {
             public var minimumBytesPerSecond: Int
             /// Open connections allowed from one client address.
             public var maxConnectionsPerAddress: Int
+            /// Seconds a kept-alive connection may wait, with no request under way, for its next
+            /// request before the server closes it (so idle connections do not use up an
+            /// address's `maxConnectionsPerAddress`).
+            public var idleTimeoutSeconds: Int
 
-            /// The defaults: 10 s for headers, 30 s without body bytes, 1 KiB/s, 32 connections.
+            /// The defaults: 10 s for headers, 30 s without body bytes, 1 KiB/s, 32 connections,
+            /// 60 s idle.
             public static let defaults = Limits(headerTimeoutSeconds: 10, bodyTimeoutSeconds: 30,
-                                                minimumBytesPerSecond: 1024, maxConnectionsPerAddress: 32)
+                                                minimumBytesPerSecond: 1024, maxConnectionsPerAddress: 32,
+                                                idleTimeoutSeconds: 60)
 
             /// Limits as given.
             public init(headerTimeoutSeconds: Int, bodyTimeoutSeconds: Int, minimumBytesPerSecond: Int,
-                        maxConnectionsPerAddress: Int) {
+                        maxConnectionsPerAddress: Int, idleTimeoutSeconds: Int = 60) {
                 self.headerTimeoutSeconds = headerTimeoutSeconds
                 self.bodyTimeoutSeconds = bodyTimeoutSeconds
                 self.minimumBytesPerSecond = minimumBytesPerSecond
                 self.maxConnectionsPerAddress = maxConnectionsPerAddress
+                self.idleTimeoutSeconds = idleTimeoutSeconds
             }
         }
 

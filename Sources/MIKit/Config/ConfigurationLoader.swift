@@ -166,7 +166,8 @@ public enum ConfigurationLoader {
             headerTimeoutSeconds: limit("HeaderTimeoutSeconds", defaultLimits.headerTimeoutSeconds, 1...3600),
             bodyTimeoutSeconds: limit("BodyTimeoutSeconds", defaultLimits.bodyTimeoutSeconds, 1...3600),
             minimumBytesPerSecond: limit("MinimumBytesPerSecond", defaultLimits.minimumBytesPerSecond, 0...(1 << 30)),
-            maxConnectionsPerAddress: limit("MaxConnectionsPerAddress", defaultLimits.maxConnectionsPerAddress, 1...100_000))
+            maxConnectionsPerAddress: limit("MaxConnectionsPerAddress", defaultLimits.maxConnectionsPerAddress, 1...100_000),
+            idleTimeoutSeconds: limit("IdleTimeoutSeconds", defaultLimits.idleTimeoutSeconds, 1...3600))
         let acceptSimulated = reader.bool("AcceptSimulated", required: false) ?? false
         let tls = readTLSFiles(reader, folder: folder)
         var database = DatabaseLocation.sqlite

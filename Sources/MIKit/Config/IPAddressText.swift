@@ -14,7 +14,7 @@ public enum IPAddressText {
         var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
         for family in [AF_INET, AF_INET6] where inet_pton(family, trimmed, &binary) == 1 {
             guard inet_ntop(family, binary, &buffer, socklen_t(buffer.count)) != nil else { return nil }
-            return String(cString: buffer)
+            return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
         return nil
     }

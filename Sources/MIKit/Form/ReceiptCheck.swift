@@ -15,7 +15,9 @@ public struct PartDigest: Sendable, Equatable {
 
 extension Receipt {
     /// The rule that guards every deletion after an upload: the receipt is for this form and
-    /// lists every local part with the same size and SHA-256. Throws the first difference.
+    /// lists exactly the local parts — each with the same size and SHA-256, and no part that was
+    /// not sent (a receipt that lists more is not a receipt of this upload). Throws the first
+    /// difference.
     public func verify(formID: UUID, parts local: [PartDigest]) throws(ReceiptError) {
         let expected = formID.uuidString.lowercased()
         guard id.lowercased() == expected else { throw .otherForm(receipt: id, form: expected) }
@@ -26,6 +28,13 @@ extension Receipt {
                                    local: part)
             }
         }
+        let sent = Set(local.map(\.name))
+        if let extra = parts.first(where: { !sent.contains($0.name) }) { throw .partNotSent(extra.name) }
+        if parts.count != Set(parts.map(\.name)).count {
+            let names = parts.map(\.name)
+            let twice = names.first { name in names.filter { $0 == name }.count > 1 } ?? ""
+            throw .partListedTwice(twice)
+        }
     }
 }
 
@@ -35,6 +44,10 @@ public enum ReceiptError: ClassifiedError, Sendable, Equatable {
     case otherForm(receipt: String, form: String)
     /// The receipt does not list a part that was sent.
     case partMissing(String)
+    /// The receipt lists a part that was not sent.
+    case partNotSent(String)
+    /// The receipt lists one part twice.
+    case partListedTwice(String)
     /// The server stored a part with another size or hash.
     case partDiffers(name: String, stored: PartDigest, local: PartDigest)
     /// A local file changed (size, time or inode) while it was being sent.
@@ -46,6 +59,8 @@ public enum ReceiptError: ClassifiedError, Sendable, Equatable {
         switch self {
         case .otherForm: return "receipt-other-form"
         case .partMissing: return "receipt-part-missing"
+        case .partNotSent: return "receipt-part-not-sent"
+        case .partListedTwice: return "receipt-part-twice"
         case .partDiffers: return "receipt-part-differs"
         case .changedDuringUpload: return "changed-during-upload"
         }
@@ -57,6 +72,10 @@ public enum ReceiptError: ClassifiedError, Sendable, Equatable {
             return "the server's receipt is for form \(receipt), not \(form) — the local copy is kept; upload again"
         case .partMissing(let name):
             return "the server's receipt does not list \(name) — the local copy is kept; upload again"
+        case .partNotSent(let name):
+            return "the server's receipt lists \(SafeName.printable(name)), which was not sent — it is not a receipt of this upload; the local copy is kept; upload again, and tell the administrator if it keeps happening"
+        case .partListedTwice(let name):
+            return "the server's receipt lists \(SafeName.printable(name)) twice — it is not a receipt of this upload; the local copy is kept; upload again, and tell the administrator if it keeps happening"
         case .partDiffers(let name, let stored, let local):
             return "the server stored \(name) with size \(stored.size) and SHA-256 \(stored.sha256.prefix(12))…, but the local file has \(local.size) and \(local.sha256.prefix(12))… — the local copy is kept; upload again"
         case .changedDuringUpload(let name):

@@ -7,7 +7,7 @@ public enum QuestionPrompt {
     /// The heading, the question's text and its numbered options (question `index` from 0).
     public static func lines(for question: Question, index: Int, count: Int) -> [String] {
         var lines = [
-            "Question \(index + 1) of \(count) [\(question.id)] — \(question.typeDescription)",
+            "Question \(index + 1) of \(count) [\(DisplayText.escaped(question.id))] — \(question.typeDescription)",
             DisplayText.escaped(question.text, keepingNewlines: true),
         ]
         if case .multipleChoice(let options, _) = question.kind {
@@ -27,9 +27,10 @@ public enum QuestionPrompt {
         return hint + "> "
     }
 
-    /// The prompt of one table cell, with the value typed before it in brackets.
+    /// The prompt of one table cell, with the value typed before it in brackets; the labels
+    /// and the value are shown with their control characters escaped (`DisplayText`).
     public static func cellPrompt(row: String, column: String, current: String? = nil) -> String {
-        "  \(row) · \(column)" + (current.map { " [\($0)]" } ?? "") + ": "
+        "  \(DisplayText.escaped(row)) · \(DisplayText.escaped(column))" + (current.map { " [\(DisplayText.escaped($0))]" } ?? "") + ": "
     }
 
     /// The cells of a table question that take a value, row by row: the order they are asked in.

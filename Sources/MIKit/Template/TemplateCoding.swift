@@ -3,8 +3,17 @@ import Foundation
 /// Reads and writes templates in JSON with the key names of a `TemplateKeys`, validating as it reads.
 public struct TemplateCoding: Sendable {
     public var keys: TemplateKeys
+    /// Whether every text of the template — title, question texts, help, options, table labels
+    /// (the consent text always is) — must be free of control characters (`TextRules`, as
+    /// answers are): set where a template is published (the office's editor and upload). Templates read from where they
+    /// are kept (a cache, a form's copy, a server's folder) are taken as they are, and `mi`
+    /// prints their texts escaped (`DisplayText`), so a form started from one stays readable.
+    public var refusesControlCharacters: Bool
 
-    public init(keys: TemplateKeys = .default) { self.keys = keys }
+    public init(keys: TemplateKeys = .default, refusesControlCharacters: Bool = false) {
+        self.keys = keys
+        self.refusesControlCharacters = refusesControlCharacters
+    }
 
     /// Parses and validates template JSON. `source` names it in messages until its id is known.
     public func decode(_ data: Data, source: String) throws -> Template {
@@ -18,7 +27,7 @@ public struct TemplateCoding: Sendable {
     }
 
     public func decode(_ json: JSONValue, source: String) throws -> Template {
-        var validator = Validator(keys: keys)
+        var validator = Validator(keys: keys, refusesControlCharacters: refusesControlCharacters)
         let template = validator.template(json)
         let name = validator.templateID ?? source
         guard validator.problems.isEmpty, let template else {
@@ -80,13 +89,29 @@ public struct TemplateCoding: Sendable {
 /// Walks template JSON, collecting every problem with the question and field it belongs to.
 private struct Validator {
     let keys: TemplateKeys
+    let refusesControlCharacters: Bool
     var problems: [TemplateError.Problem] = []
     var templateID: String?
 
-    init(keys: TemplateKeys) { self.keys = keys }
+    init(keys: TemplateKeys, refusesControlCharacters: Bool) {
+        self.keys = keys
+        self.refusesControlCharacters = refusesControlCharacters
+    }
 
     mutating func problem(_ question: String?, _ key: TemplateKeys.Key?, _ message: String) {
         problems.append(.init(question: question, field: key.map { keys[$0] }, message: message))
+    }
+
+    /// `TextRules`' control-character rule on one text, when this coding refuses them (or
+    /// `always`); `field` names the text in the message ("title", "option 2").
+    mutating func checkText(_ text: String, _ question: String?, _ key: TemplateKeys.Key, field: String,
+                            allowNewlines: Bool = false, always: Bool = false) {
+        guard refusesControlCharacters || always else { return }
+        do {
+            try TextRules.check(text, field: field, allowNewlines: allowNewlines)
+        } catch {
+            problem(question, key, error.localizedDescription.replacingOccurrences(of: "; nothing was saved", with: ""))
+        }
     }
 
     mutating func template(_ json: JSONValue) -> Template? {
@@ -97,9 +122,10 @@ private struct Validator {
         let id = string(object, .id, question: nil)
         if let id {
             templateID = id
-            if let reason = SafeName.problem(id) { problem(nil, .id, "\"\(id)\" cannot be a template id: \(reason)") }
+            if let reason = SafeName.problem(id) { problem(nil, .id, "\"\(SafeName.printable(id))\" cannot be a template id: \(reason)") }
         }
         let title = string(object, .title, question: nil)
+        if let title { checkText(title, nil, .title, field: "title") }
         var version: Int?
         switch object[keys[.version]] {
         case nil: problem(nil, .version, "missing")
@@ -115,10 +141,12 @@ private struct Validator {
             if array.isEmpty { problem(nil, .questions, "a template needs at least one question") }
             var seen: Set<String> = []
             for (index, element) in array.enumerated() {
-                guard let question = question(element, position: index + 1) else { continue }
-                if !seen.insert(question.id).inserted {
-                    problem(question.id, .id, "duplicate question id (question \(index + 1))")
+                // The id is compared before the rest is read, so a repeated id is reported even
+                // while the question has other problems (an empty text, say).
+                if let id = element.objectValue?[keys[.id]]?.stringValue, !id.isEmpty, !seen.insert(id).inserted {
+                    problem(id, .id, "duplicate question id (question \(index + 1))")
                 }
+                guard let question = question(element, position: index + 1) else { continue }
                 questions.append(question)
             }
         case let value?: problem(nil, .questions, "expected an array, found \(value.kindDescription)")
@@ -144,12 +172,11 @@ private struct Validator {
             if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
                 problem(nil, .consent, "empty (leave the key out when there is no consent to accept)")
             } else {
-                do {
-                    try TextRules.check(text, field: "consent text", allowNewlines: true)
-                    consent = text
-                } catch {
-                    problem(nil, .consent, error.localizedDescription)
-                }
+                let before = problems.count
+                // Always: the consent text has been held to the rule wherever it is read, since
+                // the respondent's acceptance is for exactly these bytes.
+                checkText(text, nil, .consent, field: "consent text", allowNewlines: true, always: true)
+                if problems.count == before { consent = text }
             }
         case let value?: problem(nil, .consent, "expected a string, found \(value.kindDescription)")
         }
@@ -170,14 +197,16 @@ private struct Validator {
         let rawID = object[keys[.id]]?.stringValue
         let label = (rawID?.isEmpty == false ? rawID : nil) ?? "#\(position)"
         let id = string(object, .id, question: label)
-        if let id, let reason = SafeName.problem(id) { problem(label, .id, "\"\(id)\" cannot be a question id: \(reason)") }
+        if let id, let reason = SafeName.problem(id) { problem(label, .id, "\"\(SafeName.printable(id))\" cannot be a question id: \(reason)") }
         let text = string(object, .text, question: label)
+        if let text { checkText(text, label, .text, field: "question's text", allowNewlines: true) }
         var help: String?
         if let value = object[keys[.help]] {
             if case .string(let string) = value { help = string.isEmpty ? nil : string } else if value != .null {
                 problem(label, .help, "expected a string, found \(value.kindDescription)")
             }
         }
+        if let help { checkText(help, label, .help, field: "help", allowNewlines: true) }
         var image: String?
         switch object[keys[.image]] {
         case nil, .null?: break
@@ -185,7 +214,7 @@ private struct Validator {
             if let reason = SafeName.problem(name) {
                 problem(label, .image, "\"\(SafeName.printable(name))\" cannot be an image file name: \(reason)")
             } else if !Question.imageExtensions.contains((name as NSString).pathExtension.lowercased()) {
-                problem(label, .image, "\"\(name)\" is not a PNG or JPEG file (its name must end in .png, .jpg or .jpeg)")
+                problem(label, .image, "\"\(SafeName.printable(name))\" is not a PNG or JPEG file (its name must end in .png, .jpg or .jpeg)")
             } else {
                 image = name
             }
@@ -202,7 +231,7 @@ private struct Validator {
         case keys[.table]: kind = table(object, label)
         case let other?:
             let known = TemplateKeys.Key.typeNames.map { "\"\(keys[$0])\"" }.joined(separator: ", ")
-            problem(label, .type, "unknown question type \"\(other)\" (known: \(known))")
+            problem(label, .type, "unknown question type \"\(DisplayText.escaped(other))\" (known: \(known))")
         }
         guard let id, let text, let kind else { return nil }
         return Question(id: id, text: text, help: help, image: image, kind: kind)
@@ -213,7 +242,7 @@ private struct Validator {
         if options.isEmpty { problem(label, .options, "a multiple-choice question needs at least one option"); return nil }
         var seen: Set<String> = []
         for option in options where !seen.insert(option).inserted {
-            problem(label, .options, "option \"\(option)\" is listed twice")
+            problem(label, .options, "option \"\(DisplayText.escaped(option))\" is listed twice")
         }
         var maxAnswers = 1
         if let value = object[keys[.maxAnswers]] {
@@ -309,6 +338,7 @@ private struct Validator {
                 problem(question, key, "entry \(index + 1) must be a non-empty string, found \(describe(element))")
                 return nil
             }
+            checkText(string, question, key, field: "\(keys[key]) entry \(index + 1)")
             result.append(string)
         }
         return result
@@ -317,7 +347,7 @@ private struct Validator {
     func describe(_ value: JSONValue) -> String {
         switch value {
         case .number(let number): return formatNumber(number)
-        case .string(let string): return "\"\(string)\""
+        case .string(let string): return "\"\(DisplayText.escaped(string))\""
         default: return value.kindDescription
         }
     }

@@ -12,12 +12,16 @@ public struct TemplateDraftReport: Codable, Sendable, Equatable {
         /// The JSON key at fault; absent when the problem is the whole object.
         public var field: String?
         public var message: String
+        /// The refusal's code when the problem is not the template's content but where it would
+        /// be published (`TemplatePublishError.code`, e.g. `template-id-exists`).
+        public var code: String?
 
-        public init(template: String, question: String?, field: String?, message: String) {
+        public init(template: String, question: String?, field: String?, message: String, code: String? = nil) {
             self.template = template
             self.question = question
             self.field = field
             self.message = message
+            self.code = code
         }
     }
 

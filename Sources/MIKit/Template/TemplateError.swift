@@ -15,10 +15,13 @@ public struct TemplateError: ClassifiedError, Sendable, Equatable {
             self.message = message
         }
 
+        /// The problem in one line; the template's own texts in it (a hostile question id or
+        /// option) are shown with their control characters escaped (`DisplayText`).
         public var description: String {
             var parts: [String] = []
-            if let question { parts.append("question \(question)") }
-            if let field { parts.append("field \"\(field)\"") }
+            if let question { parts.append("question \(DisplayText.escaped(question))") }
+            if let field { parts.append("field \"\(DisplayText.escaped(field))\"") }
+            let message = DisplayText.escaped(self.message)
             return parts.isEmpty ? message : parts.joined(separator: ", ") + ": " + message
         }
     }
@@ -35,9 +38,9 @@ public struct TemplateError: ClassifiedError, Sendable, Equatable {
 
     public var errorDescription: String? {
         if problems.count == 1, let only = problems.first {
-            return "template \(template): \(only) — correct the template (or TemplateKeys in Config.plist)"
+            return "template \(DisplayText.escaped(template)): \(only) — correct the template (or TemplateKeys in Config.plist)"
         }
-        return "template \(template) has \(problems.count) problems — correct the template (or TemplateKeys in Config.plist):\n"
+        return "template \(DisplayText.escaped(template)) has \(problems.count) problems — correct the template (or TemplateKeys in Config.plist):\n"
             + problems.map { "  \($0)" }.joined(separator: "\n")
     }
 }

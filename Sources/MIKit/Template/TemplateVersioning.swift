@@ -17,6 +17,23 @@ public enum TemplateVersioning {
         }
     }
 
+    /// Refuses a draft from the editor that would overwrite another template or repeat the
+    /// newest version. `basedOn` is the id of the template the editor opened (nil for "New
+    /// template"): a draft may only become the next version of the template it was opened from,
+    /// never, by its id, of another one. `newest` is the newest published version of the
+    /// draft's id, if any; a draft identical to it (its version aside) publishes nothing.
+    public static func checkDraft(_ template: Template, basedOn: String?, newest: Template?) throws(TemplatePublishError) {
+        guard let newest else { return }
+        if basedOn != template.id {
+            throw .idExists(template: template.id, newest: newest.version)
+        }
+        var same = template
+        same.version = newest.version
+        if same == newest {
+            throw .unchanged(template: template.id, version: newest.version)
+        }
+    }
+
     /// `<id>.v<version>.json`: one file per version, so older versions stay beside the newest.
     public static func fileName(id: String, version: Int) -> String { "\(id).v\(version).json" }
 }
@@ -27,6 +44,10 @@ public enum TemplatePublishError: ClassifiedError, Equatable {
     case notNewer(template: String, file: String, version: Int, newest: Int)
     /// Another publish took this version first.
     case versionTaken(template: String, version: Int)
+    /// A new template (not opened from an existing one) has the id of a published template.
+    case idExists(template: String, newest: Int)
+    /// The draft is the newest version again (a second click on Publish, or no change made).
+    case unchanged(template: String, version: Int)
 
     public var failureClass: FailureClass { .refused }
 
@@ -34,6 +55,8 @@ public enum TemplatePublishError: ClassifiedError, Equatable {
         switch self {
         case .notNewer: "template-version-not-newer"
         case .versionTaken: "template-version-taken"
+        case .idExists: "template-id-exists"
+        case .unchanged: "template-unchanged"
         }
     }
 
@@ -45,6 +68,12 @@ public enum TemplatePublishError: ClassifiedError, Equatable {
         case .versionTaken(let template, let version):
             "version \(version) of template \(template) was published by someone else a moment ago — "
                 + "reload to see it, then publish again"
+        case .idExists(let template, let newest):
+            "this id exists — edit it instead? Template \(template) is already published (version \(newest)); "
+                + "open it in the editor to publish its next version, or give this template another id"
+        case .unchanged(let template, let version):
+            "nothing to publish: the draft is identical to version \(version) of template \(template), the newest — "
+                + "change something first"
         }
     }
 }

@@ -43,6 +43,8 @@ struct ServerServices: Sendable {
     let views: OfficeViews
     /// Failed sign-ins, shared by the API's session endpoint and the office's `/login`.
     let signInLimiter: SignInLimiter
+    /// The directory's technicians, looked up for uploaded forms (`SubmissionAcceptance`).
+    let technicians: TechnicianLookup
     let now: @Sendable () -> Date
 
     /// The stored submissions of a template, read whole (statistics, exports).
@@ -66,7 +68,10 @@ func makeApplication(configuration: Configuration, directory: any DirectoryServi
     guard let address = ConfigurationLoader.listenAddress(configuration.server.listen) else {
         throw ServerSetupError.listenAddress(configuration.server.listen)
     }
-    let http = HTTPServerBuilder.http1AnsweringContinue(idleTimeout: .seconds(300), limits: configuration.server.limits)
+    // Idle connections are closed by `LimitedHTTP1Channel` after Server.IdleTimeoutSeconds;
+    // Hummingbird's own idle timer stays a backstop well beyond it.
+    let backstop = Int64(max(300, configuration.server.limits.idleTimeoutSeconds * 2))
+    let http = HTTPServerBuilder.http1AnsweringContinue(idleTimeout: .seconds(backstop), limits: configuration.server.limits)
     var server = http
     var background: [any Service] = [UploadExpiryService(uploads: services.uploads)]
     if let files = configuration.server.tls {
@@ -99,6 +104,8 @@ func makeServices(configuration: Configuration, directory: any DirectoryService,
         return (instance, try SigningKey.loadOrCreate(at: keyFile, logger: logger))
     }
     layout.instance = instance
+    let revocations = SessionRevocations(file: layout.revokedSessions)
+    try await Blocking.run { try revocations.prune(now: now()) }
     let repository = try await openRepository(configuration.server, layout: layout, logger: logger)
     try await SubmissionBackfill.run(repository: repository, layout: layout, logger: logger)
     try await layout.removeLeftovers(repository: repository, logger: logger)
@@ -111,9 +118,9 @@ func makeServices(configuration: Configuration, directory: any DirectoryService,
     return ServerServices(
         configuration: configuration, directory: directory, layout: layout,
         tokens: SessionTokens(keyBytes: key, lifetime: TimeInterval(configuration.server.tokenMinutes) * 60,
-                              adminGroupConfigured: configuration.ldap.adminGroup != nil),
+                              adminGroupConfigured: configuration.ldap.adminGroup != nil, revocations: revocations),
         templates: templates, repository: repository, uploads: uploads, views: try OfficeViews(),
-        signInLimiter: SignInLimiter(), now: now)
+        signInLimiter: SignInLimiter(), technicians: TechnicianLookup(directory: directory, now: now), now: now)
 }
 
 /// The repository `Server.Database` names: SQLite in the data directory, or PostgreSQL with the
@@ -149,7 +156,8 @@ func openRepository(_ server: Configuration.Server, layout: DataLayout, logger: 
 /// The routes, from `Server.Paths`: `/health`; the session; the templates, the submissions and
 /// the resumable uploads behind the bearer token; and the office web app.
 func buildRouter(_ services: ServerServices) -> ServerRouter {
-    let router = Router(context: ServerContext.self)
+    // HEAD on a GET route answers as GET without the body (its Content-Length kept): `curl -I`.
+    let router = Router(context: ServerContext.self, options: .autoGenerateHeadEndpoints)
     let table = RouteTable()
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: ErrorMiddleware(routes: table, views: services.views, tokens: services.tokens, now: services.now))
@@ -172,6 +180,8 @@ func buildRouter(_ services: ServerServices) -> ServerRouter {
                                             maxUploadBytes: services.configuration.server.maxUploadBytes,
                                             acceptSimulated: services.configuration.server.acceptSimulated,
                                             resumable: services.uploads, catalog: services.templates,
+                                            acceptance: SubmissionAcceptance(technicians: services.technicians,
+                                                                             catalog: services.templates),
                                             now: services.now).endpoints)
     recorder.addRoutes(ResumableUploadController(path: paths.uploads, uploads: services.uploads, sessions: sessions,
                                                  maxUploadBytes: services.configuration.server.maxUploadBytes).endpoints)

@@ -18,13 +18,16 @@ enum ClientFault: ClassifiedError, Sendable, Equatable {
     case bodyCutShort
     /// The bytes are not HTTP/1.1 the server accepts (`detail` is the parser's word for it).
     case malformedHTTP(detail: String)
+    /// The header block, or one header, is larger than the server reads (80 KiB), or has too
+    /// many fields.
+    case headersTooLarge
     /// The address already holds `Server.MaxConnectionsPerAddress` connections.
     case tooManyConnections(limit: Int)
 
     var failureClass: FailureClass {
         switch self {
         case .headerTimeout, .bodyStalled, .bodyTooSlow, .tooManyConnections: return .refused
-        case .bodyCutShort, .malformedHTTP: return .badData
+        case .bodyCutShort, .malformedHTTP, .headersTooLarge: return .badData
         }
     }
 
@@ -35,6 +38,7 @@ enum ClientFault: ClassifiedError, Sendable, Equatable {
         case .bodyTooSlow: return "body-too-slow"
         case .bodyCutShort: return "body-cut-short"
         case .malformedHTTP: return "malformed-http"
+        case .headersTooLarge: return "headers-too-large"
         case .tooManyConnections: return "too-many-connections"
         }
     }
@@ -44,6 +48,7 @@ enum ClientFault: ClassifiedError, Sendable, Equatable {
         case .headerTimeout, .bodyStalled, .bodyTooSlow: return .requestTimeout
         case .bodyCutShort, .malformedHTTP: return .badRequest
         case .tooManyConnections: return .serviceUnavailable
+        case .headersTooLarge: return .requestHeaderFieldsTooLarge
         }
     }
 
@@ -59,6 +64,8 @@ enum ClientFault: ClassifiedError, Sendable, Equatable {
             return "the request ended before its body was complete — send it again"
         case .malformedHTTP(let detail):
             return "the request is not valid HTTP/1.1 (\(detail)) — check the client"
+        case .headersTooLarge:
+            return "the request's headers are larger than the server reads (80 KiB in all, 80 KiB for one header) — send smaller headers (a cookie or token too large?)"
         case .tooManyConnections(let limit):
             return "this address already has \(limit) open connections to the server — close some and try again in a few seconds"
         }
@@ -68,6 +75,8 @@ enum ClientFault: ClassifiedError, Sendable, Equatable {
     init(_ error: HTTPParserError) {
         if case .invalidEOFState = error {
             self = .bodyCutShort
+        } else if case .headerOverflow = error {
+            self = .headersTooLarge
         } else {
             self = .malformedHTTP(detail: "\(error)")
         }

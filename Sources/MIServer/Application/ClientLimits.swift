@@ -32,7 +32,8 @@ final class ConnectionCounter: Sendable {
 
 /// HTTP/1.1 with the client limits of `Server.*TimeoutSeconds`, `Server.MinimumBytesPerSecond`
 /// and `Server.MaxConnectionsPerAddress`: Hummingbird's channel with two handlers around its
-/// HTTP codec, one watching raw bytes and reads, one watching requests and responses.
+/// HTTP codec, one watching raw bytes and reads, one watching requests and responses. A
+/// kept-alive connection with no request under way is closed after `Server.IdleTimeoutSeconds`.
 struct LimitedHTTP1Channel: ServerChildChannel {
     typealias Value = HTTP1Channel.Value
     let base: HTTP1Channel
@@ -100,6 +101,9 @@ final class ConnectionWatch {
     /// Requests whose head came and whose response has not ended: while there are any, an
     /// answer written here would cut into theirs.
     var unanswered = 0
+    /// Since when the connection has had no request under way (the last response ended and no
+    /// byte of another request came); nil while one is.
+    var idleSince: NIODeadline?
 
     init(limits: Configuration.Server.Limits, logger: Logger) {
         self.limits = limits
@@ -108,7 +112,9 @@ final class ConnectionWatch {
 
     func bytesArrived(_ count: Int, at now: NIODeadline) {
         switch phase {
-        case .awaitingHead(since: nil): phase = .awaitingHead(since: now)
+        case .awaitingHead(since: nil):
+            phase = .awaitingHead(since: now)
+            idleSince = nil
         case .body:
             lastByte = now
             windowBytes += count
@@ -121,6 +127,19 @@ final class ConnectionWatch {
         lastByte = now
         windowStart = now
         windowBytes = 0
+    }
+
+    /// Marks the connection idle when nothing is under way: no request unanswered, and the
+    /// last one read to its end.
+    func noteIfIdle(at now: NIODeadline) {
+        guard unanswered == 0, !responseOpen, case .awaitingHead(since: nil) = phase else { return }
+        idleSince = now
+    }
+
+    /// Whether the connection has waited for its next request longer than `Server.IdleTimeoutSeconds`.
+    func idleExpired(at now: NIODeadline) -> Bool {
+        guard let idleSince, unanswered == 0, case .awaitingHead(since: nil) = phase else { return false }
+        return now - idleSince > .seconds(Int64(limits.idleTimeoutSeconds))
     }
 
     /// The limit this moment breaks, if any.
@@ -164,7 +183,7 @@ final class ConnectionWatch {
 
     /// How often the limits are checked: a quarter of the shortest timeout, between 0.1 and 1 s.
     var tick: TimeAmount {
-        let shortest = min(limits.headerTimeoutSeconds, limits.bodyTimeoutSeconds)
+        let shortest = min(limits.headerTimeoutSeconds, limits.bodyTimeoutSeconds, limits.idleTimeoutSeconds)
         return .milliseconds(Int64(max(100, min(1000, shortest * 250))))
     }
 }
@@ -189,6 +208,11 @@ final class RawBytesWatcher: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelReadComplete(context: ChannelHandlerContext) {
         watch.readPending = false
+        if case .cut = watch.phase {
+            // Drained and dropped until the connection closes (see `RequestWatcher.answer`).
+            context.read()
+            return
+        }
         context.fireChannelReadComplete()
     }
 
@@ -237,6 +261,7 @@ final class RequestWatcher: ChannelDuplexHandler, RemovableChannelHandler {
         case .head(let head):
             if case .cut = watch.phase { return }
             watch.unanswered += 1
+            watch.idleSince = nil
             if ContinueGate.isRequested(by: head.headerFields) {
                 watch.phase = .awaitingContinue
             } else {
@@ -247,6 +272,7 @@ final class RequestWatcher: ChannelDuplexHandler, RemovableChannelHandler {
         case .end:
             if case .cut = watch.phase { return }
             watch.phase = .awaitingHead(since: nil)
+            watch.noteIfIdle(at: .now())
         }
         context.fireChannelRead(data)
     }
@@ -266,6 +292,7 @@ final class RequestWatcher: ChannelDuplexHandler, RemovableChannelHandler {
         case .end:
             watch.responseOpen = false
             watch.unanswered = max(0, watch.unanswered - 1)
+            watch.noteIfIdle(at: .now())
             context.write(data, promise: promise)
             if case .cut = watch.phase {
                 context.flush()
@@ -291,7 +318,21 @@ final class RequestWatcher: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func check(context: ChannelHandlerContext) {
-        guard let fault = watch.check(at: .now()) else { return }
+        let now = NIODeadline.now()
+        if watch.idleExpired(at: now) {
+            // Nothing is under way and nothing is owed: closing is all a kept-alive connection
+            // needs (clients open a new one for their next request).
+            watch.logger.debug("idle connection closed", metadata: [
+                "client": .string(context.remoteAddress?.ipAddress ?? "unknown"),
+                "idleSeconds": .stringConvertible(watch.limits.idleTimeoutSeconds),
+            ])
+            watch.phase = .cut
+            timer?.cancel()
+            timer = nil
+            context.close(promise: nil)
+            return
+        }
+        guard let fault = watch.check(at: now) else { return }
         switch watch.phase {
         case .body:
             // The route reading the body gets the fault, answers with its status and logs it.
@@ -311,7 +352,9 @@ final class RequestWatcher: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    /// Writes `fault` as a complete response and closes the connection.
+    /// Writes `fault` as a complete response and closes the connection: first the sending side,
+    /// then, a second later, the whole — what the client still sends meanwhile is read and
+    /// dropped, so the answer is not lost to a reset (the rest of an oversized header block).
     private func answer(_ fault: ClientFault, context: ChannelHandlerContext) {
         watch.phase = .cut
         timer?.cancel()
@@ -323,7 +366,9 @@ final class RequestWatcher: ChannelDuplexHandler, RemovableChannelHandler {
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(body)), promise: nil)
         let channel = NIOLoopBound(context.channel, eventLoop: context.eventLoop)
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.value.close(promise: nil) }
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.value.close(mode: .output, promise: nil) }
+        context.eventLoop.scheduleTask(in: .seconds(1)) { channel.value.close(promise: nil) }
+        context.read()
     }
 }
 

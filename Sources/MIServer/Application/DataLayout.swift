@@ -12,6 +12,7 @@ import Glibc
 ///   signing.key             0600, 32 random bytes: the session tokens' HMAC key
 ///   mi-server.lock          flock: one server per data folder (SQLite), or shared (PostgreSQL)
 ///   mi-server.sqlite        submissions and their parts (SQLite)
+///   revoked-sessions        0600, `<token id> <expiry>` of every session signed out early
 ///   incoming/<instance>.lock  flock held by the server receiving into incoming/<instance>/
 ///   incoming/<instance>/<uuid>/  uploads being received (removed when their server is gone)
 ///   submissions/<form id>/  form.json + media of every committed submission
@@ -24,6 +25,7 @@ struct DataLayout: Sendable {
 
     var signingKey: URL { root.appendingPathComponent("signing.key") }
     var database: URL { root.appendingPathComponent("mi-server.sqlite") }
+    var revokedSessions: URL { root.appendingPathComponent("revoked-sessions") }
     var incoming: URL { root.appendingPathComponent("incoming", isDirectory: true) }
     var submissions: URL { root.appendingPathComponent("submissions", isDirectory: true) }
     var uploads: URL { root.appendingPathComponent("uploads", isDirectory: true) }

@@ -135,13 +135,15 @@ final class RouteTable: Sendable {
         }
     }
 
-    /// The methods registered for the paths `path` matches, sorted; empty for an unknown path.
+    /// The methods registered for the paths `path` matches, sorted, with HEAD wherever GET is
+    /// (the router answers it as GET without the body); empty for an unknown path.
     func methods(for path: String) -> [String] {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
-        let matching = routes.withLockedValue { routes in
+        var matching = Set(routes.withLockedValue { routes in
             routes.filter { Self.matches($0.path, segments) }.map(\.method)
-        }
-        return Set(matching).sorted()
+        })
+        if matching.contains("GET") { matching.insert("HEAD") }
+        return matching.sorted()
     }
 
     /// Whether `pattern` (`/api/v1/submissions/{id}`) matches the path's segments: a `{…}` or

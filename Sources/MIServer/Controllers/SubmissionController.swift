@@ -32,6 +32,8 @@ struct SubmissionController {
     /// The published templates: a form's consent acceptance must be for the text the server
     /// published for its template version, not only for the copy the form carries.
     let catalog: TemplateCatalog?
+    /// Who the form's user is and whether its template is known: checked before anything is stored.
+    let acceptance: SubmissionAcceptance
     let now: @Sendable () -> Date
 
     var endpoints: RouteCollection<ServerContext> {
@@ -174,6 +176,7 @@ struct SubmissionController {
             if let id, id != formID {
                 throw HTTPError(.badRequest, message: "the form part is form \(formID), but the upload is for \(id) — use `mi upload`")
             }
+            try await acceptance.check(form)
             if form.isSimulated && !acceptSimulated { throw Self.simulatedRefused(form) }
             if let digest = Self.requiredConsent(of: form, catalog: catalog), form.consent?.sha256 != digest {
                 throw Self.consentRefused(form, digest: digest)

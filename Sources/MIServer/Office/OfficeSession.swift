@@ -56,8 +56,9 @@ struct OfficeSessionMiddleware: RouterMiddleware {
 }
 
 /// Every office request that changes something (POST, PUT, PATCH, DELETE) from a browser
-/// carries the CSRF token of its browser: in the `X-CSRF-Token` header (scripts), the `_csrf` field of a
-/// urlencoded form, or the `_csrf` query parameter (a multipart file upload). Otherwise 403,
+/// carries the CSRF token of its browser: in the `X-CSRF-Token` header (scripts), or the `_csrf`
+/// field of a urlencoded or multipart form (the template upload) — never in the address, which
+/// browsers keep in their history and proxies in their logs. Otherwise 403,
 /// before the route runs. The token is bound to the session cookie, or before sign-in to the
 /// sign-in cookie, so a page of another site cannot produce it.
 struct CSRFMiddleware: RouterMiddleware {
@@ -66,6 +67,8 @@ struct CSRFMiddleware: RouterMiddleware {
     static let field = "_csrf"
     /// A urlencoded office form is small; a larger one is refused before it is read.
     static let maximumFormBytes = 64 * 1024
+    /// A multipart office form holds one template file (`TemplateCatalog.maximumFileBytes`) and a few fields.
+    static let maximumMultipartBytes = TemplateCatalog.maximumFileBytes + 64 * 1024
 
     let tokens: SessionTokens
     let now: @Sendable () -> Date
@@ -80,16 +83,33 @@ struct CSRFMiddleware: RouterMiddleware {
         if tokens.bearerClaims(request, now: now()) != nil { return try await next(request, context) }
         let bindings = [OfficeCookies.session, OfficeCookies.signIn].compactMap { request.cookies[$0]?.value }.filter { !$0.isEmpty }
         var request = request
-        var presented = request.headers[Self.header] ?? request.uri.queryParameters.get(Self.field)
+        var presented = request.headers[Self.header]
         if presented == nil, Self.isURLEncodedForm(request) {
             let body = try await request.body.collect(upTo: Self.maximumFormBytes)
             request.body = .init(buffer: body)
             presented = OfficeForm(body)[Self.field]
+        } else if presented == nil, let boundary = try? MultipartReceiver.boundary(contentType: request.headers[.contentType]) {
+            let body = try await request.body.collect(upTo: Self.maximumMultipartBytes)
+            request.body = .init(buffer: body)
+            presented = try Self.multipartField(Self.field, of: body, boundary: boundary)
         }
         guard let presented, bindings.contains(where: { tokens.isValidCSRFToken(presented, binding: $0) }) else {
             throw HTTPError(.forbidden, message: "this request did not come from an office page of this server (missing or wrong CSRF token) — reload the page and try again")
         }
         return try await next(request, context)
+    }
+
+    /// The text of field `name` of a multipart form held in memory; 400 for a malformed form.
+    static func multipartField(_ name: String, of body: ByteBuffer, boundary: String) throws -> String? {
+        let collector = MultipartFileCollector(field: "", limit: maximumMultipartBytes)
+        let parser = MultipartStreamParser(boundary: boundary)
+        do {
+            try parser.feed(body, to: collector)
+            try parser.finish()
+        } catch let error as MultipartSyntaxError {
+            throw HTTPError(.badRequest, message: "the upload is not a valid form: \(error.problem) — choose the file again")
+        }
+        return collector.fields[name]
     }
 
     static func isURLEncodedForm(_ request: Request) -> Bool {

@@ -6,7 +6,7 @@ import Foundation
 /// carries a `<title>` with its figure, and bars keep their count in text beside them, so a
 /// chart is read without hovering and prints as it shows.
 enum SVGChart {
-    /// One horizontal bar: `label` on its left (shortened to fit), `text` on its right,
+    /// One horizontal bar: `label` above it (shortened to fit), `text` on its right,
     /// `title` the tooltip (the whole label and figure), `href` where the row links to.
     struct Bar: Sendable {
         var label: String
@@ -30,12 +30,15 @@ enum SVGChart {
         var title: String?
     }
 
-    static let rowHeight = 24.0, labelRoom = 220.0, barRoom = 320.0, textRoom = 110.0
-    /// Characters that fit in `labelRoom` at the label's size.
-    static let labelCharacters = 30
+    /// A bar row: the label's line, then the bar with its count. The chart is narrow (`barRoom`
+    /// + `textRoom` units) so that on a phone it is drawn at about its own size — text of 11 to 12
+    /// units stays 10 px or more — and every bar is on the screen.
+    static let rowHeight = 38.0, labelHeight = 15.0, barHeight = 16.0, barRoom = 250.0, textRoom = 90.0
+    /// Characters of a label that fit on its line at the label's size.
+    static let labelCharacters = 44
 
     /// Horizontal bars scaled to the largest value (a zero is a bar of no width: still counted),
-    /// one row each, in the given order. `kind` is the class of each row's `<g>`.
+    /// one row each, in the given order, each under its label. `kind` is the class of each row's `<g>`.
     static func bars(_ bars: [Bar], kind: String, svgClass: String, label: String) -> [String: Any] {
         let highest = max(bars.map(\.value).max() ?? 0, 1)
         let rows: [[String: Any]] = bars.enumerated().map { index, bar in
@@ -43,12 +46,12 @@ enum SVGChart {
             let width = bar.value == 0 ? 0 : max((Double(bar.value) / Double(highest) * barRoom).rounded(), 1)
             return [
                 "kind": kind, "title": bar.title, "label": shortened(bar.label), "text": bar.text, "href": bar.href,
-                "y": y, "textY": y + 16, "barX": labelRoom, "width": width, "textX": labelRoom + width + 6,
-                "barHeight": rowHeight - 6,
+                "labelY": y + 12, "y": y + labelHeight + 2, "textY": y + labelHeight + 2 + barHeight - 3, "barX": 0.0,
+                "width": width, "textX": width + 6, "barHeight": barHeight,
             ]
         }
         return ["rows": rows, "svgClass": svgClass, "ariaLabel": label, "empty": bars.isEmpty,
-                "height": max(Double(bars.count) * rowHeight, rowHeight), "width": labelRoom + barRoom + textRoom]
+                "height": max(Double(bars.count) * rowHeight, rowHeight), "width": barRoom + textRoom]
     }
 
     /// Vertical bars `pitch` apart and `width` wide, scaled so the largest fills `height`; room
@@ -58,7 +61,8 @@ enum SVGChart {
     static func columns(_ columns: [Column], kind: String, svgClass: String, label: String,
                         height: Double = 120, pitch: Double = 22, width: Double = 18, minimumWidth: Double = 0) -> [String: Any] {
         let highest = max(columns.map(\.value).max() ?? 0, 1)
-        let top = columns.contains { !$0.text.isEmpty } ? 14.0 : 0
+        // Room for the counts above and the ticks below at the larger text of a narrow window.
+        let top = columns.contains { !$0.text.isEmpty } ? 24.0 : 0
         let last = columns.count - 1
         let bars: [[String: Any]] = columns.enumerated().map { index, column in
             let barHeight = (Double(column.value) / Double(highest) * height).rounded()
@@ -72,8 +76,8 @@ enum SVGChart {
             ]
         }
         return ["bars": bars, "svgClass": svgClass, "ariaLabel": label, "highest": highest,
-                "width": max(Double(columns.count) * pitch - (pitch - width), width, minimumWidth), "height": top + height + 18,
-                "labelY": top + height + 14]
+                "width": max(Double(columns.count) * pitch - (pitch - width), width, minimumWidth), "height": top + height + 28,
+                "labelY": top + height + 24]
     }
 
     /// A line through `points`, evenly spaced over `width`, scaled so the largest value reaches
@@ -81,7 +85,8 @@ enum SVGChart {
     static func line(_ points: [Point], firstTick: String, lastTick: String, svgClass: String, label: String,
                      width: Double = 560, height: Double = 120) -> [String: Any] {
         let highest = max(points.map(\.value).max() ?? 0, 1)
-        let top = 8.0, left = 30.0
+        // Room above for the highest value's tick at the larger text of a narrow window.
+        let top = 18.0, left = 30.0
         let step = points.count > 1 ? width / Double(points.count - 1) : 0
         func position(_ index: Int, _ value: Int) -> (x: Double, y: Double) {
             let x = left + (points.count > 1 ? Double(index) * step : width / 2)
@@ -95,8 +100,8 @@ enum SVGChart {
         return [
             "points": placed.map { "\(rounded($0.x)),\(rounded($0.y))" }.joined(separator: " "),
             "markers": markers, "svgClass": svgClass, "ariaLabel": label, "highest": highest,
-            "width": left + width + 4, "height": top + height + 20, "left": left, "right": left + width,
-            "top": top, "bottom": top + height, "labelY": top + height + 15, "highestY": top + 4,
+            "width": left + width + 4, "height": top + height + 28, "left": left, "right": left + width,
+            "top": top, "bottom": top + height, "labelY": top + height + 24, "highestY": top + 4,
             "firstTick": firstTick, "lastTick": lastTick,
         ]
     }

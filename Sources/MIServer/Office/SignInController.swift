@@ -51,7 +51,14 @@ struct SignInController {
         return response
     }
 
+    /// Ends the session on the server too (`SessionRevocations`): a copy of the cookie taken
+    /// before is refused afterwards, by every server sharing the data folder.
     @Sendable func signOut(_ request: Request, context: ServerContext) async throws -> Response {
+        if let (cookie, claims) = tokens.officeSession(request, now: now()) {
+            let tokens = self.tokens
+            try await Blocking.run { try tokens.revoke(cookie, claims: claims) }
+            context.logger.info("office session ended", metadata: ["user": .string(claims.sub)])
+        }
         var response = OfficeViews.redirect(to: "/login")
         response.setCookie(OfficeCookies.expired(OfficeCookies.session, path: "/", request: request))
         return response
@@ -72,10 +79,15 @@ struct SignInController {
         return response
     }
 
-    /// Where to go after signing in: a path of this site only (never `//host` or a URL).
+    /// Where to go after signing in: a path of this site only, else `/`. It starts with one `/`
+    /// (not `//` or `/\`, which browsers read as another host) and holds printable ASCII only:
+    /// no control character (a browser drops a tab or newline, so `/<TAB>/evil` becomes
+    /// `//evil`), no space, no backslash (read as `/`), nothing non-ASCII. The office's own links
+    /// are percent-encoded (`OfficeSession`), so they always pass.
     static func safeNext(_ next: String?) -> String {
-        guard let next, next.hasPrefix("/"), !next.hasPrefix("//"), !next.hasPrefix("/\\"),
-              !next.contains(where: { $0.isNewline || $0 == "\\" }) else { return "/" }
+        guard let next, next.count <= 2048, next.hasPrefix("/"), !next.hasPrefix("//"),
+              next.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) && $0 != "\\" })
+        else { return "/" }
         return next
     }
 }

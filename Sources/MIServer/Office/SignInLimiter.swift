@@ -1,7 +1,10 @@
 import Foundation
+import MIKit
 import NIOConcurrencyHelpers
 
-/// Failed sign-ins, counted per user name and per client address over a sliding window: after
+/// Failed sign-ins, counted per user name — as the directory compares names
+/// (`UserNameMatching`), so that every spelling of one account shares one count — and per
+/// client address over a sliding window: after
 /// `perUser` failures for one name, or `perAddress` from one address, further attempts are
 /// refused without asking the directory until the oldest failure leaves the window. A success
 /// clears the user's count (not the address's: one right password must not unlock guessing at
@@ -49,7 +52,7 @@ final class SignInLimiter: Sendable {
     }
 
     private static func key(_ user: String) -> String {
-        user.trimmingCharacters(in: .whitespaces).lowercased()
+        UserNameMatching.key(user)
     }
 
     /// Drops failures older than the window; the seconds until the oldest of `limit` leaves it.

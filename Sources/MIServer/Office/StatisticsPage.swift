@@ -21,19 +21,80 @@ struct StatisticsPage {
     /// The page of template `id`.
     static func path(_ id: String) -> String { "/templates/\(TemplatesPage.pathSegment(id))/stats" }
 
+    /// The page's own choices beside the API's filters: which day `from`, `to` and the chart
+    /// go by (`dates`: `submitted`, the default, or `uploaded`) and `simulated=hide`.
+    struct Choices: Sendable {
+        var dates: SubmissionQuery.DateBasis = .submitted
+        var hideSimulated = false
+        /// With `dates` `.uploaded`: the upload-time range.
+        var from: Date?
+        var until: Date?
+
+        func selects(_ summary: SubmissionSummary) -> Bool {
+            if hideSimulated, summary.simulated { return false }
+            if dates == .uploaded {
+                if let from, summary.receivedAt < from { return false }
+                if let until, summary.receivedAt >= until { return false }
+            }
+            return true
+        }
+    }
+
+    /// The choices of a request; a bad value is 400 naming its parameter. With `dates=uploaded`
+    /// the `from`/`to` days are taken out of the query the statistics filter by submission time.
+    static func choices(_ request: Request) throws -> (Choices, query: String?) {
+        let parameters = SubmissionListController.parameters(of: request)
+        var choices = Choices()
+        if let text = parameters["dates"] {
+            guard let basis = SubmissionQuery.DateBasis(rawValue: text) else {
+                throw HTTPError(.badRequest, message: "parameter `dates` is \"\(SafeName.printable(text))\" — give uploaded or submitted")
+            }
+            choices.dates = basis
+        }
+        if let text = parameters["simulated"] {
+            guard ["hide", "show"].contains(text) else {
+                throw HTTPError(.badRequest, message: "parameter `simulated` is \"\(SafeName.printable(text))\" — give hide or show")
+            }
+            choices.hideSimulated = text == "hide"
+        }
+        guard choices.dates == .uploaded else { return (choices, request.uri.query) }
+        do {
+            (choices.from, choices.until) = try StatisticsFilters.dates(from: parameters["from"], to: parameters["to"])
+        } catch {
+            switch error {
+            case .invalid(let parameter, let value, let expected):
+                throw HTTPError(.badRequest, message: "parameter `\(parameter)` is \"\(SafeName.printable(value))\" — give \(expected)")
+            }
+        }
+        let rest = FormQuery.parameters(request.uri.query).filter { $0.name != "from" && $0.name != "to" }
+        return (choices, rest.map { "\($0.name)=\(FormQuery.encoded($0.value))" }.joined(separator: "&"))
+    }
+
     @Sendable func show(_ request: Request, context: ServerContext) async throws -> Response {
         let session = try context.requireSession()
-        let filters = try StoredStatistics.filters(request.uri.query, session: session)
+        let (choices, query) = try Self.choices(request)
+        let filters = try StoredStatistics.filters(query, session: session)
         let id = try context.parameters.decoded("id")
-        async let figures = statistics.statistics(of: id, filters: filters, logger: context.logger)
+        async let figures = statistics.statistics(of: id, filters: filters, logger: context.logger, selecting: choices.selects)
         async let technicians = session.role == .foreman ? repository.users() : [session.sub]
         let catalog = statistics.catalog
         async let versions = Blocking.run { catalog.versions(id: id).map(\.version) }
-        let ((result, template), users, known) = try await (figures, technicians, versions)
+        let ((result, template, counted, left), users, known) = try await (figures, technicians, versions)
         let parameters = SubmissionListController.parameters(of: request)
-        var values = Self.values(result, template: template)
+        var values = Self.values(result, template: template, dates: choices.dates,
+                                 uploadDays: choices.dates == .uploaded ? Self.uploadDays(counted) : nil)
+        values["dateChoices"] = SubmissionListController.options(
+            [("submitted", "submitted"), ("uploaded", "uploaded")], selected: choices.dates.rawValue)
+        values["dateWord"] = choices.dates == .uploaded ? "Uploaded" : "Submitted"
+        values["hideSimulated"] = choices.hideSimulated
+        let hidden = left.filter(\.simulated).count
+        if choices.hideSimulated {
+            values["simulatedHidden"] = hidden == 0 ? "no simulated form to hide" : "\(Self.count(hidden, "simulated form")) hidden"
+        }
         values["path"] = Self.path(id)
-        values["export"] = Self.exportLink(templatePath: templatePath, id: id, parameters: parameters)
+        // The export's from/to are submission days: a range of upload days is not passed on as one.
+        let exported = choices.dates == .uploaded ? parameters.filter { $0.key != "from" && $0.key != "to" } : parameters
+        values["export"] = Self.exportLink(templatePath: templatePath, id: id, parameters: exported)
         values["from"] = parameters["from"] ?? ""
         values["to"] = parameters["to"] ?? ""
         values["allUsers"] = session.role == .foreman
@@ -58,7 +119,14 @@ struct StatisticsPage {
 
     // MARK: - Values for the view
 
-    static func values(_ statistics: TemplateStatistics, template: Template) -> [String: Any] {
+    /// The forms per upload day (`YYYY-MM-DD`, UTC), oldest first.
+    static func uploadDays(_ summaries: [SubmissionSummary]) -> [DayCount] {
+        Dictionary(grouping: summaries) { UTCDay.string($0.receivedAt) }
+            .map { DayCount(day: $0.key, count: $0.value.count) }.sorted { $0.day < $1.day }
+    }
+
+    static func values(_ statistics: TemplateStatistics, template: Template, dates: SubmissionQuery.DateBasis = .submitted,
+                       uploadDays: [DayCount]? = nil) -> [String: Any] {
         let types = Dictionary(template.questions.map { ($0.id, $0.typeDescription) }, uniquingKeysWith: { first, _ in first })
         func question(_ figures: QuestionStatistics, forms: Int) -> [String: Any] {
             Self.question(figures, forms: forms, type: types[figures.id] ?? figures.type)
@@ -71,7 +139,7 @@ struct StatisticsPage {
             "empty": statistics.forms == 0,
             "questions": statistics.questions.map { question($0, forms: statistics.forms) },
         ]
-        if let days = dayValues(statistics.days) { values["days"] = days }
+        if let days = dayValues(uploadDays ?? statistics.days, dates: dates) { values["days"] = days }
         if let scores = statistics.scores, statistics.forms > 0 {
             values["scores"] = ["list": scores.map(scoreValues), "none": scores.isEmpty] as [String: Any]
         }
@@ -93,19 +161,21 @@ struct StatisticsPage {
 
     /// The line of forms per day from the first day with forms to the last (days between
     /// without any at zero), and the figures beside it; nil without forms.
-    static func dayValues(_ days: [DayCount]) -> [String: Any]? {
+    static func dayValues(_ days: [DayCount], dates: SubmissionQuery.DateBasis = .submitted) -> [String: Any]? {
         let numbered = days.compactMap { day in dayNumber(day.day).map { (number: $0, day: day) } }
         guard let first = numbered.first, let last = numbered.last else { return nil }
         let byNumber = Dictionary(numbered.map { ($0.number, $0.day.count) }, uniquingKeysWith: +)
         let points = (first.number...last.number).map { number -> SVGChart.Point in
             let count = byNumber[number] ?? 0
             let day = UTCDay.string(Date(timeIntervalSince1970: Double(number) * 86_400))
-            return SVGChart.Point(value: count, title: count == 0 ? nil : "\(day): \(Self.count(count, "form"))")
+            return SVGChart.Point(value: count, title: count == 0 ? nil : "\(day): \(Self.count(count, "form")) \(dates.rawValue)")
         }
+        let by = dates == .uploaded ? "by the day they were uploaded" : "by the day they were submitted"
         let busiest = days.max { $0.count < $1.count || ($0.count == $1.count && $0.day > $1.day) }
         return [
             "chart": SVGChart.line(points, firstTick: first.day.day, lastTick: last.day.day, svgClass: "chart-days",
-                                   label: "Forms per day from \(first.day.day) to \(last.day.day)"),
+                                   label: "Forms per day \(by), from \(first.day.day) to \(last.day.day)"),
+            "by": by,
             "first": first.day.day, "last": last.day.day, "span": count(points.count, "day"),
             "withForms": count(days.count, "day"), "busiest": busiest?.day ?? "", "busiestCount": count(busiest?.count ?? 0, "form"),
         ]

@@ -28,34 +28,56 @@ struct SubmissionListController {
         let session = try context.requireSession()
         let query = try SubmissionController.query(request, session: session)
         async let page = repository.submissions(query)
-        async let count = repository.count(query)
+        var whole = query
+        whole.before = nil
+        async let count = repository.count(whole)
         async let users = repository.users()
         // The catalog re-reads its folder when it changed: file work, off the async threads.
         let catalog = templates
         async let listed = Blocking.run { catalog.templates().map { TemplateChoice(id: $0.id, title: $0.title) } }
         let (shown, total, technicians, templateChoices) = try await (page, count, users, listed)
+        // The first row's position: the rows before it, counted with the same filters.
+        var first = 1
+        if let previous = shown.previousCursor.flatMap(SubmissionQuery.Cursor.init(encoded:)) {
+            var before = query
+            (before.cursor, before.before) = (nil, previous)
+            first = try await repository.count(before) + 1
+        }
         let parameters = Self.parameters(of: request)
         var values: [String: Any] = [
             "rows": shown.submissions.map(Self.row),
-            "count": total == 1 ? "1 submission" : "\(total) submissions",
+            "count": Self.position(first: first, shown: shown.submissions.count, total: total),
             "empty": shown.submissions.isEmpty,
             "headers": Self.sortHeaders(query, parameters: parameters),
             "templates": Self.options(templateChoices.map { ($0.id, "\($0.title) (\($0.id))") }, selected: query.template),
             "users": Self.options((session.role == .foreman ? technicians : [session.sub]).map { ($0, $0) }, selected: query.user),
             "allUsers": session.role == .foreman,
             "from": parameters["from"] ?? "", "to": parameters["to"] ?? "", "q": parameters["q"] ?? "",
+            "dateChoices": Self.options([("uploaded", "uploaded"), ("submitted", "submitted")], selected: query.dates.rawValue),
+            "dateWord": query.dates == .uploaded ? "Uploaded" : "Submitted",
+            "hideSimulated": query.hideSimulated,
             "hidden": ["sort", "order", "limit"].compactMap { name in parameters[name].map { ["name": name, "value": $0] } },
         ]
-        if let next = shown.nextCursor {
-            values["next"] = Self.link(parameters, setting: ["cursor": next])
+        if let next = shown.nextCursor, first + shown.submissions.count - 1 < total {
+            values["next"] = Self.link(parameters, setting: ["cursor": next, "before": nil])
         }
-        if query.cursor != nil { values["first"] = Self.link(parameters, setting: ["cursor": nil]) }
+        if let previous = shown.previousCursor {
+            values["previous"] = Self.link(parameters, setting: ["before": previous, "cursor": nil])
+        }
+        if first > 1 { values["first"] = Self.link(parameters, setting: ["cursor": nil, "before": nil]) }
         return views.page("submissions", title: "Submissions", context: context, section: .submissions, values: values)
     }
 
     struct TemplateChoice: Sendable {
         var id: String
         var title: String
+    }
+
+    /// "51–55 of 55 submissions": where the page is in the whole listing.
+    static func position(first: Int, shown: Int, total: Int) -> String {
+        let noun = total == 1 ? "submission" : "submissions"
+        guard shown > 0 else { return "0 of \(total) \(noun)" }
+        return "\(first)–\(first + shown - 1) of \(total) \(noun)"
     }
 
     /// The request's parameters as given, the last of a repeated one, empty ones left out.
@@ -85,7 +107,7 @@ struct SubmissionListController {
             return [
                 "label": label, "sort": sort.rawValue, "current": current,
                 "arrow": current ? (query.order == .ascending ? "▲" : "▼") : "",
-                "href": link(parameters, setting: ["sort": sort.rawValue, "order": order.rawValue, "cursor": nil]),
+                "href": link(parameters, setting: ["sort": sort.rawValue, "order": order.rawValue, "cursor": nil, "before": nil]),
             ]
         }
     }
@@ -114,16 +136,19 @@ struct SubmissionListController {
     @Sendable func dashboard(_ request: Request, context: ServerContext) async throws -> Response {
         let session = try context.requireSession()
         let user = session.role == .foreman ? nil : session.sub
+        let by = try Self.countBy(request)
         let today = Self.startOfDay(now())
         let first = today.addingTimeInterval(-Double(Self.dashboardDays - 1) * 86_400)
-        async let counts = repository.counts(since: first, user: user)
+        async let counts = repository.counts(since: first, user: user, by: by)
         async let newest = repository.submissions(SubmissionQuery(user: user, limit: Self.newestCount))
         let catalog = templates
         async let changed = Blocking.run { Self.recentlyChanged(catalog) }
         let (figures, latest, recent) = try await (counts, newest, changed)
+        let word = by == .uploaded ? "uploaded" : "submitted"
         let values: [String: Any] = [
-            "days": Self.dayChart(figures.days, from: first),
-            "templates": Self.templateChart(figures.templates),
+            "days": Self.dayChart(figures.days, from: first, word: word),
+            "templates": Self.templateChart(figures.templates, word: word),
+            "byWord": word, "byChoices": Self.options([("uploaded", "uploaded"), ("submitted", "submitted")], selected: by.rawValue),
             "total": figures.days.reduce(0) { $0 + $1.count },
             "period": "\(OfficeFormat.day(first)) – \(OfficeFormat.day(today))",
             "newest": latest.submissions.map(Self.row),
@@ -134,31 +159,46 @@ struct SubmissionListController {
         return views.page("dashboard", title: "Dashboard", context: context, section: .dashboard, values: values)
     }
 
+    /// The dashboard's `by`: which day a submission counts on (`uploaded`, the default, or `submitted`).
+    static func countBy(_ request: Request) throws -> SubmissionQuery.DateBasis {
+        guard let text = parameters(of: request)["by"] else { return .uploaded }
+        guard let basis = SubmissionQuery.DateBasis(rawValue: text) else {
+            throw HTTPError(.badRequest, message: "parameter `by` is \"\(SafeName.printable(text))\" — give uploaded or submitted")
+        }
+        return basis
+    }
+
     static func startOfDay(_ date: Date) -> Date {
         Date(timeIntervalSince1970: (date.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400)
     }
 
     /// One bar per day from `first` (empty days included), scaled to the busiest day.
-    static func dayChart(_ days: [SubmissionCounts.Day], from first: Date) -> [String: Any] {
+    static func dayChart(_ days: [SubmissionCounts.Day], from first: Date, word: String = "uploaded") -> [String: Any] {
         let byDay = Dictionary(days.map { (Int($0.day.timeIntervalSince1970 / 86_400), $0.count) }, uniquingKeysWith: +)
         let firstDay = Int(first.timeIntervalSince1970 / 86_400)
         let columns = (0..<dashboardDays).map { index in
             let count = byDay[firstDay + index] ?? 0
             let day = OfficeFormat.day(Date(timeIntervalSince1970: Double(firstDay + index) * 86_400))
-            return SVGChart.Column(value: count, title: "\(day): \(count)",
-                                   tick: index % 5 == 0 || index == dashboardDays - 1 ? String(day.suffix(5)) : "")
+            return SVGChart.Column(value: count, title: "\(day): \(count) \(word)",
+                                   tick: Self.hasTick(index) ? String(day.suffix(5)) : "")
         }
         return SVGChart.columns(columns, kind: "day", svgClass: "bars",
-                                label: "Submissions per day, at most \(columns.map(\.value).max() ?? 0)")
+                                label: "Submissions per day \(word), at most \(columns.map(\.value).max() ?? 0)")
+    }
+
+    /// Every fifth day has its date under it, and the last; a fifth day too near the last is
+    /// left bare so the two dates do not run into each other on a narrow screen.
+    static func hasTick(_ index: Int) -> Bool {
+        index == dashboardDays - 1 || (index % 5 == 0 && index <= dashboardDays - 5)
     }
 
     /// One horizontal bar per template, most submissions first, each a link to its statistics.
-    static func templateChart(_ templates: [SubmissionCounts.Template]) -> [String: Any] {
+    static func templateChart(_ templates: [SubmissionCounts.Template], word: String = "uploaded") -> [String: Any] {
         SVGChart.bars(templates.map { template in
             let title = template.templateTitle.isEmpty ? template.templateID : template.templateTitle
             return SVGChart.Bar(label: title, title: "\(title) (\(template.templateID)): \(template.count)", value: template.count,
                                 text: "\(template.count)", href: StatisticsPage.path(template.templateID))
-        }, kind: "template", svgClass: "bars", label: "Submissions per template")
+        }, kind: "template", svgClass: "bars", label: "Submissions per template \(word) in the last \(dashboardDays) days")
     }
 
     /// The template files changed last, newest first (the catalog's files' modification times).

@@ -100,6 +100,7 @@ struct TemplatesPage {
         let keysJSON = (try? JSONSerialization.data(withJSONObject: keys, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         var values: [String: Any] = ["heading": title, "keys": keysJSON]
         if let source {
+            values["basedOnId"] = source.id
             values["source"] = "/templates/\(Self.pathSegment(source.id))/versions/\(source.version)"
             values["basedOn"] = "\(source.id) version \(source.version)"
         }
@@ -128,24 +129,35 @@ struct TemplatesPage {
     @Sendable func check(_ request: Request, context: ServerContext) async throws -> Response {
         _ = try context.requirePublisher()
         let draft = try await Self.draft(request)
+        let basedOn = Self.basedOn(request)
         let publisher = self.publisher
-        return try JSONResponse.make(.ok, try await Blocking.run { publisher.check(draft) })
+        return try JSONResponse.make(.ok, try await Blocking.run { publisher.check(draft, basedOn: basedOn) })
     }
 
-    /// 201 with what was published; 422 with the draft's problems; 409 when the version was taken.
+    /// 201 with what was published; 422 with the draft's problems; 409 when the version was
+    /// taken, when a new template has the id of a published one (`template-id-exists`; the
+    /// editor links to that template's editor), or when the draft is the newest version again
+    /// (`template-unchanged`: a second click publishes nothing).
     @Sendable func publish(_ request: Request, context: ServerContext) async throws -> Response {
         let session = try context.requirePublisher()
         let draft = try await Self.draft(request)
+        let basedOn = Self.basedOn(request)
         let publisher = self.publisher
         do {
-            let entry = try await Blocking.run { try publisher.publish(draft: draft) }
+            let entry = try await Blocking.run { try publisher.publish(draft: draft, basedOn: basedOn) }
             context.logger.info("\(session.sub) published template \(entry.id) v\(entry.version)")
             return try JSONResponse.make(.created, Published(id: entry.id, version: entry.version, fileName: entry.fileName))
         } catch let error as TemplateError {
             return try JSONResponse.make(.unprocessableContent, TemplateDraftReport(problems: TemplateDraftReport.problems(of: error), preview: ""))
         } catch let error as TemplatePublishError {
-            throw HTTPError(.conflict, message: error.errorDescription ?? error.code)
+            return try JSONResponse.error(.conflict, message: error.errorDescription ?? error.code, code: error.code)
         }
+    }
+
+    /// `basedOn` of the editor's check and publish: the id of the template the editor was
+    /// opened from; absent (or empty) for a new template.
+    static func basedOn(_ request: Request) -> String? {
+        request.uri.queryParameters.get("basedOn").flatMap { $0.isEmpty ? nil : $0 }
     }
 
     // MARK: - The upload form (a page)
@@ -191,7 +203,7 @@ struct TemplatesPage {
 
     private static func uploadedFile(_ request: Request) async throws -> MultipartFileCollector.File {
         let boundary = try MultipartReceiver.boundary(contentType: request.headers[.contentType])
-        let collector = MultipartFileCollector(field: uploadField, limit: TemplateCatalog.maximumFileBytes + 64 * 1024)
+        let collector = MultipartFileCollector(field: uploadField, limit: CSRFMiddleware.maximumMultipartBytes)
         do {
             try await collector.collect(request.body, boundary: boundary)
         } catch let error as MultipartSyntaxError {

@@ -15,13 +15,17 @@ public struct SessionClaims: Codable, Sendable, Equatable {
     /// Whether the user may publish templates (`PublishRight`, decided at sign-in). Tokens
     /// signed before it was carried lack it; `SessionTokens.verify` fills it in.
     public var pub: Bool?
+    /// The token's own id (random), by which signing out revokes it (`SessionRevocations`).
+    /// Tokens signed before it was carried lack it: they are revoked by their digest instead.
+    public var jti: String?
 
-    public init(sub: String, role: Actor.Role, name: String, exp: Int64, pub: Bool? = nil) {
+    public init(sub: String, role: Actor.Role, name: String, exp: Int64, pub: Bool? = nil, jti: String? = nil) {
         self.sub = sub
         self.role = role
         self.name = name
         self.exp = exp
         self.pub = pub
+        self.jti = jti
     }
 
     public var expiresAt: Date { Date(timeIntervalSince1970: TimeInterval(exp)) }
@@ -31,8 +35,9 @@ public struct SessionClaims: Codable, Sendable, Equatable {
 }
 
 /// Signed, self-contained session tokens: `base64url(JSON claims) "." base64url(HMAC-SHA256)`,
-/// the MAC taken over the first part's ASCII bytes. Nothing is stored on the server, so a
-/// token outlives a restart as long as `signing.key` does.
+/// the MAC taken over the first part's ASCII bytes. Nothing is stored on the server for a
+/// valid token, so a token outlives a restart as long as `signing.key` does; a token ended
+/// early (signing out) is listed in `revocations` until it would have expired.
 struct SessionTokens: Sendable {
     /// The 32 bytes of `signing.key` (swift-crypto's `SymmetricKey` is not `Sendable`).
     let keyBytes: [UInt8]
@@ -40,13 +45,16 @@ struct SessionTokens: Sendable {
     let lifetime: TimeInterval
     /// Whether `LDAP.AdminGroup` is configured: a token without the publish right then has none.
     var adminGroupConfigured = false
+    /// The sessions signed out before their expiry, shared by every server of the data folder.
+    var revocations: SessionRevocations?
 
     private var key: SymmetricKey { SymmetricKey(data: keyBytes) }
 
     func issue(for user: DirectoryUser, now: Date) throws -> (token: String, claims: SessionClaims) {
         let expiry = Int64((now.timeIntervalSince1970 + lifetime).rounded(.down))
+        let id = Base64URL.encode(Data((0..<16).map { _ in UInt8.random(in: 0...255) }))
         let claims = SessionClaims(sub: user.userName, role: user.role, name: user.displayName, exp: expiry,
-                                   pub: user.mayPublish)
+                                   pub: user.mayPublish, jti: id)
         return (try sign(claims), claims)
     }
 
@@ -69,11 +77,22 @@ struct SessionTokens: Sendable {
               var claims = try? JSONDecoder().decode(SessionClaims.self, from: payload)
         else { return nil }
         guard TimeInterval(claims.exp) > now.timeIntervalSince1970 else { return nil }
+        if let revocations, revocations.isRevoked(id: Self.id(of: token, claims: claims), now: now) { return nil }
         if claims.pub == nil {
             claims.pub = PublishRight.allows(role: claims.role, adminGroupConfigured: adminGroupConfigured,
                                              adminGroupMember: nil)
         }
         return claims
+    }
+
+    /// Ends the session of `token` (a valid one) on every server sharing the data folder.
+    func revoke(_ token: String, claims: SessionClaims) throws {
+        try revocations?.revoke(id: Self.id(of: token, claims: claims), expires: claims.exp)
+    }
+
+    /// The id a token is revoked by: its `jti`, or for a token without one its SHA-256.
+    static func id(of token: String, claims: SessionClaims) -> String {
+        claims.jti.flatMap { SessionRevocations.isValidID($0) ? $0 : nil } ?? FileDigest.sha256(of: Data(token.utf8))
     }
 
     /// The office's CSRF token for a browser secret (its session cookie, or before sign-in its

@@ -114,6 +114,17 @@ public final class PostgresSubmissionRepository: SubmissionRepository {
             "CREATE INDEX submission_unsummarized ON submission(seq) WHERE NOT summarized",
             "CREATE INDEX submission_search ON submission USING GIN (search)",
         ] + sortIndexes),
+        // Form names sort in natural order (`NaturalOrder.key`, kept beside the name); rows stored
+        // before get their key in `migrate`, in the same transaction.
+        ("v2-natural-names", [
+            "ALTER TABLE submission ADD COLUMN form_name_sort TEXT COLLATE \"C\" NOT NULL DEFAULT ''",
+            "DROP INDEX IF EXISTS submission_by_form_name",
+            "DROP INDEX IF EXISTS submission_template_form_name",
+            "DROP INDEX IF EXISTS submission_user_form_name",
+            "CREATE INDEX submission_by_form_name_sort ON submission(form_name_sort, seq, received_at)",
+            "CREATE INDEX submission_template_form_name_sort ON submission(template_id, form_name_sort, seq, received_at)",
+            "CREATE INDEX submission_user_form_name_sort ON submission(technician, form_name_sort, seq, received_at)",
+        ]),
     ]
 
     /// Every sort alone and after each equality filter (template, technician), as in SQLite.
@@ -147,6 +158,17 @@ public final class PostgresSubmissionRepository: SubmissionRepository {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
                 try await connection.query("INSERT INTO mi_migration (name) VALUES (\(migration.name))", logger: logger)
+            }
+            // The natural-order key is computed here, not in SQL: one rule (MIKit's) for both engines.
+            var unkeyed: [(Int64, String)] = []
+            for try await row in try await connection.query(
+                "SELECT seq, form_name FROM submission WHERE form_name_sort = '' AND form_name <> ''", logger: logger
+            ).decode((Int64, String).self) {
+                unkeyed.append(row)
+            }
+            for (seq, name) in unkeyed {
+                try await connection.query("UPDATE submission SET form_name_sort = \(NaturalOrder.key(name)) WHERE seq = \(seq)",
+                                           logger: logger)
             }
         }
     }
@@ -222,8 +244,9 @@ public final class PostgresSubmissionRepository: SubmissionRepository {
 
     private static func insert(_ connection: PostgresConnection, _ receipt: Receipt, logger: Logger) async throws {
         try await connection.query("""
-            INSERT INTO submission (id, technician, form_name, uploaded_by, received_at)
-            VALUES (\(receipt.id), \(receipt.user), \(receipt.formName), \(receipt.uploadedBy), \(seconds(receipt.receivedAt)))
+            INSERT INTO submission (id, technician, form_name, form_name_sort, uploaded_by, received_at)
+            VALUES (\(receipt.id), \(receipt.user), \(receipt.formName), \(NaturalOrder.key(receipt.formName)),
+                    \(receipt.uploadedBy), \(seconds(receipt.receivedAt)))
             """, logger: logger)
         for (position, part) in receipt.parts.enumerated() {
             try await connection.query("""
@@ -256,32 +279,41 @@ public final class PostgresSubmissionRepository: SubmissionRepository {
 
     public func submissions(_ query: SubmissionQuery) async throws -> SubmissionPage {
         var sql = SQL("SELECT \(Self.summaryColumns) FROM submission")
-        Self.filters(query, cursor: true, into: &sql)
-        let direction = query.order == .descending ? "DESC" : "ASC"
+        Self.filters(query, keyset: query.before.map { .before($0) } ?? query.cursor.map { .after($0) }, into: &sql)
+        // Read backwards (nearest the row first) for the page before a row.
+        let descending = (query.order == .descending) == (query.before == nil)
+        let direction = descending ? "DESC" : "ASC"
         sql.append(" ORDER BY \(Self.column(query.sort)) \(direction), seq \(direction) LIMIT \(query.limit + 1)")
         let rows = try await client.query(sql.query, logger: logger).collect()
-        let page = rows.prefix(query.limit)
-        var nextCursor: String?
-        if rows.count > query.limit, let last = page.last {
-            let random = last.makeRandomAccess()
+        let more = rows.count > query.limit
+        func cursor(_ row: PostgresRow?) throws -> String? {
+            guard let random = row?.makeRandomAccess() else { return nil }
             let value: SubmissionQuery.Cursor.Value = query.sort.isDate
                 ? .integer(try random[Self.column(query.sort)].decode(Int64.self))
                 : .text(try random[Self.column(query.sort)].decode(String.self))
-            nextCursor = SubmissionQuery.Cursor(sort: query.sort, order: query.order, value: value,
-                                                seq: try random["seq"].decode(Int64.self)).encoded
+            return SubmissionQuery.Cursor(sort: query.sort, order: query.order, value: value,
+                                          seq: try random["seq"].decode(Int64.self)).encoded
         }
-        return SubmissionPage(submissions: try page.map(Self.summary), nextCursor: nextCursor)
+        if query.before != nil {
+            let page = Array(rows.prefix(query.limit).reversed())
+            return SubmissionPage(submissions: try page.map(Self.summary), nextCursor: try cursor(page.last),
+                                  previousCursor: more ? try cursor(page.first) : nil)
+        }
+        let page = Array(rows.prefix(query.limit))
+        return SubmissionPage(submissions: try page.map(Self.summary), nextCursor: more ? try cursor(page.last) : nil,
+                              previousCursor: query.cursor != nil ? try cursor(page.first) : nil)
     }
 
     public func count(_ query: SubmissionQuery) async throws -> Int {
         var sql = SQL("SELECT COUNT(*) FROM submission")
-        Self.filters(query, cursor: false, into: &sql)
+        Self.filters(query, keyset: query.before.map { .before($0) }, into: &sql)
         return try await scalars(sql.query, Int.self).first ?? 0
     }
 
-    public func counts(since start: Date, user: String?) async throws -> SubmissionCounts {
+    public func counts(since start: Date, user: String?, by dates: SubmissionQuery.DateBasis) async throws -> SubmissionCounts {
+        let time = dates == .uploaded ? "received_at" : "submitted_at"
         func condition(_ sql: inout SQL) {
-            sql.append(" WHERE received_at >= ")
+            sql.append(" WHERE \(time) >= ")
             sql.bind(Self.seconds(start))
             if let user {
                 sql.append(" AND technician = ")
@@ -297,7 +329,7 @@ public final class PostgresSubmissionRepository: SubmissionRepository {
             .decode((String, String, Int).self) {
             templates.append(SubmissionCounts.Template(templateID: id, templateTitle: title, count: count))
         }
-        var daysSQL = SQL("SELECT received_at / 86400 AS day, COUNT(*) FROM submission")
+        var daysSQL = SQL("SELECT \(time) / 86400 AS day, COUNT(*) FROM submission")
         condition(&daysSQL)
         daysSQL.append(" GROUP BY day ORDER BY day")
         var days: [SubmissionCounts.Day] = []
@@ -369,7 +401,7 @@ public final class PostgresSubmissionRepository: SubmissionRepository {
 
     /// Qualified: `once_per_user` has columns of the same names.
     private static let summaryColumns = [
-        "seq", "id", "technician", "form_name", "uploaded_by", "received_at", "template_id", "template_title",
+        "seq", "id", "technician", "form_name", "form_name_sort", "uploaded_by", "received_at", "template_id", "template_title",
         "template_version", "user_display_name", "submitted_at", "submitted_sort", "answered", "questions", "media",
         "simulated", "scores",
     ].map { "submission.\($0)" }.joined(separator: ", ")
@@ -418,12 +450,18 @@ public final class PostgresSubmissionRepository: SubmissionRepository {
         case .submitted: return "submitted_sort"
         case .template: return "template_title"
         case .technician: return "technician"
-        case .formName: return "form_name"
+        case .formName: return "form_name_sort"
         }
     }
 
-    /// The query's filters (and, with `cursor`, the keyset condition) as a WHERE clause.
-    private static func filters(_ query: SubmissionQuery, cursor: Bool, into sql: inout SQL) {
+    /// Where a page starts: after a row, or (read backwards) before one.
+    private enum Keyset {
+        case after(SubmissionQuery.Cursor)
+        case before(SubmissionQuery.Cursor)
+    }
+
+    /// The query's filters (and the keyset condition) as a WHERE clause.
+    private static func filters(_ query: SubmissionQuery, keyset: Keyset?, into sql: inout SQL) {
         var first = true
         func and(_ text: String) {
             sql.append(first ? " WHERE " : " AND ")
@@ -438,21 +476,32 @@ public final class PostgresSubmissionRepository: SubmissionRepository {
             and("technician = ")
             sql.bind(user)
         }
-        if let from = query.receivedFrom {
-            and("received_at >= ")
+        let time = query.dates == .submitted ? "submitted_at" : "received_at"
+        if let from = query.from {
+            and("\(time) >= ")
             sql.bind(seconds(from))
         }
-        if let before = query.receivedBefore {
-            and("received_at < ")
+        if let before = query.until {
+            and("\(time) < ")
             sql.bind(seconds(before))
         }
+        if query.hideSimulated { and("NOT simulated") }
         if !query.words.isEmpty {
             and("search @@ to_tsquery('simple', ")
             sql.bind(SubmissionSearchText.prefixQuery(query.words))
             sql.append(")")
         }
-        if cursor, let position = query.cursor {
-            and("(\(column(query.sort)), seq) \(query.order == .descending ? "<" : ">") (")
+        let position: SubmissionQuery.Cursor?
+        let after: Bool
+        switch keyset {
+        case .after(let cursor)?: (position, after) = (cursor, true)
+        case .before(let cursor)?: (position, after) = (cursor, false)
+        case nil: (position, after) = (nil, true)
+        }
+        if let position {
+            // After a row in descending order is below it; before it, above it.
+            let below = (query.order == .descending) == after
+            and("(\(column(query.sort)), seq) \(below ? "<" : ">") (")
             switch position.value {
             case .integer(let number): sql.bind(number)
             case .text(let text): sql.bind(text)

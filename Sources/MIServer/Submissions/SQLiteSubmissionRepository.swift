@@ -103,6 +103,22 @@ public final class SQLiteSubmissionRepository: SubmissionRepository {
                 )
                 """)
         }
+        migrator.registerMigration("v6-natural-names") { db in
+            // Form names sort in natural order (`NaturalOrder.key`, stored beside the name so
+            // the sort walks an index); the rows stored before get their key here.
+            try db.execute(sql: "ALTER TABLE submission ADD COLUMN formNameSort TEXT NOT NULL DEFAULT ''")
+            for row in try Row.fetchAll(db, sql: "SELECT seq, formName FROM submission") {
+                let name: String = row["formName"]
+                try db.execute(sql: "UPDATE submission SET formNameSort = ? WHERE seq = ?",
+                               arguments: [NaturalOrder.key(name), row["seq"] as Int64])
+            }
+            for prefix in ["submission_by", "submission_template", "submission_user"] {
+                try db.execute(sql: "DROP INDEX IF EXISTS \(prefix)_formName")
+            }
+            try db.execute(sql: "CREATE INDEX submission_by_formNameSort ON submission(formNameSort, seq, receivedAt)")
+            try db.execute(sql: "CREATE INDEX submission_template_formNameSort ON submission(templateID, formNameSort, seq, receivedAt)")
+            try db.execute(sql: "CREATE INDEX submission_user_formNameSort ON submission(user, formNameSort, seq, receivedAt)")
+        }
         return migrator
     }
 
@@ -163,13 +179,20 @@ public final class SQLiteSubmissionRepository: SubmissionRepository {
         try await pool.read { db in
             let (sql, arguments) = Self.pageSQL(query)
             let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
-            let page = rows.prefix(query.limit)
-            var nextCursor: String?
-            if rows.count > query.limit, let last = page.last {
-                nextCursor = SubmissionQuery.Cursor(sort: query.sort, order: query.order,
-                                                    value: Self.sortValue(last, query.sort), seq: last["seq"]).encoded
+            let more = rows.count > query.limit
+            func cursor(_ row: Row?) -> String? {
+                row.map { SubmissionQuery.Cursor(sort: query.sort, order: query.order, value: Self.sortValue($0, query.sort),
+                                                 seq: $0["seq"]).encoded }
             }
-            return SubmissionPage(submissions: page.map(Self.summary), nextCursor: nextCursor)
+            if query.before != nil {
+                // Fetched backwards from the row before which the page ends.
+                let page = Array(rows.prefix(query.limit).reversed())
+                return SubmissionPage(submissions: page.map(Self.summary), nextCursor: cursor(page.last),
+                                      previousCursor: more ? cursor(page.first) : nil)
+            }
+            let page = Array(rows.prefix(query.limit))
+            return SubmissionPage(submissions: page.map(Self.summary), nextCursor: more ? cursor(page.last) : nil,
+                                  previousCursor: query.cursor != nil ? cursor(page.first) : nil)
         }
     }
 
@@ -177,16 +200,17 @@ public final class SQLiteSubmissionRepository: SubmissionRepository {
         try await pool.read { db in
             // Counting has no order to keep: the date range may pick the index.
             var unsorted = query
-            unsorted.sort = .uploaded
-            let (conditions, arguments) = Self.filters(unsorted, cursor: false)
+            if query.before == nil { unsorted.sort = .uploaded }
+            let (conditions, arguments) = Self.filters(unsorted, keyset: query.before.map { .before($0) })
             return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM submission" + Self.whereClause(conditions),
                                     arguments: arguments) ?? 0
         }
     }
 
-    public func counts(since start: Date, user: String?) async throws -> SubmissionCounts {
-        try await pool.read { db in
-            var condition = "receivedAt >= ?"
+    public func counts(since start: Date, user: String?, by dates: SubmissionQuery.DateBasis) async throws -> SubmissionCounts {
+        let time = dates == .uploaded ? "receivedAt" : "submittedAt"
+        return try await pool.read { db in
+            var condition = "\(time) >= ?"
             var arguments: StatementArguments = [Self.seconds(start)]
             if let user {
                 condition += " AND user = ?"
@@ -199,7 +223,7 @@ public final class SQLiteSubmissionRepository: SubmissionRepository {
                 SubmissionCounts.Template(templateID: row["templateID"], templateTitle: row["title"], count: row["n"])
             }
             let days = try Row.fetchAll(db, sql: """
-                SELECT receivedAt / 86400 AS day, COUNT(*) AS n FROM submission WHERE \(condition)
+                SELECT \(time) / 86400 AS day, COUNT(*) AS n FROM submission WHERE \(condition)
                 GROUP BY day ORDER BY day
                 """, arguments: arguments).map { row in
                 let day: Int64 = row["day"]
@@ -325,7 +349,7 @@ public final class SQLiteSubmissionRepository: SubmissionRepository {
         case .submitted: return "submittedSort"
         case .template: return "templateTitle"
         case .technician: return "user"
-        case .formName: return "formName"
+        case .formName: return "formNameSort"
         }
     }
 
@@ -337,8 +361,14 @@ public final class SQLiteSubmissionRepository: SubmissionRepository {
         conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
     }
 
-    /// The query's filters (and, with `cursor`, the keyset condition) as SQL conditions.
-    private static func filters(_ query: SubmissionQuery, cursor: Bool) -> ([String], StatementArguments) {
+    /// Where a page starts: after a row, or (read backwards) before one.
+    private enum Keyset {
+        case after(SubmissionQuery.Cursor)
+        case before(SubmissionQuery.Cursor)
+    }
+
+    /// The query's filters (and the keyset condition) as SQL conditions.
+    private static func filters(_ query: SubmissionQuery, keyset: Keyset?) -> ([String], StatementArguments) {
         var conditions: [String] = []
         var arguments = StatementArguments()
         if let template = query.template {
@@ -352,21 +382,31 @@ public final class SQLiteSubmissionRepository: SubmissionRepository {
         // A unary `+` keeps SQLite from driving the query by that term (a date range, the
         // rows a search found) and sorting what it found: the page is then a walk down the
         // sort's index that stops after `limit` rows, however many rows match.
-        let received = query.sort == .uploaded ? "receivedAt" : "+receivedAt"
-        if let from = query.receivedFrom {
-            conditions.append("\(received) >= ?")
+        let time = query.dates == .submitted ? "+submittedAt" : query.sort == .uploaded ? "receivedAt" : "+receivedAt"
+        if let from = query.from {
+            conditions.append("\(time) >= ?")
             arguments += [seconds(from)]
         }
-        if let before = query.receivedBefore {
-            conditions.append("\(received) < ?")
+        if let before = query.until {
+            conditions.append("\(time) < ?")
             arguments += [seconds(before)]
         }
+        if query.hideSimulated { conditions.append("+simulated = 0") }
         if !query.words.isEmpty {
             conditions.append("+seq IN (SELECT rowid FROM submission_text WHERE submission_text MATCH ?)")
             arguments += [SubmissionSearchText.match(query.words)]
         }
-        if cursor, let position = query.cursor {
-            conditions.append("(\(column(query.sort)), seq) \(query.order == .descending ? "<" : ">") (?, ?)")
+        let position: SubmissionQuery.Cursor?
+        let after: Bool
+        switch keyset {
+        case .after(let cursor)?: (position, after) = (cursor, true)
+        case .before(let cursor)?: (position, after) = (cursor, false)
+        case nil: (position, after) = (nil, true)
+        }
+        if let position {
+            // After a row in descending order is below it; before it, above it.
+            let below = (query.order == .descending) == after
+            conditions.append("(\(column(query.sort)), seq) \(below ? "<" : ">") (?, ?)")
             switch position.value {
             case .integer(let number): arguments += [number]
             case .text(let text): arguments += [text]
@@ -376,9 +416,12 @@ public final class SQLiteSubmissionRepository: SubmissionRepository {
         return (conditions, arguments)
     }
 
+    /// The page's rows, limit + 1 of them; read backwards (nearest the row first) with `before`.
     private static func pageSQL(_ query: SubmissionQuery) -> (String, StatementArguments) {
-        let (conditions, arguments) = filters(query, cursor: true)
-        let direction = query.order == .descending ? "DESC" : "ASC"
+        let keyset: Keyset? = query.before.map { .before($0) } ?? query.cursor.map { .after($0) }
+        let (conditions, arguments) = filters(query, keyset: keyset)
+        let descending = (query.order == .descending) == (query.before == nil)
+        let direction = descending ? "DESC" : "ASC"
         let sql = "SELECT * FROM submission" + whereClause(conditions)
             + " ORDER BY \(column(query.sort)) \(direction), seq \(direction) LIMIT \(query.limit + 1)"
         return (sql, arguments)
@@ -399,8 +442,8 @@ public final class SQLiteSubmissionRepository: SubmissionRepository {
 
     private static func insert(_ db: Database, _ receipt: Receipt) throws {
         try db.execute(sql: """
-            INSERT INTO submission (id, user, formName, uploadedBy, receivedAt) VALUES (?, ?, ?, ?, ?)
-            """, arguments: [receipt.id, receipt.user, receipt.formName, receipt.uploadedBy,
+            INSERT INTO submission (id, user, formName, formNameSort, uploadedBy, receivedAt) VALUES (?, ?, ?, ?, ?, ?)
+            """, arguments: [receipt.id, receipt.user, receipt.formName, NaturalOrder.key(receipt.formName), receipt.uploadedBy,
                              seconds(receipt.receivedAt)])
         for (position, part) in receipt.parts.enumerated() {
             try db.execute(sql: """

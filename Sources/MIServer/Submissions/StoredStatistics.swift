@@ -54,9 +54,15 @@ struct StoredStatistics: Sendable {
     /// `layout(of:version:submissions:)` says (404 when there is no layout); 400 naming
     /// `groupBy` when it is not a multiple-choice or true/false question of the layout.
     /// Returns the layout template with them.
-    func statistics(of id: String, filters: StatisticsFilters,
-                    logger: Logger) async throws -> (statistics: TemplateStatistics, template: Template) {
-        let submissions = try await forms.list(id, filters: filters)
+    ///
+    /// `selecting` narrows the submissions further by their summaries (the office's upload-day
+    /// range, its switch that hides simulated forms); those it leaves out come back as `left`.
+    func statistics(of id: String, filters: StatisticsFilters, logger: Logger,
+                    selecting: @Sendable (SubmissionSummary) -> Bool = { _ in true })
+        async throws -> (statistics: TemplateStatistics, template: Template, counted: [SubmissionSummary], left: [SubmissionSummary]) {
+        let listed = try await forms.list(id, filters: filters)
+        let submissions = listed.filter(selecting)
+        let left = listed.filter { !selecting($0) }
         let template = try await layout(of: id, version: filters.version, submissions: submissions)
         var builder: StatisticsBuilder
         do {
@@ -79,7 +85,7 @@ struct StoredStatistics: Sendable {
                 "submissions": .array(unreadable.prefix(20).map { .string($0) }),
             ])
         }
-        return (builder.result(), template)
+        return (builder.result(), template, submissions, left)
     }
 
     /// The template that lays out template `id`'s `submissions` (selected by `filters`, in

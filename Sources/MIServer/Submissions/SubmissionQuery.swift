@@ -14,7 +14,7 @@ public struct SubmissionQuery: Sendable, Equatable {
         case template
         /// The technician's user name.
         case technician
-        /// The form's name.
+        /// The form's name, in natural order (`NaturalOrder`: `sim-3-2` before `sim-3-12`).
         case formName
 
         /// A date (an integer of seconds) rather than a name.
@@ -82,6 +82,14 @@ public struct SubmissionQuery: Sendable, Equatable {
         }
     }
 
+    /// Which of a submission's days `from` and `until` select by (and the dashboard counts by).
+    public enum DateBasis: String, Sendable, CaseIterable {
+        /// When the server stored it (the default).
+        case uploaded
+        /// When the technician submitted it; a form without a submission time is left out.
+        case submitted
+    }
+
     public static let defaultLimit = 50
     public static let limits = 1...500
 
@@ -89,45 +97,66 @@ public struct SubmissionQuery: Sendable, Equatable {
     public var template: String?
     /// Only this technician's forms (a technician's own session forces it).
     public var user: String?
-    /// Stored at or after this instant.
-    public var receivedFrom: Date?
-    /// Stored before this instant.
-    public var receivedBefore: Date?
+    /// Which time `from` and `until` apply to.
+    public var dates: DateBasis
+    /// Uploaded (or with `dates` `.submitted`, submitted) at or after this instant.
+    public var from: Date?
+    /// Uploaded (or submitted) before this instant.
+    public var until: Date?
+    /// Leave out the forms `mi simulate` made.
+    public var hideSimulated: Bool
     /// Words that must each begin a word of the answers, comments or form name (accents ignored).
     public var words: [String]
     public var sort: Sort
     public var order: Order
     public var limit: Int
+    /// The page after this row (a page's `nextCursor`).
     public var cursor: Cursor?
+    /// The page before this row (a page's `previousCursor`), still in the query's order. A
+    /// count with it counts the rows before it: the position of a page's first row.
+    public var before: Cursor?
 
-    public init(template: String? = nil, user: String? = nil, receivedFrom: Date? = nil, receivedBefore: Date? = nil,
-                words: [String] = [], sort: Sort = .uploaded, order: Order? = nil, limit: Int = defaultLimit,
-                cursor: Cursor? = nil) {
+    public init(template: String? = nil, user: String? = nil, dates: DateBasis = .uploaded, from: Date? = nil,
+                until: Date? = nil, hideSimulated: Bool = false, words: [String] = [], sort: Sort = .uploaded,
+                order: Order? = nil, limit: Int = defaultLimit, cursor: Cursor? = nil, before: Cursor? = nil) {
         self.template = template
         self.user = user
-        self.receivedFrom = receivedFrom
-        self.receivedBefore = receivedBefore
+        self.dates = dates
+        self.from = from
+        self.until = until
+        self.hideSimulated = hideSimulated
         self.words = words
         self.sort = sort
         self.order = order ?? sort.defaultOrder
         self.limit = limit
         self.cursor = cursor
+        self.before = before
     }
 
     /// The query of `GET /api/v1/submissions` and `/submissions` from their parameters (the
     /// last value of a repeated one wins); an empty filter or cursor counts as absent (a
-    /// filter form sends its empty fields), an empty sort, order or limit is refused.
+    /// filter form sends its empty fields), an empty sort, order, limit, dates or simulated is refused.
     public init(parameters: [(name: String, value: String)]) throws(SubmissionQueryError) {
         var values: [String: String] = [:]
-        for (name, value) in parameters where !value.isEmpty || ["sort", "order", "limit"].contains(name) {
+        for (name, value) in parameters where !value.isEmpty || ["sort", "order", "limit", "dates", "simulated"].contains(name) {
             values[name] = value
         }
         self.init()
         template = values["template"]
         user = values["user"]
-        if let text = values["from"] { receivedFrom = try Self.day(text, parameter: "from", endOfDay: false) }
-        if let text = values["to"] { receivedBefore = try Self.day(text, parameter: "to", endOfDay: true) }
-        if let from = receivedFrom, let before = receivedBefore, before <= from {
+        if let text = values["dates"] {
+            guard let basis = DateBasis(rawValue: text) else {
+                throw .invalid(parameter: "dates", value: text, expected: "uploaded or submitted")
+            }
+            dates = basis
+        }
+        if let text = values["simulated"] {
+            guard ["hide", "show"].contains(text) else { throw .invalid(parameter: "simulated", value: text, expected: "hide or show") }
+            hideSimulated = text == "hide"
+        }
+        if let text = values["from"] { from = try Self.day(text, parameter: "from", endOfDay: false) }
+        if let text = values["to"] { until = try Self.day(text, parameter: "to", endOfDay: true) }
+        if let from, let before = until, before <= from {
             throw .invalid(parameter: "to", value: values["to"] ?? "", expected: "a day on or after `from`")
         }
         if let text = values["q"] {
@@ -154,15 +183,24 @@ public struct SubmissionQuery: Sendable, Equatable {
             }
             self.limit = limit
         }
-        if let text = values["cursor"] {
-            guard let cursor = Cursor(encoded: text) else {
-                throw .invalid(parameter: "cursor", value: text, expected: "the nextCursor of an earlier page")
+        if let text = values["cursor"] { cursor = try Self.cursor(text, parameter: "cursor", sort: sort, order: order) }
+        if let text = values["before"] {
+            guard cursor == nil else {
+                throw .invalid(parameter: "before", value: text, expected: "either `cursor` or `before`, not both")
             }
-            guard cursor.sort == sort, cursor.order == order, cursor.value.isInteger == sort.isDate else {
-                throw .invalid(parameter: "cursor", value: text, expected: "a nextCursor of a page with the same sort and order")
-            }
-            self.cursor = cursor
+            before = try Self.cursor(text, parameter: "before", sort: sort, order: order)
         }
+    }
+
+    private static func cursor(_ text: String, parameter: String, sort: Sort, order: Order) throws(SubmissionQueryError) -> Cursor {
+        let kind = parameter == "cursor" ? "nextCursor" : "previousCursor"
+        guard let cursor = Cursor(encoded: text) else {
+            throw .invalid(parameter: parameter, value: text, expected: "the \(kind) of an earlier page")
+        }
+        guard cursor.sort == sort, cursor.order == order, cursor.value.isInteger == sort.isDate else {
+            throw .invalid(parameter: parameter, value: text, expected: "a \(kind) of a page with the same sort and order")
+        }
+        return cursor
     }
 
     /// The words of a search: runs of letters and digits (what the full-text index keeps).

@@ -24,12 +24,15 @@ public protocol SubmissionRepository: Sendable {
                 removeFiles: @escaping @Sendable () -> Void) async throws -> RecordOutcome
     /// The stored receipt of submission `id` (lowercase UUID), or nil.
     func receipt(id: String) async throws -> Receipt?
-    /// One page of the submissions `query` selects, in its order, with the cursor of the next.
+    /// One page of the submissions `query` selects, in its order, with the cursors of the next
+    /// and (after a `cursor`, or before a `before`) the previous page.
     func submissions(_ query: SubmissionQuery) async throws -> SubmissionPage
-    /// How many submissions `query`'s filters select (its sort, limit and cursor aside).
+    /// How many submissions `query`'s filters select (its limit and cursor aside); with
+    /// `before`, only those before that row in the query's order.
     func count(_ query: SubmissionQuery) async throws -> Int
-    /// Submissions stored since `start` (only `user`'s when given), per template and per UTC day.
-    func counts(since start: Date, user: String?) async throws -> SubmissionCounts
+    /// Submissions uploaded (or submitted, by `dates`) since `start` (only `user`'s when
+    /// given), per template and per UTC day of that time.
+    func counts(since start: Date, user: String?, by dates: SubmissionQuery.DateBasis) async throws -> SubmissionCounts
     /// The stored submissions of template `templateID` that `filters` select by their summaries
     /// (technician, template version, submission time; `groupBy` is the statistics' business),
     /// oldest submission first, then in the order stored. Statistics and exports read these
@@ -59,7 +62,7 @@ public struct SubmissionCounts: Sendable, Equatable {
         public var count: Int
     }
 
-    /// Submissions stored on one UTC day.
+    /// Submissions uploaded (or submitted) on one UTC day.
     public struct Day: Sendable, Equatable {
         /// The day's start (00:00 UTC).
         public var day: Date

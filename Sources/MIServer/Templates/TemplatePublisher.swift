@@ -8,23 +8,45 @@ import MIKit
 struct TemplatePublisher: Sendable {
     let catalog: TemplateCatalog
 
+    /// The catalog's coding, refusing control characters in every text: what is published here
+    /// is printed on technicians' terminals.
+    var coding: TemplateCoding {
+        var coding = catalog.coding
+        coding.refusesControlCharacters = true
+        return coding
+    }
+
     /// The version the next draft of template `id` is published as.
     func nextVersion(of id: String?) -> Int {
         TemplateVersioning.nextVersion(after: id.flatMap { catalog.template(id: $0)?.version })
     }
 
-    /// Checks a draft from the editor as the next version of its template would be.
-    func check(_ draft: JSONValue) -> TemplateDraftReport {
-        let coding = catalog.coding
-        return coding.report(on: coding.numbered(draft, version: nextVersion(of: Self.id(of: draft, coding))), source: "the draft")
+    /// Checks a draft from the editor as the next version of its template would be, and
+    /// whether it may be published there (`TemplateVersioning.checkDraft`): a new template
+    /// (`basedOn` nil) with the id of a published one is reported on its id field.
+    func check(_ draft: JSONValue, basedOn: String?) -> TemplateDraftReport {
+        let coding = self.coding
+        var report = coding.report(on: coding.numbered(draft, version: nextVersion(of: Self.id(of: draft, coding))), source: "the draft")
+        if let id = Self.id(of: draft, coding), basedOn != id, let newest = catalog.template(id: id) {
+            let refusal = TemplatePublishError.idExists(template: id, newest: newest.version)
+            report.problems.insert(.init(template: id, question: nil, field: coding.keys[.id],
+                                         message: refusal.errorDescription ?? refusal.code, code: refusal.code), at: 0)
+        }
+        return report
     }
 
     /// Publishes a draft from the editor as the next version of its template. Throws the
-    /// draft's `TemplateError`, or `TemplatePublishError.versionTaken`.
-    func publish(draft: JSONValue) throws -> TemplateCatalog.Entry {
-        let coding = catalog.coding
-        let numbered = coding.numbered(draft, version: nextVersion(of: Self.id(of: draft, coding)))
+    /// draft's `TemplateError`, or a `TemplatePublishError`: `idExists` when the draft would
+    /// become a version of a template other than `basedOn` (the one the editor opened; nil
+    /// for a new template), `unchanged` when it is the newest version again, `versionTaken`.
+    func publish(draft: JSONValue, basedOn: String?) throws -> TemplateCatalog.Entry {
+        let coding = self.coding
+        let id = Self.id(of: draft, coding)
+        let newestEntry = id.flatMap { catalog.template(id: $0) }
+        let numbered = coding.numbered(draft, version: TemplateVersioning.nextVersion(after: newestEntry?.version))
         let template = try coding.decode(numbered, source: "the draft")
+        let newest = try newestEntry.map { try coding.decode($0.data, source: $0.fileName) }
+        try TemplateVersioning.checkDraft(template, basedOn: basedOn, newest: newest)
         return try write(coding.encodeData(template), of: template)
     }
 
@@ -34,7 +56,7 @@ struct TemplatePublisher: Sendable {
         guard data.count <= TemplateCatalog.maximumFileBytes else {
             throw TemplateError(template: fileName, problems: [.init(message: "the file is larger than \(TemplateCatalog.maximumFileBytes >> 20) MiB")])
         }
-        let template = try catalog.coding.decode(data, source: fileName)
+        let template = try coding.decode(data, source: fileName)
         try TemplateVersioning.checkUploaded(template, file: fileName, newest: catalog.template(id: template.id)?.version)
         return try write(data, of: template)
     }

@@ -30,6 +30,8 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 
 COOKIE = "mi_office"
 WIDTH, HEIGHT = 1280, 900
+# A phone held upright (the issue's 390×844): every page must fit it too.
+NARROW_WIDTH, NARROW_HEIGHT = 390, 844
 
 
 class StepFailed(Exception):
@@ -66,9 +68,13 @@ class Office:
             options.add_argument(argument)
         self.driver = webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"), options=options)
         # Headless chromium's window includes room for its toolbar: fix the page's own size.
-        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                                    {"width": WIDTH, "height": HEIGHT, "deviceScaleFactor": 1, "mobile": False})
+        self.resize(WIDTH, HEIGHT)
         self.driver.set_page_load_timeout(30)
+
+    def resize(self, width, height):
+        """The page's own size (a phone's is `mobile`: the viewport meta tag applies)."""
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                    {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 800})
 
     # -- the step log -------------------------------------------------------------------------
 
@@ -148,14 +154,18 @@ class Office:
     # -- HTTP with the browser's session --------------------------------------------------------
 
     def http(self, path, method="GET", data=None, headers=None, cookie=True):
-        """(status, headers, body) of a request carrying the browser's session cookie."""
+        """(status, headers, body) of a request carrying the browser's session cookie (or the
+        cookie value `cookie` names, when it is a string)."""
         request = urllib.request.Request(self.base + path if path.startswith("/") else path,
                                          data=data, method=method)
         for key, value in (headers or {}).items():
             request.add_header(key, value)
-        session = self.cookie() if cookie else None
-        if session:
-            request.add_header("Cookie", f"{COOKIE}={session['value']}")
+        if isinstance(cookie, str):
+            request.add_header("Cookie", f"{COOKIE}={cookie}")
+        else:
+            session = self.cookie() if cookie else None
+            if session:
+                request.add_header("Cookie", f"{COOKIE}={session['value']}")
         opener = urllib.request.build_opener(NoRedirect())
         try:
             with opener.open(request, timeout=30) as response:
@@ -326,6 +336,9 @@ def paged(office, total):
     office.open("/submissions?limit=2", "submissions-page-1")
     first = [r.text for r in rows(office)]
     check(len(first) == 2, f"limit=2: {len(first)} rows")
+    count = office.find("p#count").text
+    check(f"1–2 of {total}" in count, f"p#count on the first page says {count!r}")
+    check(not office.all("a#previous-page"), "a#previous-page on the first page")
     office.find("a#next-page").click()
     office.wait_loaded()
     office.screenshot("submissions-page-2")
@@ -333,6 +346,79 @@ def paged(office, total):
     check(len(second) == total - 2, f"the next page has {len(second)} rows, expected {total - 2}")
     check(not set(first) & set(second), f"a row is on both pages: {first} / {second}")
     check(not office.all("a#next-page"), "a#next-page on the last page")
+    count = office.find("p#count").text
+    check(f"3–{total} of {total}" in count, f"p#count on the last page says {count!r}")
+    office.find("a#previous-page").click()
+    office.wait_loaded()
+    office.screenshot("submissions-previous-page")
+    back = [r.text for r in rows(office)]
+    check(back == first, f"a#previous-page shows {back}, the first page showed {first}")
+    check("1–2 of" in office.find("p#count").text, f"p#count after Previous: {office.find('p#count').text!r}")
+
+
+def one_meaning_per_word(office, facts):
+    """Every chart and date filter says which day it goes by, and each offers the other."""
+    office.open("/", "dashboard-by-upload")
+    heading = office.find("#per-day h2").text
+    check("uploaded" in heading, f"the dashboard's per-day heading does not say which day: {heading!r}")
+    choose(office.find("select#count-by"), "submitted")
+    office.find("button#apply-count-by").click()
+    office.wait_loaded()
+    office.screenshot("dashboard-by-submission")
+    check("by=submitted" in office.driver.current_url, f"Count by went to {office.driver.current_url}")
+    heading = office.find("#per-day h2").text
+    check("submitted" in heading, f"after Count by submitted the heading says {heading!r}")
+    titles = [t.get_attribute("textContent") for t in office.all("#per-day svg g.day title")]
+    check(any(t.endswith(f": {facts['total']} submitted") for t in titles), f"the day's bar says {titles[-3:]}")
+
+    office.open(f"/templates/{facts['statsTemplate']}/stats", "statistics-by-submission")
+    caption = office.find("#stats-summary figcaption").text
+    check("submitted" in caption, f"the statistics' per-day caption: {caption!r}")
+    labels = [l.text for l in office.all("form#stats-filters label")]
+    check(any(l.startswith("Submitted from") for l in labels), f"the statistics' date filter does not say which day: {labels}")
+    choose(office.find("form#stats-filters select#dates"), "uploaded")
+    office.find("button#apply-stats").click()
+    office.wait_loaded()
+    office.screenshot("statistics-by-upload")
+    caption = office.find("#stats-summary figcaption").text
+    check("uploaded" in caption, f"after Count by uploaded the caption says {caption!r}")
+    check(f"{facts['statsForms']} forms" in office.find("#stats-total").text, "the statistics count changed with the day they go by")
+
+    office.open("/submissions", "submissions-dates")
+    labels = [l.text for l in office.all("form#filters label")]
+    check(any(l.startswith("Uploaded from") for l in labels), f"the listing's date filter: {labels}")
+    choose(office.find("form#filters select#dates"), "submitted")
+    office.find("button#apply").click()
+    office.wait_loaded()
+    labels = [l.text for l in office.all("form#filters label")]
+    check(any(l.startswith("Submitted from") for l in labels), f"after dates=submitted the listing's filter says {labels}")
+    check(len(rows(office)) == facts["total"], f"dates=submitted without a range lists {len(rows(office))}")
+
+
+def simulated_switch(office, facts):
+    """One switch hides simulated forms in the listing and in the statistics."""
+    office.open("/submissions", "submissions-with-simulated")
+    listed = len(rows(office))
+    simulated = len(office.all("table#submissions tr.submission .badge.simulated"))
+    check(simulated == facts["simulatedCount"], f"{simulated} rows marked simulated, expected {facts['simulatedCount']}")
+    office.find("input#hide-simulated").click()
+    office.find("button#apply").click()
+    office.wait_loaded()
+    office.screenshot("submissions-simulated-hidden")
+    check("simulated=hide" in office.driver.current_url, f"the switch went to {office.driver.current_url}")
+    check(len(rows(office)) == listed - simulated, f"{len(rows(office))} rows with simulated forms hidden, expected {listed - simulated}")
+    check(not office.all("table#submissions .badge.simulated"), "a simulated form is still listed")
+    check(office.find("input#hide-simulated").is_selected(), "the switch does not stay on")
+
+    office.open(f"/templates/{facts['simulatedTemplate']}/stats", "statistics-with-simulated")
+    before = office.find("#stats-total").text
+    office.find("input#hide-simulated").click()
+    office.find("button#apply-stats").click()
+    office.wait_loaded()
+    office.screenshot("statistics-simulated-hidden")
+    after = office.find("#stats-total").text
+    check(f"{facts['simulatedCount']} simulated form" in after and "hidden" in after,
+          f"the statistics with simulated forms hidden say {after!r} (before: {before!r})")
 
 
 def open_from_list(office, submission_id, form):
@@ -467,6 +553,135 @@ def other_downloads(office, facts):
     check(headers.get("Content-Range", "").startswith("bytes 0-99/"), f"Content-Range {headers.get('Content-Range')!r}")
 
 
+# ---- layout at a desk's and a phone's width ---------------------------------------------------
+
+
+FITS = "return [document.documentElement.scrollWidth, window.innerWidth]"
+SIGN_OUT_BOX = """var b = document.getElementById('sign-out'); if (!b) { return null; }
+var r = b.getBoundingClientRect(); return [r.left, r.right, r.top, r.bottom, r.width, window.innerWidth, window.innerHeight]"""
+# The size a chart's text is drawn at: its font size in the chart's units times the chart's scale.
+CHART_TEXT = """return Array.from(document.querySelectorAll('svg.chart text')).filter(function (t) {
+  return t.textContent.trim() !== '' && t.getClientRects().length > 0;
+}).map(function (t) {
+  var svg = t.ownerSVGElement; var box = svg.viewBox.baseVal;
+  var scale = box && box.width ? svg.getBoundingClientRect().width / box.width : 1;
+  return [parseFloat(getComputedStyle(t).fontSize) * scale, t.textContent.trim().slice(0, 30)];
+})"""
+LEGIBLE_PX = 9.5
+# …and not blown up to headline size by a chart scaled to a wide column.
+LARGEST_PX = 20
+
+
+def check_layout(office, path, label, narrow):
+    office.open(path, label)
+    width, inner = office.driver.execute_script(FITS)
+    check(width <= inner, f"{path} is {width} px wide in a window of {inner} px (a horizontal scrollbar)")
+    box = office.driver.execute_script(SIGN_OUT_BOX)
+    check(box is not None, f"{path} has no button#sign-out")
+    left, right, top, bottom, button_width, inner_width, inner_height = box
+    check(button_width > 0 and left >= 0 and right <= inner_width and top >= 0 and bottom <= inner_height,
+          f"button#sign-out of {path} is off-screen at {left:.0f}–{right:.0f} × {top:.0f}–{bottom:.0f} in {inner_width}×{inner_height}")
+    texts = office.driver.execute_script(CHART_TEXT)
+    small = [t for t in texts if t[0] < LEGIBLE_PX]
+    check(not small, f"{path}: chart text drawn smaller than {LEGIBLE_PX} px: {small[:5]}")
+    large = [t for t in texts if t[0] > LARGEST_PX]
+    check(not large, f"{path}: chart text blown up beyond {LARGEST_PX} px: {large[:5]}")
+    return len(texts)
+
+
+def pages_fit(office, facts, width, height, label):
+    """Every page at `width`: no horizontal scrollbar, Sign out on the screen, chart text legible;
+    at a phone's width the listing's rows are stacked and the dashboard's bars on the screen."""
+    narrow = width < 800
+    office.resize(width, height)
+    saved_prefix = office.prefix
+    if narrow:
+        office.prefix = "phone-"
+    try:
+        pages = [("/", "dashboard"), ("/submissions", "submissions"), (f"/submissions/{facts['anaId']}", "submission"),
+                 (f"/submissions/{facts['bobId']}", "submission-long-word"), ("/templates", "templates"),
+                 (f"/templates/{facts['statsTemplate']}/stats", "statistics"), ("/templates/new", "editor"),
+                 (f"/templates/{facts['statsTemplate']}/edit", "editor-existing"),
+                 ("/no-such-page", "error-page")]
+        charts = 0
+        for path, name in pages:
+            charts += check_layout(office, path, f"{label}-{name}", narrow)
+        check(charts > 0, "no chart text was measured")
+        if narrow:
+            office.open("/submissions", f"{label}-submissions-stacked")
+            cells = office.all("table#submissions tr.submission td")
+            check(cells, "no rows in table#submissions")
+            shown = office.driver.execute_script(
+                "return Array.from(arguments[0]).map(function (c) { return [getComputedStyle(c).display,"
+                " Math.round(c.getBoundingClientRect().left)]; })", cells[:7])
+            check(all(display in ("block", "grid") for display, _ in shown), f"the listing's cells are not stacked: {shown}")
+            check(len({left for _, left in shown}) == 1, f"a row's cells are not under each other: {shown}")
+            headers = office.driver.execute_script(
+                "var h = document.querySelector('table#submissions thead'); return h ? getComputedStyle(h).display : 'none'")
+            check(headers == "none", f"the table's header row still shows ({headers}) above stacked rows")
+            office.open("/", f"{label}-dashboard-bars")
+            bars = office.driver.execute_script(
+                "return Array.from(document.querySelectorAll('#per-template svg.chart rect.bar')).map(function (b) {"
+                " var r = b.getBoundingClientRect(); return [r.left, r.right, r.width, window.innerWidth]; })")
+            check(bars, "the dashboard has no bar per template")
+            for left, right, bar_width, inner in bars:
+                check(bar_width > 0 and left >= 0 and right <= inner, f"a dashboard bar at {left:.0f}–{right:.0f} of {inner}")
+        return f"{len(pages)} pages at {width}×{height}"
+    finally:
+        office.prefix = saved_prefix
+        office.resize(WIDTH, HEIGHT)
+
+
+def sign_in_page_fits(office):
+    """The sign-in page (nobody signed in yet) at a phone's width and a desk's."""
+    saved_prefix = office.prefix
+    try:
+        for width, height, prefix in ((NARROW_WIDTH, NARROW_HEIGHT, "phone-"), (WIDTH, HEIGHT, saved_prefix)):
+            office.resize(width, height)
+            office.prefix = prefix
+            office.open("/login", f"login-{width}")
+            page_width, inner = office.driver.execute_script(FITS)
+            check(page_width <= inner, f"/login is {page_width} px wide at {inner} px")
+            button = office.find("button#sign-in").rect
+            check(button["x"] >= 0 and button["x"] + button["width"] <= inner, f"button#sign-in is off-screen: {button}")
+    finally:
+        office.prefix = saved_prefix
+        office.resize(WIDTH, HEIGHT)
+
+
+def head_answers_as_get(office):
+    for path in ("/", "/submissions", "/static/office.css", "/health", "/login"):
+        get_status, get_headers, get_body = office.http(path)
+        status, headers, body = office.http(path, method="HEAD")
+        check(status == get_status, f"HEAD {path}: {status}, GET {get_status}")
+        check(status in (200, 303), f"HEAD {path}: {status}")
+        check(body == b"", f"HEAD {path} has a body of {len(body)} bytes")
+        check(headers.get("Content-Type") == get_headers.get("Content-Type"),
+              f"HEAD {path}: Content-Type {headers.get('Content-Type')!r}, GET {get_headers.get('Content-Type')!r}")
+    length = office.http("/static/office.css", method="HEAD")[1].get("Content-Length")
+    check(length == str(len(office.http("/static/office.css")[2])), f"HEAD's Content-Length {length!r} is not GET's")
+
+
+def upload_keeps_the_token_out_of_the_address(office, folder):
+    office.open("/templates", "templates-upload")
+    form = office.find("form#upload")
+    action = form.get_attribute("action") or ""
+    check("_csrf" not in action, f"form#upload's action carries the token: {action!r}")
+    check(form.find_elements(By.CSS_SELECTOR, "input[type=hidden][name=_csrf]"), "form#upload has no hidden _csrf field")
+    path = os.path.join(folder, "upload-check.json")
+    with open(path, "w", encoding="utf-8") as file:
+        json.dump({"id": "upload-check", "title": "Uploaded in the browser", "version": 1,
+                   "questions": [{"id": "ok", "type": "trueFalse", "text": "Ok?"}]}, file)
+    office.find("input#template-file").send_keys(path)
+    office.find("button#upload-template").click()
+    office.wait_loaded()
+    office.screenshot("templates-uploaded")
+    url = office.driver.current_url
+    check("published=upload-check" in url, f"the upload went to {url}; the page shows {office.text()[:300]!r}")
+    history = office.driver.execute_script("return performance.getEntriesByType('navigation').map(function (e) { return e.name; })")
+    check(all("_csrf" not in entry for entry in history + [url]), f"the token is in an address: {history} {url}")
+
+
 def post_without_csrf(office, page):
     check(office.cookie() is not None, "not signed in")
     for path, body, kind in (("/logout", b"", "application/x-www-form-urlencoded"),
@@ -479,8 +694,17 @@ def post_without_csrf(office, page):
 
 
 def signed_out(office, page):
+    copied = office.cookie()
+    check(copied is not None, "not signed in before signing out")
     office.sign_out()
     check(office.cookie() is None, f"the {COOKIE} cookie is still there after button#sign-out")
+    # A copy of the cookie taken before signing out no longer opens anything: the server ended the session.
+    for path in ("/submissions", page):
+        status, headers, _ = office.http(path, headers={"Accept": "text/html"}, cookie=copied["value"])
+        check(status == 303 and "/login" in headers.get("Location", ""),
+              f"GET {path} with the cookie copied before signing out: {status} {headers.get('Location')}")
+    status = office.http("/api/v1/templates", headers={"Authorization": f"Bearer {copied['value']}"}, cookie=False)[0]
+    check(status == 401, f"the signed-out token as a bearer token: {status}, expected 401")
     office.open(page, "after-sign-out")
     check("/login" in office.driver.current_url, f"{page} after signing out shows {office.driver.current_url}")
     check("next=" in office.driver.current_url, f"the way to /login does not keep next=: {office.driver.current_url}")
@@ -625,6 +849,7 @@ def technician_statistics(office, facts):
 
 
 def run_all(office, facts, artifacts):
+    office.step("the sign-in page fits 390×844 and 1280×900", sign_in_page_fits, office)
     office.step("a wrong password shows .error and sets no cookie", wrong_password, office, "fiona")
     if not office.step("fiona (foreman) signs in", signed_in, office, "fiona", facts["fionaPassword"], "fiona"):
         return
@@ -644,7 +869,7 @@ def run_all(office, facts, artifacts):
                 facts["extinguisherCount"])
     office.step("filter by dates", filtered_by_dates, office, facts["total"])
     office.step("a.sort sorts by technician, twice reverses", sorted_by_technician, office, facts["total"])
-    office.step("limit=2 and a#next-page", paged, office, facts["total"])
+    office.step("limit=2, a#next-page, a#previous-page and \"1–2 of 3\"", paged, office, facts["total"])
     if not office.step("a.open opens ana's pump inspection", open_from_list, office, facts["anaId"], facts["form"]):
         office.step("the submission opens by address", lambda: (
             office.open(f"/submissions/{facts['anaId']}", "submission"), office.find("#submission-header")))
@@ -656,9 +881,16 @@ def run_all(office, facts, artifacts):
     office.step("the hostile answer is text", hostile_text, office, facts["hostile"])
     office.step("the PDF downloads and pdftotext reads the form's name", pdf_download, office, facts, artifacts)
     office.step("form.json and the media download (Range on the video)", other_downloads, office, facts)
+    office.step("HEAD answers as GET without a body", head_answers_as_get, office)
+    office.step("charts and date filters say uploaded or submitted, and switch", one_meaning_per_word, office, facts)
+    office.step("every page fits 1280×900", pages_fit, office, facts, WIDTH, HEIGHT, "wide")
+    office.step("every page fits 390×844: stacked rows, bars on screen, legible charts", pages_fit, office, facts,
+                NARROW_WIDTH, NARROW_HEIGHT, "narrow")
+    office.step("the upload form sends its CSRF token in the body", upload_keeps_the_token_out_of_the_address,
+                office, artifacts)
     page = f"/submissions/{facts['anaId']}"
     office.step("a POST without the CSRF token is 403", post_without_csrf, office, page)
-    office.step("button#sign-out signs out", signed_out, office, page)
+    office.step("button#sign-out signs out and ends the session on the server", signed_out, office, page)
     if office.cookie() is not None:
         print("     (still signed in as fiona: her cookie is dropped before ana signs in)", flush=True)
         office.driver.delete_all_cookies()
@@ -741,10 +973,68 @@ def empty_template_has_problems(office):
     add_question(office, "trueFalse")
     found = wait_for(office, lambda: problems(office), 5,
                      lambda: "ul#problems stays empty for a template with no id and a question with no text")
+    # Each problem shows at its field too: the template's id, the question's text.
+    wait_for(office, lambda: office.all("div.q-editor p.field-problem") and office.all("input#template-id.has-problem"), 5,
+             lambda: f"no p.field-problem in the question or at input#template-id; the side panel lists {problems(office)}")
+    text_note = office.driver.execute_script(
+        "var n = document.querySelector('div.q-editor input.q-text').nextElementSibling;"
+        " return n && n.classList.contains('field-problem') ? n.textContent : null")
+    check(text_note, "the empty question text has no p.field-problem right after its input")
     office.screenshot("editor-problems")
     inside(office.all("div.q-editor")[-1], "button.q-remove")[0].click()
     wait_for(office, lambda: not office.all("div.q-editor"), 5, lambda: "button.q-remove did not remove the question")
-    return f"{len(found)} problems, e.g. {found[0]!r}"
+    return f"{len(found)} problems, e.g. {found[0]!r}; at the text: {text_note!r}"
+
+
+def leave_editor(office, path, label):
+    """Goes to `path` from an editor that may hold changes: its leave-the-page question, if the
+    browser shows one, is answered "leave"."""
+    try:
+        office.driver.get(office.base + path)
+    except WebDriverException:
+        pass
+    try:
+        office.driver.switch_to.alert.accept()
+    except NoAlertPresentException:
+        pass
+    office.wait_loaded()
+    office.screenshot(label)
+
+
+def leaving_warns(office):
+    """The editor's beforeunload listener: True when leaving now would ask first."""
+    return office.driver.execute_script(
+        "var e = new Event('beforeunload', {cancelable: true}); window.dispatchEvent(e); return e.defaultPrevented;")
+
+
+def existing_id_refused(office, existing):
+    office.open("/templates/new", "editor-existing-id")
+    before = json.loads(office.http(f"/api/v1/templates/{existing}")[2])
+    type_into(office.find("input#template-id"), existing)
+    type_into(office.find("input#template-title"), "Something else entirely")
+    question = add_question(office, "shortAnswer")
+    type_into(inside(question, "input.q-text")[0], "A different question")
+    wait_for(office, lambda: any("this id exists — edit it instead?" in p for p in problems(office)), 5,
+             lambda: f"ul#problems does not say the id exists: {problems(office)}")
+    links = [a.get_attribute("href") for a in office.all("ul#problems a.edit-existing")]
+    check(links and links[0].endswith(f"/templates/{existing}/edit"), f"the problem links to {links}")
+    note = office.driver.execute_script(
+        "var n = document.getElementById('template-id').nextElementSibling;"
+        " return n && n.classList.contains('field-problem') ? n.textContent : null")
+    check(note and "this id exists" in note, f"input#template-id has no p.field-problem saying so: {note!r}")
+    office.screenshot("editor-existing-id-live")
+    office.find("button#publish").click()
+    wait_for(office, lambda: office.find("#publish-confirm").is_displayed(), 5, lambda: "no #publish-confirm after button#publish")
+    office.find("button#publish-confirm-yes").click()
+    result = wait_for(office, lambda: "Not published" in office.find("#publish-result").text and office.find("#publish-result").text, 10,
+                      lambda: f"#publish-result says {office.find('#publish-result').text!r}")
+    check("this id exists — edit it instead?" in result, f"#publish-result says {result!r}")
+    check(office.all("#publish-result a.edit-existing"), "#publish-result has no link to edit the existing template")
+    office.screenshot("editor-existing-id-refused")
+    after = json.loads(office.http(f"/api/v1/templates/{existing}")[2])
+    check(after == before, f"{existing} changed: version {before.get('version')} became {after.get('version')}")
+    leave_editor(office, "/templates/new", "editor-empty-again")
+    return result
 
 
 def fill_options(question, labels):
@@ -766,6 +1056,22 @@ def fill_options(question, labels):
         inside(question, "button.q-add-option")[0].click()
 
 
+def set_labels(question, noun, labels):
+    """One input.q-row / input.q-column per label, added with button.q-add-… as needed."""
+    def boxes():
+        return question.find_elements(By.CSS_SELECTOR, f"input.q-{noun}")
+    while len(boxes()) < len(labels):
+        inside(question, f"button.q-add-{noun}")[0].click()
+    while len(boxes()) > len(labels):
+        question.find_elements(By.CSS_SELECTOR, f"button.q-{noun}-remove")[-1].click()
+    for index, text in enumerate(labels):
+        type_into(boxes()[index], text)
+
+
+def option_values(question):
+    return [o.get_attribute("value") for o in question.find_elements(By.CSS_SELECTOR, "input.q-option")]
+
+
 def build_template(office, facts):
     type_into(office.find("input#template-id"), facts["templateId"])
     type_into(office.find("input#template-title"), facts["templateTitle"])
@@ -776,15 +1082,24 @@ def build_template(office, facts):
     type_into(inside(choice, "textarea.q-help")[0], "Choose at most two places.")
     fill_options(choice, facts["options"])
     type_into(inside(choice, "input.q-max-answers")[0], "2")
+    # Options move: the first one down, then back up.
+    inside(choice, "button.q-option-down")[0].click()
+    moved = option_values(choice)
+    check(moved[:2] == [facts["options"][1], facts["options"][0]], f"after q-option-down the options are {moved}")
+    inside(choice, "button.q-option-up")[1].click()
+    check(option_values(choice) == facts["options"], f"after q-option-up the options are {option_values(choice)}")
 
     table = add_question(office, "table")
     type_into(inside(table, "input.q-id")[0], facts["tableId"])
     type_into(inside(table, "input.q-text")[0], "Flange bolts torque (N·m)")
-    type_into(inside(table, "input.q-rows")[0], ", ".join(facts["rows"]))
-    type_into(inside(table, "input.q-columns")[0], ", ".join(facts["columns"]))
+    # One input per label: a comma is part of the label, not a separator.
+    set_labels(table, "row", facts["rows"])
+    set_labels(table, "column", facts["columns"])
     cells = wait_for(office, lambda: len(table.find_elements(By.CSS_SELECTOR, "table.q-grid td.cell")) == 9
                      and table.find_elements(By.CSS_SELECTOR, "table.q-grid td.cell"), 5,
                      lambda: f"table.q-grid has {len(table.find_elements(By.CSS_SELECTOR, 'table.q-grid td.cell'))} td.cell, expected 9")
+    heads = [th.text for th in table.find_elements(By.CSS_SELECTOR, "table.q-grid tr th") if th.text]
+    check(heads == facts["columns"] + facts["rows"], f"the grid's headings are {heads}")
     columns = len(facts["columns"])
     for row, column in facts["noCells"]:
         cells[row * columns + column].click()
@@ -809,26 +1124,117 @@ def build_template(office, facts):
     office.screenshot("editor-built")
 
 
+def table_question(office):
+    found = [q for q in office.all("div.q-editor") if q.get_attribute("data-type") == "table"]
+    check(found, "no div.q-editor[data-type=table]")
+    return found[0]
+
+
+def no_value_positions(office):
+    return sorted((int(c.get_attribute("data-row")), int(c.get_attribute("data-column")))
+                  for c in table_question(office).find_elements(By.CSS_SELECTOR, "table.q-grid td.cell.no-value"))
+
+
+def no_value_cells_follow_their_rows(office, facts):
+    """A red cell belongs to its row and column: inserting, moving and removing rows and columns
+    carries it along instead of leaving it at its old position."""
+    start = sorted(tuple(cell) for cell in facts["noCells"])
+    check(no_value_positions(office) == start, f"no-value cells at {no_value_positions(office)}, expected {start}")
+    steps = [
+        ("button.q-row-insert", 0, [(r + 1, c) for r, c in start], "a row inserted above the first"),
+        ("button.q-row-remove", 0, start, "the inserted row removed"),
+        ("button.q-row-down", 0, sorted([(1 if r == 0 else 0 if r == 1 else r, c) for r, c in start]), "the first row moved down"),
+        ("button.q-row-up", 1, start, "and back up"),
+        ("button.q-column-insert", 0, [(r, c + 1) for r, c in start], "a column inserted before the first"),
+        ("button.q-column-remove", 0, start, "the inserted column removed"),
+    ]
+    for selector, index, expected, what in steps:
+        table_question(office).find_elements(By.CSS_SELECTOR, selector)[index].click()
+        time.sleep(0.1)
+        seen = no_value_positions(office)
+        check(seen == sorted(expected), f"{what}: no-value cells at {seen}, expected {sorted(expected)}")
+    labels = [b.get_attribute("value") for b in table_question(office).find_elements(By.CSS_SELECTOR, "input.q-row")]
+    check(labels == facts["rows"], f"the rows are {labels} after the moves")
+    office.screenshot("editor-no-value-kept")
+
+
+def duplicate_id_reported_while_text_empty(office, facts):
+    question = add_question(office, "trueFalse")
+    type_into(inside(question, "input.q-id")[0], facts["choiceId"])
+    found = wait_for(office, lambda: [p for p in problems(office) if "duplicate question id" in p], 5,
+                     lambda: f"a repeated id with an empty text is not reported: {problems(office)}")
+    notes = [n.text for n in office.all("div.q-editor")[-1].find_elements(By.CSS_SELECTOR, "p.field-problem")]
+    check(any("duplicate question id" in n for n in notes), f"the repeated id has no p.field-problem: {notes}")
+    office.screenshot("editor-duplicate-id")
+    inside(office.all("div.q-editor")[-1], "button.q-remove")[0].click()
+    wait_for(office, lambda: not [p for p in problems(office) if "duplicate" in p], 5,
+             lambda: f"the duplicate stays reported after removing it: {problems(office)}")
+    return found[0]
+
+
+def type_can_change(office):
+    question = add_question(office, "shortAnswer")
+    type_into(inside(question, "input.q-text")[0], "How many bolts?")
+    choose(inside(question, "select.q-type-choice")[0], "numeric")
+    changed = wait_for(office, lambda: office.all("div.q-editor")[-1].get_attribute("data-type") == "numeric"
+                       and office.all("div.q-editor")[-1], 5, lambda: "select.q-type-choice did not make the question numeric")
+    check(changed.find_elements(By.CSS_SELECTOR, "input.q-min"), "the numeric question has no input.q-min")
+    text = changed.find_element(By.CSS_SELECTOR, "input.q-text").get_attribute("value")
+    check(text == "How many bolts?", f"the text was lost when the type changed: {text!r}")
+    inside(changed, "button.q-remove")[0].click()
+    wait_for(office, lambda: len(office.all("div.q-editor")) == 3, 5, lambda: "the extra question was not removed")
+
+
 def preview_and_no_problems(office, facts):
     wait_for(office, lambda: not problems(office), 5, lambda: f"ul#problems lists {problems(office)}")
     preview = wait_for(office, lambda: all(o in office.find("pre#preview").text for o in facts["options"])
                        and office.find("pre#preview").text, 5,
                        lambda: f"pre#preview lacks the options: {office.find('pre#preview').text[:400]!r}")
     check("Where does the valve leak?" in preview, f"pre#preview lacks the question: {preview[:300]!r}")
+    check(not office.all("p.field-problem"), "a p.field-problem stays without problems")
+
+
+def unsaved_changes_warn(office):
+    check(leaving_warns(office) is True, "leaving the editor with an unpublished draft does not ask first (beforeunload)")
+
+
+def confirm_publish(office):
+    office.find("button#publish").click()
+    wait_for(office, lambda: office.find("#publish-confirm").is_displayed(), 5, lambda: "no #publish-confirm after button#publish")
+    check(not office.find("#publish-result").text.strip(), "button#publish published without asking")
+    office.screenshot("editor-confirm")
+    office.find("button#publish-confirm-yes").click()
 
 
 def publish(office, facts):
-    office.find("button#publish").click()
-    result = wait_for(office, lambda: office.find("#publish-result").text.strip(), 10,
-                      lambda: "#publish-result stays empty after button#publish")
+    confirm_publish(office)
+    result = wait_for(office, lambda: "…" not in office.find("#publish-result").text and office.find("#publish-result").text.strip(), 10,
+                      lambda: "#publish-result stays empty after publishing")
     office.screenshot("editor-published")
-    check(facts["templateId"] in result or "version" in result.lower() or "published" in result.lower(),
-          f"#publish-result says {result!r}")
+    check("version 1" in result, f"#publish-result says {result!r}")
     check(not problems(office), f"ul#problems after publishing: {problems(office)}")
+    check(leaving_warns(office) is False, "leaving right after publishing still asks")
+    status, _, body = office.http(f"/templates/{facts['templateId']}/versions/1")
+    check(status == 200, f"the published version: {status}")
+    published = json.loads(body)
+    table = [q for q in published["questions"] if q["id"] == facts["tableId"]][0]
+    check(table["rows"] == facts["rows"] and table["columns"] == facts["columns"],
+          f"published rows {table['rows']} and columns {table['columns']}")
+    check(sorted(map(tuple, table["noCells"])) == sorted(map(tuple, facts["noCells"])), f"published noCells {table['noCells']}")
+    return result
+
+
+def second_publish_does_nothing(office, facts):
+    confirm_publish(office)
+    result = wait_for(office, lambda: "Not published" in office.find("#publish-result").text and office.find("#publish-result").text, 10,
+                      lambda: f"#publish-result after a second publish: {office.find('#publish-result').text!r}")
+    check("nothing to publish" in result, f"#publish-result says {result!r}")
+    status = office.http(f"/templates/{facts['templateId']}/versions/2")[0]
+    check(status == 404, f"an identical version 2 was made ({status})")
     office.open("/templates", "templates-after-publish")
-    listed = office.find("table#templates").text
-    check(facts["templateId"] in listed or facts["templateTitle"] in listed,
-          f"table#templates lacks {facts['templateId']}: {listed[:300]!r}")
+    row = office.find(f"tr.template[data-template-id='{facts['templateId']}']")
+    newest = row.find_element(By.CSS_SELECTOR, "td.newest").text
+    check(newest == "1", f"the newest version listed is {newest!r}")
     return result
 
 
@@ -837,12 +1243,58 @@ def run_editor(office, facts):
         return
     if not office.step("/templates and the editor open", editor_opens, office):
         return
-    office.step("an empty template gets problems, q-remove removes", empty_template_has_problems, office)
-    if not office.step("7 options, Max-answers 2, a 3×3 table with 2 no-value cells, a numeric moved up",
-                       build_template, office, facts):
+    office.step("an empty template gets problems, at their fields too; q-remove removes", empty_template_has_problems, office)
+    office.step("a new template with an existing id is refused, live and at publish", existing_id_refused,
+                office, facts["existingTemplate"])
+    if not office.step("7 options reordered, Max-answers 2, a 3×3 table with a comma in a label and 2 no-value cells, "
+                       "a numeric moved up", build_template, office, facts):
         return
+    office.step("no-value cells stay with their rows and columns", no_value_cells_follow_their_rows, office, facts)
+    office.step("a repeated id is reported while its text is empty", duplicate_id_reported_while_text_empty, office, facts)
+    office.step("a question's type changes", type_can_change, office)
     office.step("no problems and the preview shows the options", preview_and_no_problems, office, facts)
-    office.step("button#publish publishes", publish, office, facts)
+    office.step("leaving with unpublished changes asks first", unsaved_changes_warn, office)
+    office.step("button#publish asks, then publishes", publish, office, facts)
+    office.step("a second publish makes no identical version", second_publish_does_nothing, office, facts)
+    office.step("the editor at a phone's width fits", lambda: (
+        office.resize(NARROW_WIDTH, NARROW_HEIGHT), check_layout(office, f"/templates/{facts['templateId']}/edit",
+                                                                 "editor-phone", True), office.resize(WIDTH, HEIGHT)))
+
+
+# ---- simulated forms, natural names, positions ------------------------------------------------
+
+
+def names_sort_naturally_and_pages_count(office, facts):
+    """Form names in natural order over pages of 5, each page saying where it is, then back."""
+    total = facts["simulatedCount"] + facts["realCount"]
+    office.open("/submissions?sort=formName&limit=5", "submissions-by-name")
+    seen, positions = [], []
+    while True:
+        seen += [r.find_element(By.CSS_SELECTOR, "td.form-name a.open").text for r in rows(office)]
+        positions.append(office.find("p#count").text)
+        nexts = office.all("a#next-page")
+        if not nexts:
+            break
+        nexts[0].click()
+        office.wait_loaded()
+    office.screenshot("submissions-by-name-last")
+    check(seen == facts["naturalOrder"], f"the names in order: {seen}, expected {facts['naturalOrder']}")
+    expected = [f"{first}–{min(first + 4, total)} of {total}" for first in range(1, total + 1, 5)]
+    check(len(positions) == len(expected) and all(e in p for p, e in zip(positions, expected)),
+          f"p#count on the pages: {positions}, expected {expected}")
+    office.find("a#previous-page").click()
+    office.wait_loaded()
+    back = office.find("p#count").text
+    check(expected[-2] in back, f"a#previous-page from the last page: {back!r}, expected {expected[-2]!r}")
+    return " · ".join(positions)
+
+
+def run_simulated(office, facts):
+    if not office.step("fiona (foreman) signs in", signed_in, office, "fiona", facts["fionaPassword"], "fiona"):
+        return
+    office.step("one switch hides simulated forms in the listing and the statistics", simulated_switch, office, facts)
+    office.step("names sort naturally; pages say \"11–13 of 13\"; Previous goes back", names_sort_naturally_and_pages_count,
+                office, facts)
 
 
 def main():
@@ -852,13 +1304,15 @@ def main():
     parser.add_argument("--screenshots", required=True, help="where every page's PNG goes")
     parser.add_argument("--facts", help="JSON: what the test prepared (ids, names, the word, counts)")
     parser.add_argument("--editor", action="store_true", help="build and publish the template the facts describe")
+    parser.add_argument("--simulated", action="store_true", help="the listing and statistics over simulated forms")
     parser.add_argument("--capture", metavar="PNG", help="only sign in and save the first submission's page")
     parser.add_argument("--page", help="with --capture: the submission page's path")
     parser.add_argument("--user", default="fiona")
     parser.add_argument("--password", default="fiona-password")
     arguments = parser.parse_args()
     try:
-        prefix = "capture-" if arguments.capture else "editor-" if arguments.editor else "review-"
+        prefix = ("capture-" if arguments.capture else "editor-" if arguments.editor
+                  else "simulated-" if arguments.simulated else "review-")
         office = Office(arguments.base, arguments.profile, arguments.screenshots, prefix)
     except WebDriverException as error:
         print(f"FAIL start chromium through /usr/bin/chromedriver: {error}", flush=True)
@@ -869,6 +1323,8 @@ def main():
                         arguments.capture, arguments.page)
         elif arguments.editor:
             run_editor(office, json.loads(arguments.facts))
+        elif arguments.simulated:
+            run_simulated(office, json.loads(arguments.facts))
         else:
             run_all(office, json.loads(arguments.facts), arguments.screenshots)
             office.no_alert()

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A TCP proxy between `mi` and the real mi-server that breaks what a poor link breaks.
 
-    mi_test_proxy.py --target PORT [--drop-final-responses N] [--corrupt-patches N] --log events.jsonl
+    mi_test_proxy.py --target PORT [--drop-final-responses N] [--corrupt-patches N] [--pad-receipts N]
+                     --log events.jsonl
 
 It listens on 127.0.0.1 on a free port, prints the port on stdout and runs until stdin closes.
   --drop-final-responses N  the first N final answers to PUT requests never reach the client:
@@ -9,11 +10,15 @@ It listens on 127.0.0.1 on a free port, prints the port on stdout and runs until
                             when a link dies after the server stored the upload
   --corrupt-patches N       in the first N PATCH requests, one body byte (the 100th) is flipped
                             on its way to the server, as a faulty link would
+  --pad-receipts N          the first N receipts (200/201 answers to PUT) reach the client with
+                            one more part listed, "Qid9(1).jpg", that the client never sent, as a
+                            server that lies about what it holds would answer
 Each drop, corruption and request line is logged as one JSON line.
 """
 
 import argparse
 import json
+import re
 import socket
 import sys
 import threading
@@ -25,6 +30,7 @@ class Proxy:
         self.lock = threading.Lock()
         self.drops = args.drop_final_responses
         self.corruptions = args.corrupt_patches
+        self.pads = args.pad_receipts
         self.log_file = open(args.log, "a", buffering=1)
 
     def log(self, **event):
@@ -82,6 +88,22 @@ class Proxy:
             except OSError:
                 pass
 
+    @staticmethod
+    def padded(data, server):
+        """The whole response starting in `data`, its receipt listing one part more."""
+        while b"\r\n\r\n" not in data:
+            data += server.recv(65536)
+        head, _, body = data.partition(b"\r\n\r\n")
+        length = int(re.search(rb"(?im)^content-length:\s*(\d+)", head).group(1))
+        while len(body) < length:
+            body += server.recv(65536)
+        body, rest = body[:length], body[length:]
+        receipt = json.loads(body)
+        receipt["parts"].append({"name": "Qid9(1).jpg", "filename": "Qid9(1).jpg", "size": 3, "sha256": "0" * 64})
+        body = json.dumps(receipt).encode()
+        head = re.sub(rb"(?im)^content-length:\s*\d+", b"Content-Length: %d" % len(body), head)
+        return head + b"\r\n\r\n" + body + rest
+
     def downstream(self, server, client, connection):
         """Server to client: a chosen PUT's final answer is swallowed and the connection cut."""
         try:
@@ -93,6 +115,9 @@ class Proxy:
                 if connection["method"] == "PUT" and not interim and self.take("drops"):
                     self.log(event="dropped", status=data.split(b"\r\n")[0].decode("latin-1"))
                     break
+                if connection["method"] == "PUT" and data.startswith(b"HTTP/1.1 20") and self.take("pads"):
+                    data = self.padded(data, server)
+                    self.log(event="padded")
                 client.sendall(data)
         except OSError:
             pass
@@ -110,6 +135,7 @@ def main():
     parser.add_argument("--target", type=int, required=True)
     parser.add_argument("--drop-final-responses", type=int, default=0)
     parser.add_argument("--corrupt-patches", type=int, default=0)
+    parser.add_argument("--pad-receipts", type=int, default=0)
     parser.add_argument("--log", required=True)
     args = parser.parse_args()
     proxy = Proxy(args)

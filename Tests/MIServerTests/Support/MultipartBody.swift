@@ -4,8 +4,9 @@ import Foundation
 struct MultipartBody {
     struct Part {
         var name: String
-        var filename: String
-        var contentType: String
+        /// Nil for a plain field (a form's hidden input).
+        var filename: String?
+        var contentType: String?
         var data: Data
     }
 
@@ -26,8 +27,10 @@ struct MultipartBody {
         var body = Data()
         for part in parts {
             body.append(Data("--\(boundary)\r\n".utf8))
-            body.append(Data("Content-Disposition: form-data; name=\"\(part.name)\"; filename=\"\(part.filename)\"\r\n".utf8))
-            body.append(Data("Content-Type: \(part.contentType)\r\n\r\n".utf8))
+            let filename = part.filename.map { "; filename=\"\($0)\"" } ?? ""
+            body.append(Data("Content-Disposition: form-data; name=\"\(part.name)\"\(filename)\r\n".utf8))
+            if let contentType = part.contentType { body.append(Data("Content-Type: \(contentType)\r\n".utf8)) }
+            body.append(Data("\r\n".utf8))
             body.append(part.data)
             body.append(Data("\r\n".utf8))
         }

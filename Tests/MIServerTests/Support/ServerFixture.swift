@@ -169,6 +169,7 @@ extension TestClientProtocol {
 extension TestResponse {
     var json: Any? { try? JSONSerialization.jsonObject(with: Data(buffer: body)) }
     var errorMessage: String? { ((json as? [String: Any])?["error"] as? [String: Any])?["message"] as? String }
+    var errorCode: String? { ((json as? [String: Any])?["error"] as? [String: Any])?["code"] as? String }
     var text: String { String(buffer: body) }
 
     func receipt() throws -> Receipt {

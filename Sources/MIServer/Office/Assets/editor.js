@@ -3,6 +3,11 @@
 // draws it, and after every change (debounced) posts it to /templates/check, which answers
 // with the problems MIKit finds and the preview `mi fill` would show. The JSON it sends uses the
 // key names the server's Config.plist TemplateKeys give (from #editor's data-keys).
+//
+// A table's rows and columns are lists of labels, one input each (a label may hold a comma),
+// and its no-value cells are kept by the row and the column they belong to — not by position —
+// so inserting, removing or moving a row or a column keeps every red cell where it was. The
+// positions the server's `noCells` takes are computed only when the draft is sent.
 "use strict";
 
 (function () {
@@ -10,6 +15,8 @@
   if (!editor) { return; }
   const keys = JSON.parse(editor.dataset.keys || "{}");
   const key = (name) => keys[name] || name;
+  const logicalName = {};
+  Object.keys(keys).forEach((name) => { logicalName[keys[name]] = name; });
   const csrf = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
   const typeNames = {
     multipleChoice: "Multiple choice", trueFalse: "True / false", shortAnswer: "Short answer",
@@ -20,22 +27,43 @@
   const noProblems = document.getElementById("no-problems");
   const preview = document.getElementById("preview");
   const publishResult = document.getElementById("publish-result");
+  const publishButton = document.getElementById("publish");
+  const confirmBox = document.getElementById("publish-confirm");
+  const confirmText = document.getElementById("publish-confirm-text");
   const idInput = document.getElementById("template-id");
   const titleInput = document.getElementById("template-title");
 
+  // The template the editor was opened from ("" for a new one): a draft may become its next
+  // version, never, by its id, a version of another template (the server checks it too).
+  let basedOn = editor.dataset.basedOn || "";
   const state = { id: "", title: "", questions: [] };
+  // The draft as last loaded or published: leaving the page with another one asks first.
+  let saved = "";
+  let nextKey = 1;
+  const newKey = () => "k" + (nextKey++);
 
-  function newQuestion(type) {
-    const question = { id: "q" + (state.questions.length + 1), text: "", help: "", type: type };
-    if (type === "multipleChoice") { question.options = ["", ""]; question.maxAnswers = 1; }
-    if (type === "numeric") { question.integer = false; question.min = ""; question.max = ""; }
-    if (type === "table") { question.rows = "Row 1, Row 2"; question.columns = "Column 1, Column 2"; question.noCells = []; }
+  function label(text) { return { key: newKey(), label: text }; }
+
+  // Gives `question` what its type needs, keeping what another type left (switching back finds it).
+  function shape(question) {
+    if (question.type === "multipleChoice") {
+      if (!question.options) { question.options = ["", ""]; }
+      if (question.maxAnswers === undefined) { question.maxAnswers = 1; }
+    } else if (question.type === "numeric") {
+      if (question.integer === undefined) { question.integer = false; question.min = ""; question.max = ""; }
+    } else if (question.type === "table") {
+      if (!question.rows) { question.rows = [label("Row 1"), label("Row 2")]; }
+      if (!question.columns) { question.columns = [label("Column 1"), label("Column 2")]; }
+      if (!question.noCells) { question.noCells = new Set(); }
+    }
     return question;
   }
 
-  function list(text) {
-    return String(text || "").split(",").map((part) => part.trim()).filter((part) => part.length > 0);
+  function newQuestion(type) {
+    return shape({ key: newKey(), id: "q" + (state.questions.length + 1), text: "", help: "", type: type });
   }
+
+  const cellKey = (row, column) => row.key + "|" + column.key;
 
   // MARK: - The draft as the server's JSON
 
@@ -60,18 +88,21 @@
           if (String(question.min).trim() !== "") { json[key("min")] = numberOrText(question.min); }
           if (String(question.max).trim() !== "") { json[key("max")] = numberOrText(question.max); }
         } else if (question.type === "table") {
-          const rows = list(question.rows);
-          const columns = list(question.columns);
-          json[key("rows")] = rows;
-          json[key("columns")] = columns;
-          json[key("noCells")] = question.noCells
-            .filter((cell) => cell[0] < rows.length && cell[1] < columns.length)
-            .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+          json[key("rows")] = question.rows.map((row) => row.label.trim());
+          json[key("columns")] = question.columns.map((column) => column.label.trim());
+          const cells = [];
+          question.rows.forEach((row, r) => question.columns.forEach((column, c) => {
+            if (question.noCells.has(cellKey(row, column))) { cells.push([r, c]); }
+          }));
+          json[key("noCells")] = cells;
         }
         return json;
       }),
     };
   }
+
+  const snapshot = () => JSON.stringify(draft());
+  const isDirty = () => snapshot() !== saved;
 
   // A template version as the server stores it, read back into the editor's state.
   function load(json) {
@@ -81,23 +112,28 @@
     state.title = json[key("title")] || "";
     state.questions = (json[key("questions")] || []).map((item) => {
       const type = types[item[key("type")]] || "shortAnswer";
-      const question = newQuestion(type);
+      const question = { key: newKey(), type: type };
       question.id = item[key("id")] || "";
       question.text = item[key("text")] || "";
       question.help = item[key("help")] || "";
       if (type === "multipleChoice") {
-        question.options = (item[key("options")] || []).slice();
+        question.options = (item[key("options")] || []).map(String);
         question.maxAnswers = item[key("maxAnswers")] === undefined ? 1 : item[key("maxAnswers")];
       } else if (type === "numeric") {
         question.integer = item[key("integer")] === true;
         question.min = item[key("min")] === undefined ? "" : String(item[key("min")]);
         question.max = item[key("max")] === undefined ? "" : String(item[key("max")]);
       } else if (type === "table") {
-        question.rows = (item[key("rows")] || []).join(", ");
-        question.columns = (item[key("columns")] || []).join(", ");
-        question.noCells = (item[key("noCells")] || []).map((cell) => [cell[0], cell[1]]);
+        question.rows = (item[key("rows")] || []).map((text) => label(String(text)));
+        question.columns = (item[key("columns")] || []).map((text) => label(String(text)));
+        question.noCells = new Set();
+        (item[key("noCells")] || []).forEach((cell) => {
+          const row = question.rows[cell[0]];
+          const column = question.columns[cell[1]];
+          if (row && column) { question.noCells.add(cellKey(row, column)); }
+        });
       }
-      return question;
+      return shape(question);
     });
   }
 
@@ -113,23 +149,8 @@
   function button(className, text, title, action) {
     const node = element("button", className, text);
     node.type = "button";
-    if (title) { node.title = title; }
+    if (title) { node.title = title; node.setAttribute("aria-label", title); }
     node.addEventListener("click", action);
-    return node;
-  }
-
-  // A labelled input bound to `question[field]`; `redraw` when the shape changes (a table's size).
-  function field(container, label, node, question, property, redraw) {
-    const caption = element("label", "", label);
-    container.appendChild(caption);
-    container.appendChild(node);
-    const read = () => (node.type === "checkbox" ? node.checked : node.value);
-    if (node.type === "checkbox") { node.checked = question[property]; } else { node.value = question[property]; }
-    node.addEventListener(node.type === "checkbox" ? "change" : "input", () => {
-      question[property] = read();
-      if (redraw) { redraw(); }
-      changed();
-    });
     return node;
   }
 
@@ -140,38 +161,60 @@
     return node;
   }
 
+  // A labelled input bound to `question[property]`.
+  function field(container, caption, node, question, property) {
+    container.appendChild(element("label", "", caption));
+    container.appendChild(node);
+    if (node.type === "checkbox") { node.checked = question[property]; } else { node.value = question[property]; }
+    node.addEventListener(node.type === "checkbox" ? "change" : "input", () => {
+      question[property] = node.type === "checkbox" ? node.checked : node.value;
+      changed();
+    });
+    return node;
+  }
+
+  // Moves `list[index]` by `step` (-1 up, +1 down); false at either end.
+  function shift(list, index, step) {
+    const target = index + step;
+    if (target < 0 || target >= list.length) { return false; }
+    const moved = list.splice(index, 1)[0];
+    list.splice(target, 0, moved);
+    return true;
+  }
+
   function drawGrid(question, holder) {
     holder.textContent = "";
-    const rows = list(question.rows);
-    const columns = list(question.columns);
-    if (rows.length === 0 || columns.length === 0) { return; }
+    if (question.rows.length === 0 || question.columns.length === 0) { return; }
     const table = element("table", "q-grid");
     const head = element("tr");
     head.appendChild(element("th"));
-    columns.forEach((column) => head.appendChild(element("th", "", column)));
+    question.columns.forEach((column) => head.appendChild(element("th", "", column.label)));
     table.appendChild(head);
-    rows.forEach((row, r) => {
+    question.rows.forEach((row, r) => {
       const line = element("tr");
-      line.appendChild(element("th", "", row));
-      columns.forEach((column, c) => {
+      line.appendChild(element("th", "", row.label));
+      question.columns.forEach((column, c) => {
         const cell = element("td", "cell");
         cell.dataset.row = String(r);
         cell.dataset.column = String(c);
-        const isNoValue = () => question.noCells.some((pair) => pair[0] === r && pair[1] === c);
+        cell.tabIndex = 0;
+        const id = cellKey(row, column);
         const paint = () => {
-          cell.classList.toggle("no-value", isNoValue());
-          cell.title = isNoValue() ? "takes no value (click to allow a value)" : "takes a value (click to make it a no-value cell)";
-          cell.textContent = isNoValue() ? "no value" : "";
+          const off = question.noCells.has(id);
+          cell.classList.toggle("no-value", off);
+          cell.title = (off ? "takes no value (click to allow a value)" : "takes a value (click to make it a no-value cell)")
+            + " — " + row.label + " · " + column.label;
+          cell.textContent = off ? "no value" : "";
         };
         paint();
-        cell.addEventListener("click", () => {
-          if (isNoValue()) {
-            question.noCells = question.noCells.filter((pair) => !(pair[0] === r && pair[1] === c));
-          } else {
-            question.noCells.push([r, c]);
-          }
+        const toggle = () => {
+          if (question.noCells.has(id)) { question.noCells.delete(id); } else { question.noCells.add(id); }
           paint();
           changed();
+        };
+        cell.addEventListener("click", toggle);
+        cell.addEventListener("keydown", (event) => {
+          if (event.key === " " || event.key === "Enter") { event.preventDefault(); toggle(); }
         });
         line.appendChild(cell);
       });
@@ -180,19 +223,60 @@
     holder.appendChild(table);
   }
 
+  // The labels of a table's rows or columns: one input each, with insert, move and remove.
+  function drawLabels(question, which, holder, grid) {
+    const list = question[which];
+    const noun = which === "rows" ? "row" : "column";
+    const [before, after] = which === "rows" ? ["up", "down"] : ["left", "right"];
+    holder.textContent = "";
+    const redraw = () => { drawLabels(question, which, holder, grid); drawGrid(question, grid); changed(); };
+    list.forEach((item, index) => {
+      const line = element("div", "q-label-row");
+      const box = input("q-" + noun);
+      box.value = item.label;
+      box.placeholder = (noun === "row" ? "Row " : "Column ") + (index + 1);
+      box.setAttribute("aria-label", (noun === "row" ? "Row " : "Column ") + (index + 1));
+      box.addEventListener("input", () => { item.label = box.value; drawGrid(question, grid); changed(); });
+      line.appendChild(box);
+      line.appendChild(button("secondary q-" + noun + "-insert", "+", "Insert a " + noun + " before this one", () => {
+        list.splice(index, 0, label(""));
+        redraw();
+        holder.querySelectorAll("input.q-" + noun)[index].focus();
+      }));
+      line.appendChild(button("secondary q-" + noun + "-up", which === "rows" ? "↑" : "←", "Move this " + noun + " " + before, () => {
+        if (shift(list, index, -1)) { redraw(); }
+      }));
+      line.appendChild(button("secondary q-" + noun + "-down", which === "rows" ? "↓" : "→", "Move this " + noun + " " + after, () => {
+        if (shift(list, index, 1)) { redraw(); }
+      }));
+      line.appendChild(button("secondary q-" + noun + "-remove", "✕", "Remove this " + noun, () => {
+        list.splice(index, 1);
+        redraw();
+      }));
+      holder.appendChild(line);
+    });
+  }
+
   function drawOptions(question, holder) {
     holder.textContent = "";
+    const redraw = () => { drawOptions(question, holder); changed(); };
     question.options.forEach((option, index) => {
       const row = element("div", "q-option-row");
       const box = input("q-option");
       box.value = option;
       box.placeholder = "Option " + (index + 1);
+      box.setAttribute("aria-label", "Option " + (index + 1));
       box.addEventListener("input", () => { question.options[index] = box.value; changed(); });
       row.appendChild(box);
+      row.appendChild(button("secondary q-option-up", "↑", "Move this option up", () => {
+        if (shift(question.options, index, -1)) { redraw(); }
+      }));
+      row.appendChild(button("secondary q-option-down", "↓", "Move this option down", () => {
+        if (shift(question.options, index, 1)) { redraw(); }
+      }));
       row.appendChild(button("secondary q-remove-option", "✕", "Remove this option", () => {
         question.options.splice(index, 1);
-        drawOptions(question, holder);
-        changed();
+        redraw();
       }));
       holder.appendChild(row);
     });
@@ -201,10 +285,11 @@
   function drawQuestion(question, index) {
     const box = element("div", "q-editor");
     box.dataset.type = question.type;
+    box.dataset.key = question.key;
     const head = element("div", "q-head");
     head.appendChild(element("span", "q-type", (index + 1) + ". " + typeNames[question.type]));
-    head.appendChild(button("secondary q-up", "↑", "Move up", () => move(index, -1)));
-    head.appendChild(button("secondary q-down", "↓", "Move down", () => move(index, 1)));
+    head.appendChild(button("secondary q-up", "↑", "Move this question up", () => move(index, -1)));
+    head.appendChild(button("secondary q-down", "↓", "Move this question down", () => move(index, 1)));
     head.appendChild(button("secondary q-remove", "Remove", "Remove this question", () => {
       state.questions.splice(index, 1);
       draw();
@@ -216,11 +301,26 @@
     field(fields, "Id", input("q-id"), question, "id");
     field(fields, "Question", input("q-text"), question, "text");
     field(fields, "Help", element("textarea", "q-help"), question, "help");
+    const typeChoice = element("select", "q-type-choice");
+    Object.keys(typeNames).forEach((type) => {
+      const option = element("option", "", typeNames[type]);
+      option.value = type;
+      typeChoice.appendChild(option);
+    });
+    typeChoice.value = question.type;
+    typeChoice.addEventListener("change", () => {
+      question.type = typeChoice.value;
+      shape(question);
+      draw();
+      changed();
+    });
+    fields.appendChild(element("label", "", "Type"));
+    fields.appendChild(typeChoice);
 
     if (question.type === "multipleChoice") {
       const options = element("div", "q-options");
       fields.appendChild(element("label", "", "Options"));
-      const column = element("div");
+      const column = element("div", "q-options-holder");
       column.appendChild(options);
       column.appendChild(button("secondary q-add-option", "Add option", "", () => {
         question.options.push("");
@@ -241,12 +341,26 @@
       field(fields, "Maximum", input("q-max", "number"), question, "max");
     } else if (question.type === "table") {
       const grid = element("div", "q-grid-holder");
-      const redraw = () => drawGrid(question, grid);
-      field(fields, "Rows (comma-separated)", input("q-rows"), question, "rows", redraw);
-      field(fields, "Columns (comma-separated)", input("q-columns"), question, "columns", redraw);
+      for (const which of ["rows", "columns"]) {
+        const holder = element("div", "q-" + which);
+        const labels = element("div", "q-labels");
+        holder.appendChild(labels);
+        const noun = which === "rows" ? "row" : "column";
+        holder.appendChild(button("secondary q-add-" + noun, "Add " + noun, "", () => {
+          question[which].push(label(""));
+          drawLabels(question, which, labels, grid);
+          drawGrid(question, grid);
+          const boxes = labels.querySelectorAll("input.q-" + noun);
+          boxes[boxes.length - 1].focus();
+          changed();
+        }));
+        fields.appendChild(element("label", "", which === "rows" ? "Rows" : "Columns"));
+        fields.appendChild(holder);
+        drawLabels(question, which, labels, grid);
+      }
       fields.appendChild(element("label", "", "Click a cell: no value"));
       fields.appendChild(grid);
-      redraw();
+      drawGrid(question, grid);
     }
     box.appendChild(fields);
     return box;
@@ -255,27 +369,19 @@
   function draw() {
     questionsBox.textContent = "";
     state.questions.forEach((question, index) => questionsBox.appendChild(drawQuestion(question, index)));
+    markFields(lastProblems);
   }
 
   function move(index, step) {
-    const target = index + step;
-    if (target < 0 || target >= state.questions.length) { return; }
-    const moved = state.questions.splice(index, 1)[0];
-    state.questions.splice(target, 0, moved);
-    draw();
-    changed();
+    if (shift(state.questions, index, step)) {
+      draw();
+      changed();
+    }
   }
 
-  // MARK: - Talking to the server
+  // MARK: - Problems, in the side panel and at their fields
 
-  function post(path, body) {
-    return fetch(path, {
-      method: "POST",
-      credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf, "Accept": "application/json" },
-      body: JSON.stringify(body),
-    });
-  }
+  let lastProblems = [];
 
   function describe(problem) {
     const parts = [];
@@ -284,16 +390,79 @@
     return (parts.length ? parts.join(", ") + ": " : "") + problem.message;
   }
 
-  // The items are kept and only their texts changed, so a check that finds the same problems
-  // leaves the page as it was (nothing flickers).
+  // The link a problem offers: "this id exists" leads to that template's editor.
+  function problemLink(problem) {
+    if (problem.code !== "template-id-exists") { return null; }
+    const link = element("a", "edit-existing", "Edit " + problem.template);
+    link.href = "/templates/" + encodeURIComponent(problem.template) + "/edit";
+    return link;
+  }
+
+  // The input a problem is about: the template's id or title, or a field of the question it
+  // names (by id, or `#n` for the n-th); null when it is about the whole template.
+  function targets(problem) {
+    const name = logicalName[problem.field] || problem.field;
+    if (!problem.question) {
+      if (name === "id") { return [idInput]; }
+      if (name === "title") { return [titleInput]; }
+      if (name === "questions") { return [document.getElementById("add-question")]; }
+      return [];
+    }
+    const boxes = Array.from(questionsBox.querySelectorAll("div.q-editor"));
+    let chosen;
+    const position = /^#(\d+)$/.exec(problem.question);
+    if (position) {
+      chosen = boxes.slice(Number(position[1]) - 1, Number(position[1]));
+    } else {
+      chosen = boxes.filter((box, index) => state.questions[index] && state.questions[index].id === problem.question);
+      // A duplicate id: its message names the position of the repeat.
+      const repeat = /\(question (\d+)\)/.exec(problem.message);
+      if (repeat && boxes[Number(repeat[1]) - 1]) { chosen = [boxes[Number(repeat[1]) - 1]]; }
+    }
+    const selectors = {
+      id: "input.q-id", text: "input.q-text", help: "textarea.q-help", type: "select.q-type-choice",
+      options: "div.q-options-holder", maxAnswers: "input.q-max-answers", integer: "input.q-integer",
+      min: "input.q-min", max: "input.q-max", rows: "div.q-rows", columns: "div.q-columns", noCells: "div.q-grid-holder",
+    };
+    return chosen.map((box) => box.querySelector(selectors[name] || "div.q-fields") || box);
+  }
+
+  function markFields(problems) {
+    document.querySelectorAll(".field-problem").forEach((node) => node.remove());
+    document.querySelectorAll(".has-problem").forEach((node) => {
+      node.classList.remove("has-problem");
+      node.removeAttribute("aria-invalid");
+    });
+    problems.forEach((problem) => {
+      targets(problem).forEach((target) => {
+        target.classList.add("has-problem");
+        target.setAttribute("aria-invalid", "true");
+        const note = element("p", "field-problem", problem.message + " ");
+        const link = problemLink(problem);
+        if (link) { note.appendChild(link); }
+        // In the two-column grids the note takes a row of its own under its input.
+        target.insertAdjacentElement("afterend", note);
+      });
+    });
+  }
+
+  // The side panel's items are kept and only their texts changed, so a check that finds the
+  // same problems leaves the panel as it was (nothing flickers).
   function showProblems(problems) {
-    const texts = problems.map(describe);
-    while (problemsList.children.length > texts.length) { problemsList.lastElementChild.remove(); }
-    texts.forEach((text, index) => {
+    lastProblems = problems;
+    while (problemsList.children.length > problems.length) { problemsList.lastElementChild.remove(); }
+    problems.forEach((problem, index) => {
       const item = problemsList.children[index] || problemsList.appendChild(element("li"));
-      if (item.textContent !== text) { item.textContent = text; }
+      const text = describe(problem);
+      if (item.dataset.text !== text) {
+        item.dataset.text = text;
+        item.textContent = text + " ";
+        const link = problemLink(problem);
+        if (link) { item.appendChild(link); }
+      }
     });
     noProblems.classList.toggle("hidden", problems.length > 0);
+    markFields(problems);
   }
 
   async function errorMessage(response) {
@@ -305,11 +474,26 @@
     }
   }
 
+  // MARK: - Talking to the server
+
+  const withBase = (path) => path + (basedOn ? "?basedOn=" + encodeURIComponent(basedOn) : "");
+
+  function post(path, body) {
+    return fetch(withBase(path), {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf, "Accept": "application/json" },
+      body: JSON.stringify(body),
+    });
+  }
+
   let timer = null;
   let sequence = 0;
   function changed() {
     publishResult.textContent = "";
+    confirmBox.classList.add("hidden");
     editor.dataset.checked = "false";
+    editor.dataset.dirty = String(isDirty());
     if (timer) { clearTimeout(timer); }
     timer = setTimeout(check, 300);
   }
@@ -334,12 +518,28 @@
     }
   }
 
+  // Publish asks first; the question names what becomes the newest version.
+  function askToPublish() {
+    publishResult.textContent = "";
+    const name = state.title.trim() ? "“" + state.title.trim() + "” (" + state.id + ")" : state.id;
+    confirmText.textContent = basedOn === state.id && basedOn !== ""
+      ? "Publish " + name + " as the next version of " + basedOn + "? Technicians get it at their next sync; forms already started keep their version."
+      : "Publish the new template " + name + "? Technicians get it at their next sync.";
+    confirmBox.classList.remove("hidden");
+    document.getElementById("publish-confirm-yes").focus();
+  }
+
+  let publishing = false;
   async function publish() {
-    const publishButton = document.getElementById("publish");
+    // One publish at a time: a second click while one is under way does nothing.
+    if (publishing) { return; }
+    publishing = true;
+    confirmBox.classList.add("hidden");
     publishButton.disabled = true;
     publishResult.textContent = "Publishing…";
+    const sent = draft();
     try {
-      const response = await post("/templates/publish", draft());
+      const response = await post("/templates/publish", sent);
       if (response.status === 201) {
         const published = await response.json();
         publishResult.textContent = "";
@@ -348,16 +548,30 @@
         link.href = "/templates/" + encodeURIComponent(published.id) + "/versions/" + published.version;
         publishResult.appendChild(link);
         publishResult.dataset.version = String(published.version);
+        // From now on this is the editor of that template: the next publish is its next version.
+        basedOn = published.id;
+        editor.dataset.basedOn = basedOn;
+        saved = JSON.stringify(sent);
+        editor.dataset.dirty = String(isDirty());
       } else if (response.status === 422) {
         const report = await response.json();
         showProblems(report.problems);
         publishResult.textContent = "Not published: correct the problems listed above.";
       } else {
-        publishResult.textContent = "Not published: " + await errorMessage(response);
+        let body = null;
+        try { body = await response.json(); } catch (ignored) { body = null; }
+        const error = (body && body.error) || {};
+        publishResult.textContent = "Not published: " + (error.message || response.status + " " + response.statusText);
+        if (error.code === "template-id-exists") {
+          publishResult.appendChild(document.createTextNode(" "));
+          publishResult.appendChild(problemLink({ code: error.code, template: state.id }));
+        }
+        publishResult.dataset.code = error.code || "";
       }
     } catch (error) {
       publishResult.textContent = "Not published: the server could not be reached (" + error + ")";
     } finally {
+      publishing = false;
       publishButton.disabled = false;
     }
   }
@@ -371,11 +585,26 @@
     draw();
     changed();
   });
-  document.getElementById("publish").addEventListener("click", publish);
+  publishButton.addEventListener("click", askToPublish);
+  document.getElementById("publish-confirm-yes").addEventListener("click", publish);
+  document.getElementById("publish-cancel").addEventListener("click", () => {
+    confirmBox.classList.add("hidden");
+    publishButton.focus();
+  });
+
+  // Leaving with changes that were not published asks first (the browser words the question).
+  window.addEventListener("beforeunload", (event) => {
+    if (!isDirty()) { return undefined; }
+    event.preventDefault();
+    event.returnValue = "";
+    return "";
+  });
 
   function start() {
     idInput.value = state.id;
     titleInput.value = state.title;
+    saved = snapshot();
+    editor.dataset.dirty = "false";
     draw();
     check();
   }
