@@ -9,7 +9,8 @@ import Glibc
 /// A real gpsd fed by Debian's `gpsfake` (package gpsd-clients) from an NMEA log, listening on a
 /// free loopback port. gpsfake and the gpsd it starts run in a process group of their own, which
 /// `stop()` ends (SIGTERM, then SIGKILL) — called by the test's teardown, so they stop even when
-/// the test fails, and by `deinit` as a last resort.
+/// the test fails, and by `deinit` as a last resort; coreutils' `timeout` leads the group and ends
+/// it after 5 minutes should the test process die first.
 final class GPSFake: @unchecked Sendable {
     static let executable = "/usr/bin/gpsfake"
 
@@ -31,7 +32,10 @@ final class GPSFake: @unchecked Sendable {
         var environment = ProcessInfo.processInfo.environment
         environment["TMPDIR"] = folder.url.path           // gpsfake's control socket, one per test
         environment["PATH"] = (environment["PATH"] ?? "/usr/bin:/bin") + ":/usr/sbin:/sbin"
-        processGroup = try Self.spawn([Self.executable, "-q", "-c", "0.05", "-P", String(port), log.path],
+        // Under coreutils' timeout, which ends the whole group after 5 minutes: should the test
+        // process itself die before its teardown, gpsfake and gpsd do not outlive it for long.
+        processGroup = try Self.spawn(["/usr/bin/timeout", "--kill-after=5", "300",
+                                       Self.executable, "-q", "-c", "0.05", "-P", String(port), log.path],
                                       environment: environment, output: output)
         let deadline = Date().addingTimeInterval(15)
         while !Self.accepts(port) {
@@ -44,7 +48,7 @@ final class GPSFake: @unchecked Sendable {
         }
     }
 
-    /// Whether gpsfake itself is still running.
+    /// Whether the group's leader (`timeout`, with gpsfake under it) is still running.
     var isRunning: Bool {
         guard processGroup > 0 else { return false }
         var status: Int32 = 0
