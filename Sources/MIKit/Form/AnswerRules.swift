@@ -64,6 +64,14 @@ public struct AnswerRules: Sendable {
         return .text(trimmed)
     }
 
+    /// `3,5` or `-0,25`: a decimal written with a comma, as many technicians' keyboards suggest.
+    static func isDecimalComma(_ text: String) -> Bool {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2, let whole = parts.first, let fraction = parts.last else { return false }
+        let digits = whole.first == "-" || whole.first == "+" ? whole.dropFirst() : whole[...]
+        return !digits.isEmpty && !fraction.isEmpty && (digits + fraction).allSatisfy { $0.isASCII && $0.isNumber }
+    }
+
     /// Every cell that takes a value has one; the cells that take no value are empty.
     public func checkTable(_ table: [[String?]]) throws -> AnswerValue {
         .cells(try checkCells(table, complete: true).cells)

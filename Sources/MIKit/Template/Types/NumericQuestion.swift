@@ -79,20 +79,12 @@ public struct NumericQuestion: QuestionType {
     func number(_ string: String, _ rules: AnswerRules) throws -> AnswerValue {
         let trimmed = string.trimmingCharacters(in: .whitespaces)
         guard let number = Double(trimmed), number.isFinite else {
-            if Self.isDecimalComma(trimmed) {
+            if AnswerRules.isDecimalComma(trimmed) {
                 throw rules.refuse("\"\(trimmed)\" is not a number — use a dot: \(trimmed.replacingOccurrences(of: ",", with: "."))")
             }
             throw rules.refuse("\"\(string)\" is not a number")
         }
         return try check(number, rules)
-    }
-
-    /// `3,5` or `-0,25`: a decimal written with a comma, as many technicians' keyboards suggest.
-    static func isDecimalComma(_ text: String) -> Bool {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-        guard parts.count == 2, let whole = parts.first, let fraction = parts.last else { return false }
-        let digits = whole.first == "-" || whole.first == "+" ? whole.dropFirst() : whole[...]
-        return !digits.isEmpty && !fraction.isEmpty && (digits + fraction).allSatisfy { $0.isASCII && $0.isNumber }
     }
 
     func check(_ number: Double, _ rules: AnswerRules) throws -> AnswerValue {
