@@ -1,4 +1,5 @@
 import Foundation
+import MIKit
 @testable import MIServer
 import TestSupport
 import XCTest
@@ -58,5 +59,13 @@ final class OpenAPITests: XCTestCase {
         XCTAssertTrue(routes.isSuperset(of: ["POST /mi/uploads", "GET /mi/uploads", "GET /mi/uploads/{id}", "GET /mi/t/{id}", "GET /health",
                                             "OPTIONS /mi/tus", "POST /mi/tus", "HEAD /mi/tus/{id}", "PATCH /mi/tus/{id}",
                                             "DELETE /mi/tus/{id}"]), "\(routes)")
+    }
+
+    /// The statistics' question `type` enum lists exactly the registry's types, in its order:
+    /// a new question type is documented where clients read it.
+    func testQuestionTypeEnumIsTheRegistry() throws {
+        let yaml = try String(contentsOf: TemplateFixture.repositoryRoot.appendingPathComponent("openapi.yaml"), encoding: .utf8)
+        let expected = "enum: [" + QuestionTypes.all.map { $0.typeKey.rawValue }.joined(separator: ", ") + "]"
+        XCTAssertTrue(yaml.contains(expected), "openapi.yaml has no \(expected)")
     }
 }
