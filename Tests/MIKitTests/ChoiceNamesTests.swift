@@ -48,6 +48,7 @@ final class ChoiceNamesTests: XCTestCase {
         refused(#"[{"name": "drain", "label": "Drain"}"#, #"option name "drain" is listed twice"#)
         refused(#"[{"name": "other", "label": "Casing drain"}"#, #"option label "Casing drain" is listed twice"#)
         refused(#"[3"#, "entry 1 must be a non-empty string or a")
+        refused(#"[{"name": "Stem", "label": "Valve stem"}, "Stem""#, #"option name "Stem" (entry 1) is the label of entry 2, so an answer could mean either"#)
         // Renamed keys are honoured.
         let keys = TemplateKeys(names: [.choiceName: "value", .choiceLabel: "caption"])
         let renamed = Self.json.replacingOccurrences(of: #""name":"#, with: #""value":"#).replacingOccurrences(of: #""label":"#, with: #""caption":"#)

@@ -65,6 +65,12 @@ public struct MultipleChoiceQuestion: QuestionType {
                 validator.problem(label, .options, "option label \"\(DisplayText.escaped(choice.label))\" is listed twice")
             }
         }
+        // A typed answer may give a name or a label: one must never mean two options.
+        for (index, choice) in choices.enumerated() where choice.name != choice.label {
+            if let other = choices.indices.first(where: { $0 != index && choices[$0].label == choice.name }) {
+                validator.problem(label, .options, "option name \"\(DisplayText.escaped(choice.name))\" (entry \(index + 1)) is the label of entry \(other + 1), so an answer could mean either")
+            }
+        }
         var maxAnswers = 1
         if let value = object[validator.keys[.maxAnswers]] {
             if let integer = value.integerValue, integer >= 0 {
