@@ -119,7 +119,7 @@ struct RichTextCollector {
     }
 
     static func unescape(_ text: String) -> String {
-        guard text.contains("_x") else { return text }
+        guard text.utf8.contains(UInt8(ascii: "_")) else { return text }
         var result = ""
         var scalars = Array(text.unicodeScalars)[...]
         while let first = scalars.first {

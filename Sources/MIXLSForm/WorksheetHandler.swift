@@ -145,7 +145,7 @@ final class WorksheetHandler: XMLHandler {
         guard hasValue, !valueText.isEmpty else { return nil }
         switch cellType {
         case "s":
-            let trimmed = valueText.trimmingCharacters(in: .whitespaces)
+            let trimmed = Self.trimmed(valueText)
             guard let index = Int(trimmed), index >= 0, index < sharedStrings.count else {
                 throw XLSXError.badCellValue(sheet: sheetName, cell: reference.description,
                                              detail: "shared string number \(trimmed.prefix(40)) does not exist (the table has \(sharedStrings.count))")
@@ -154,7 +154,7 @@ final class WorksheetHandler: XMLHandler {
         case "str":
             return .string(valueText)
         case "b":
-            switch valueText.trimmingCharacters(in: .whitespaces).lowercased() {
+            switch Self.trimmed(valueText).lowercased() {
             case "1", "true": return .bool(true)
             case "0", "false": return .bool(false)
             default:
@@ -170,7 +170,7 @@ final class WorksheetHandler: XMLHandler {
             }
             return .date(date)
         case "n":
-            let trimmed = valueText.trimmingCharacters(in: .whitespaces)
+            let trimmed = Self.trimmed(valueText)
             if trimmed.isEmpty { return nil }
             guard let number = Double(trimmed), number.isFinite, !trimmed.hasPrefix("0x") else {
                 throw XLSXError.badCellValue(sheet: sheetName, cell: reference.description,
@@ -185,6 +185,14 @@ final class WorksheetHandler: XMLHandler {
             throw XLSXError.badCellValue(sheet: sheetName, cell: reference.description,
                                          detail: "unknown cell type t=\"\(cellType.prefix(20))\"")
         }
+    }
+
+    /// Without surrounding spaces and tabs; the common case (none) without Foundation's scan.
+    static func trimmed(_ text: String) -> String {
+        let utf8 = text.utf8
+        guard let first = utf8.first, let last = utf8.last else { return text }
+        if first != 0x20, first != 0x09, last != 0x20, last != 0x09 { return text }
+        return text.trimmingCharacters(in: .whitespaces)
     }
 
     /// A `t="d"` cell: `2024-03-05`, `2024-03-05T14:30:00`, `…:00.250`, `…Z`.

@@ -26,9 +26,7 @@ final class XMLScanner: NSObject, XMLParserDelegate {
     /// error ends the pass with that error.
     static func scan(_ data: Data, part: String, with handler: any XMLHandler) throws {
         // Office Open XML never has a DTD; refusing one keeps entity expansion out entirely.
-        if data.range(of: Data("<!DOCTYPE".utf8)) != nil || data.range(of: Data("<!ENTITY".utf8)) != nil {
-            throw XLSXError.documentTypeDeclaration(part: part)
-        }
+        if declaresDocumentType(data) { throw XLSXError.documentTypeDeclaration(part: part) }
         let scanner = XMLScanner(handler: handler)
         let parser = XMLParser(data: data)
         parser.shouldProcessNamespaces = false
@@ -50,7 +48,44 @@ final class XMLScanner: NSObject, XMLParserDelegate {
     private var depth = 0
     private var sawRoot = false
 
+    /// Whether the prolog (before the root element, where a DTD must stand) holds `<!DOCTYPE`.
+    /// Reads only the prolog: declarations, comments, processing instructions and white space.
+    static func declaresDocumentType(_ data: Data) -> Bool {
+        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Bool in
+            let doctype = Array("<!DOCTYPE".utf8)
+            var index = 0
+            func starts(with prefix: [UInt8], at position: Int) -> Bool {
+                guard position + prefix.count <= bytes.count else { return false }
+                for (offset, byte) in prefix.enumerated() where bytes[position + offset] != byte { return false }
+                return true
+            }
+            func skip(past terminator: [UInt8]) {
+                while index < bytes.count, !starts(with: terminator, at: index) { index += 1 }
+                index += terminator.count
+            }
+            while index < bytes.count {
+                switch bytes[index] {
+                case 0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF:  // white space and a UTF-8 byte-order mark
+                    index += 1
+                case UInt8(ascii: "<"):
+                    if starts(with: doctype, at: index) { return true }
+                    if starts(with: Array("<?".utf8), at: index) {
+                        skip(past: Array("?>".utf8))
+                    } else if starts(with: Array("<!--".utf8), at: index) {
+                        skip(past: Array("-->".utf8))
+                    } else {
+                        return false  // the root element: no DTD can follow
+                    }
+                default:
+                    return false
+                }
+            }
+            return false
+        }
+    }
+
     private static func localName(_ name: String) -> String {
+        guard name.utf8.contains(UInt8(ascii: ":")) else { return name }
         guard let colon = name.lastIndex(of: ":") else { return name }
         return String(name[name.index(after: colon)...])
     }

@@ -55,6 +55,9 @@ final class HostileWorkbookTests: XCTestCase {
 
     func testEntityExpansionIsRefused() throws {
         XCTAssertEqual(try error(reading: "entity-expansion"), .documentTypeDeclaration(part: "xl/sharedStrings.xml"))
+        // Only the prolog is searched, past a byte-order mark, declarations and comments.
+        XCTAssertTrue(XMLScanner.declaresDocumentType(Data("\u{FEFF}<?xml version=\"1.0\"?>\n<!-- <x> --><!DOCTYPE x []><x/>".utf8)))
+        XCTAssertFalse(XMLScanner.declaresDocumentType(Data("<?xml version=\"1.0\"?><sst><si><t>&lt;!DOCTYPE</t></si></sst>".utf8)))
     }
 
     func testCellsOutOfRangeAndBadValues() throws {
