@@ -19,8 +19,9 @@ packages=(
 )
 # Python packages the tests use as independent checkers (module name = package name):
 # icalendar reads `mi reminders`' calendars; schemathesis probes the live mi-server against openapi.yaml;
-# selenium drives chromium through the office's pages.
-python_packages=(icalendar schemathesis selenium)
+# selenium drives chromium through the office's pages; elementpath (an XPath 1.0 implementation)
+# is the oracle the form-logic expression engine is compared with (ExpressionOracleTests).
+python_packages=(icalendar schemathesis selenium elementpath)
 
 if [ ! -x /opt/swift/usr/bin/swift ] && ! command -v swift >/dev/null 2>&1; then
   echo "setup: the Swift 6.3 toolchain is missing — install it in /opt/swift (swift.org's Debian 12 build)" >&2
