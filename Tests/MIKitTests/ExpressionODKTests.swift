@@ -277,6 +277,8 @@ final class ExpressionODKTests: XCTestCase {
         XCTAssertEqual(string("format-date(now(), '%Y-%m-%d %H:%M')"), "2026-11-26 00:30")
         XCTAssertEqual(string("format-date('2026-11-26', '100%% %q')"), "100% %q")
         XCTAssertEqual(string("format-date('', '%Y')"), "", "no date, no text")
+        XCTAssertEqual(string("format-date(-719528, '%Y-%m-%d %a')"), "0000-01-01 Sat", "the proleptic Gregorian calendar")
+        XCTAssertEqual(string("format-date(date('0099-12-31'), '%y')"), "99")
         XCTAssertEqual(string("format-date('soon', '%Y')"), "")
     }
 
@@ -363,6 +365,7 @@ final class ExpressionODKTests: XCTestCase {
         XCTAssertEqual(value("true() or false() and false()"), .boolean(true), "and binds tighter than or")
         XCTAssertEqual(value("(true() or false()) and false()"), .boolean(false))
         XCTAssertEqual(value("1 + 1 = 2 and 2 * 2 = 4"), .boolean(true))
+        XCTAssertEqual(value("${a} > 1\r\nand\t${a} < 5\n", ["a": .string("3")]), .boolean(true), "line breaks from a spreadsheet cell")
         XCTAssertEqual(try Expression("1 + 2 * 3").root,
                        .binary(.plus, .number(1), .binary(.times, .number(2), .number(3))))
         XCTAssertEqual(try Expression("1 - 2 - 3").root,

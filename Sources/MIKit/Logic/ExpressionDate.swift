@@ -146,7 +146,13 @@ struct ExpressionDate: Equatable {
 
     var dateText: String {
         let f = fields
-        return String(format: "%04d-%02d-%02d", f.year, f.month, f.day)
+        return "\(Self.pad(f.year, 4))-\(Self.pad(f.month, 2))-\(Self.pad(f.day, 2))"
+    }
+
+    /// Zero-padded to `width` digits (a minus sign comes first).
+    static func pad(_ value: Int, _ width: Int) -> String {
+        let digits = String(Swift.abs(value))
+        return (value < 0 ? "-" : "") + String(repeating: "0", count: Swift.max(0, width - digits.count)) + digits
     }
 
     /// `2026-11-26T14:30:00.000+01:00`, as ODK's `now()` writes it.
@@ -154,8 +160,8 @@ struct ExpressionDate: Equatable {
         let f = fields
         let sign = offset < 0 ? "-" : "+"
         let magnitude = abs(offset)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03d%@%02d:%02d", f.year, f.month, f.day, f.hour, f.minute, f.second,
-                      f.millisecond, sign, magnitude / 3600, magnitude / 60 % 60)
+        return "\(dateText)T\(Self.pad(f.hour, 2)):\(Self.pad(f.minute, 2)):\(Self.pad(f.second, 2)).\(Self.pad(f.millisecond, 3))"
+            + "\(sign)\(Self.pad(magnitude / 3600, 2)):\(Self.pad(magnitude / 60 % 60, 2))"
     }
 
     static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
@@ -171,19 +177,19 @@ struct ExpressionDate: Equatable {
             guard character == "%" else { out.append(character); continue }
             guard let code = characters.next() else { out.append("%"); break }
             switch code {
-            case "Y": out += String(format: "%04d", f.year)
-            case "y": out += String(format: "%02d", ((f.year % 100) + 100) % 100)
-            case "m": out += String(format: "%02d", f.month)
+            case "Y": out += ExpressionDate.pad(f.year, 4)
+            case "y": out += ExpressionDate.pad(((f.year % 100) + 100) % 100, 2)
+            case "m": out += ExpressionDate.pad(f.month, 2)
             case "n": out += String(f.month)
             case "b": out += ExpressionDate.monthNames[f.month - 1]
-            case "d": out += String(format: "%02d", f.day)
+            case "d": out += ExpressionDate.pad(f.day, 2)
             case "e": out += String(f.day)
             case "a": out += ExpressionDate.dayNames[f.weekday]
-            case "H": out += String(format: "%02d", f.hour)
+            case "H": out += ExpressionDate.pad(f.hour, 2)
             case "h": out += String(f.hour)
-            case "M": out += String(format: "%02d", f.minute)
-            case "S": out += String(format: "%02d", f.second)
-            case "3": out += String(format: "%03d", f.millisecond)
+            case "M": out += ExpressionDate.pad(f.minute, 2)
+            case "S": out += ExpressionDate.pad(f.second, 2)
+            case "3": out += ExpressionDate.pad(f.millisecond, 3)
             case "%": out += "%"
             default: out.append("%"); out.append(code)
             }

@@ -133,7 +133,7 @@ enum ExpressionTokenizer {
             let character = characters[index]
             let start = index
             switch character {
-            case " ", "\t", "\n", "\r":
+            case " ", "\t", "\n", "\r", "\r\n":
                 index += 1
                 continue
             case "(": tokens.append(Token(kind: .leftParen, position: start)); index += 1
