@@ -221,6 +221,10 @@ final class ExpressionODKTests: XCTestCase {
         XCTAssertEqual(string("today()", zone: Self.utc), "2026-11-25")
         XCTAssertEqual(string("now()"), "2026-11-26T00:30:00.000+01:00")
         XCTAssertEqual(string("now()", zone: Self.utc), "2026-11-25T23:30:00.000+00:00")
+        // The same clock as the question types' values.
+        let temporal = TemporalContext(now: Self.clock, timeZone: Self.madrid)
+        let context = ExpressionContext(temporal: temporal) { _ throws(ExpressionError) in .string("") }
+        XCTAssertEqual(try Expression("today()").evaluateString(in: context), LocalDate.today(temporal).isoString)
         XCTAssertEqual(string("now()", zone: TimeZone(identifier: "America/Mexico_City") ?? Self.utc), "2026-11-25T17:30:00.000-06:00")
     }
 

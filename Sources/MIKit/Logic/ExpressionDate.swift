@@ -3,7 +3,7 @@ import Foundation
 /// Dates as the ODK XForms specification has them: values are strings (`2026-11-26`,
 /// `2026-11-26T14:30:00.000+01:00`) that `number()` turns into days since 1970-01-01 UTC. The
 /// calendar arithmetic is the proleptic Gregorian one, done by hand so it never depends on the
-/// machine's locale or zone.
+/// machine's locale or zone (UTCDay's, shared with the rest of MIKit).
 struct ExpressionDate: Equatable {
     /// Seconds since 1970-01-01T00:00:00Z.
     var seconds: Double
@@ -13,35 +13,6 @@ struct ExpressionDate: Equatable {
 
     /// Days since 1970-01-01 UTC: a whole number for a date, with a fraction for a dateTime.
     var days: Double { seconds / 86_400 }
-
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
-    static func daysInMonth(year: Int, month: Int) -> Int {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
 
     /// `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM[:SS[.fff]][Z|±HH[:MM]]`; impossible dates are nil.
     static func parse(_ text: String, timeZone: TimeZone) -> ExpressionDate? {
@@ -64,8 +35,8 @@ struct ExpressionDate: Equatable {
             return true
         }
         guard let year = digits(4), take("-"), let month = digits(2), take("-"), let day = digits(2),
-              (1...12).contains(month), day >= 1, day <= daysInMonth(year: year, month: month) else { return nil }
-        let dayNumber = daysFromCivil(year: year, month: month, day: day)
+              (1...12).contains(month), day >= 1, day <= UTCDay.daysIn(month: month, year: year) else { return nil }
+        let dayNumber = UTCDay.daysSinceEpoch(year: year, month: month, day: day)
         if index == bytes.count {
             return ExpressionDate(seconds: Double(dayNumber) * 86_400, offset: 0, hasTime: false)
         }
@@ -139,7 +110,7 @@ struct ExpressionDate: Equatable {
         let milliseconds = Int((local * 1000).rounded(.down))
         let dayNumber = Int((Double(milliseconds) / 86_400_000).rounded(.down))
         let inDay = milliseconds - dayNumber * 86_400_000
-        let (year, month, day) = ExpressionDate.civilFromDays(dayNumber)
+        let (year, month, day) = UTCDay.civil(daysSinceEpoch: dayNumber)
         let weekday = ((dayNumber % 7) + 7 + 4) % 7 // 1970-01-01 was a Thursday; 0 = Sunday
         return (year, month, day, inDay / 3_600_000, inDay / 60_000 % 60, inDay / 1000 % 60, inDay % 1000, weekday)
     }

@@ -49,6 +49,12 @@ public struct ExpressionContext {
         self.timeZone = timeZone
     }
 
+    /// The clock and zone of the rest of MIKit (`LocalDate.today`, `OffsetDateTime.now`).
+    public init(temporal: TemporalContext, current: ExpressionValue = .string(""), position: Int? = nil,
+                resolve: @escaping (String) throws(ExpressionError) -> ExpressionValue) {
+        self.init(now: temporal.now, timeZone: temporal.timeZone, current: current, position: position, resolve: resolve)
+    }
+
     /// A context that reads answers from a dictionary (a missing name is `''`).
     public init(answers: [String: ExpressionValue], current: ExpressionValue = .string(""), position: Int? = nil,
                 now: Date, timeZone: TimeZone) {
