@@ -208,7 +208,7 @@ final class ExpressionODKTests: XCTestCase {
         let expression = try Expression("${amps} > 30 and ${site} = 'north'")
         XCTAssertEqual(try expression.evaluate(in: context), .boolean(true))
         XCTAssertThrowsError(try Expression("${missing} + 1").evaluate(in: context)) { error in
-            XCTAssertEqual(error as? ExpressionError, ExpressionError(.reference, at: nil, "no answer at missing"))
+            XCTAssertEqual(error as? ExpressionError, ExpressionError(.reference, at: 0, "no answer at missing"))
         }
     }
 

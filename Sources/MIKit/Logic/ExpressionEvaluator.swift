@@ -113,7 +113,11 @@ struct ExpressionEvaluator {
         switch node {
         case .number(let value): return .number(value)
         case .string(let text): return .string(text)
-        case .reference(let name, _): return try context.resolve(name)
+        case .reference(let name, let position):
+            do { return try context.resolve(name) } catch {
+                // The resolver's refusal, placed at the reference when it did not say where.
+                throw error.position == nil ? ExpressionError(error.kind, at: position, error.message) : error
+            }
         case .current: return context.current
         case .negate(let operand): return .number(-number(try evaluate(operand)))
         case .binary(let op, let left, let right): return try binary(op, left, right)
