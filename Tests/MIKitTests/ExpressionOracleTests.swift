@@ -58,7 +58,8 @@ final class ExpressionOracleTests: XCTestCase {
             case 5: return "number(\(string(depth - 1)))"
             case 6: return "string-length(\(string(depth - 1)))"
             case 7: return "round(\(number(depth - 1, exact: exact)))"
-            case 8: return "number(\(boolean(depth - 1)))"
+            case 8: return below(3) == 0 ? "number(\(boolean(depth - 1)))"
+                : "\(pick(["floor", "ceiling"]))(\(number(depth - 1, exact: exact)))"
             case 9: return "(\(number(depth - 1, exact: exact)) div \(pick(["2", "-4", "8", "0.5", "3", "-0.25", "7"])))"
             default: return below(2) == 0
                 ? "(\(pick(["1", "-1", "2.5", "-0.5", "0"])) div 0)"
