@@ -41,9 +41,13 @@ let package = Package(
         .systemLibrary(name: "CLDAP", pkgConfig: "ldap", providers: [.apt(["libldap2-dev"])]),
         // The organisation's directory: search-then-bind login, roles from group membership, users.
         .target(name: "MIDirectory", dependencies: ["MIKit", "CLDAP"]),
+        // Devices a form is answered with: a position from gpsd (its JSON protocol over a POSIX
+        // socket) and barcodes read from photos by Debian's zbarimg. Blocking calls; no terminal.
+        .target(name: "MIDevices", dependencies: ["MIKit"]),
         // The `mi` commands: argument parsing, prompts, tables, JSON output.
         .target(name: "MICLI", dependencies: [
             "MIKit",
+            "CMISystem",
             "MIDirectory",
             "MITransport",
             "CEdit",
@@ -85,6 +89,9 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["MIKit"], path: "Tests/TestSupport"),
         .testTarget(name: "MIReportTests", dependencies: ["MIReport", "MIKit", "TestSupport"]),
         .testTarget(name: "MIKitTests", dependencies: ["MIKit", "TestSupport"]),
+        .testTarget(name: "MIDevicesTests", dependencies: ["MIDevices", "MIKit", "TestSupport"],
+                    resources: [.copy("Resources/fix.nmea"), .copy("Resources/nofix.nmea"), .copy("Resources/draw_codes.py")]),
+        .testTarget(name: "MICLITests", dependencies: ["MICLI"]),
         .testTarget(name: "MIXLSFormTests", dependencies: ["MIXLSForm", "xlsx-dump", "TestSupport"],
                     resources: [.copy("Resources/xlsx_oracle.py")]),
         .testTarget(name: "MIDirectoryTests", dependencies: ["MIDirectory", "MIKit", "CLDAP", "TestSupport"]),

@@ -16,12 +16,17 @@ packages=(
   poppler-utils                                                       # reading the PDFs back in tests
   chromium chromium-driver                                            # the office's browser tests (headless, through Selenium)
   libreoffice-calc-nogui zip unzip                                    # exports: the CSV opened by LibreOffice, the zip against `zip -0 -r`
+  gpsd gpsd-clients                                                   # locations: `mi` reads fixes from gpsd; the tests replay NMEA logs through gpsfake
+  zbar-tools                                                          # barcodes: `mi` reads codes from photos with zbarimg
 )
-# Python packages the tests use as independent checkers (module name = package name):
-# icalendar reads `mi reminders`' calendars; schemathesis probes the live mi-server against openapi.yaml;
-# selenium drives chromium through the office's pages; openpyxl writes the workbooks MIXLSForm reads
-# and reads back the ones it writes (Tests/MIXLSFormTests, scripts/bench-xlsx.sh).
-python_packages=(icalendar schemathesis selenium openpyxl)
+# Python packages the tests use as independent checkers, as PACKAGE or PACKAGE=MODULE when the
+# module's name differs: icalendar reads `mi reminders`' calendars; schemathesis probes the live
+# mi-server against openapi.yaml; selenium drives chromium through the office's pages; qrcode,
+# python-barcode and pillow draw the QR codes and Code 128 barcodes that zbarimg reads back;
+# elementpath (an XPath 1.0 implementation) is the oracle the form-logic expression engine is
+# compared with (ExpressionOracleTests); openpyxl writes the workbooks MIXLSForm reads and reads
+# back the ones it writes (Tests/MIXLSFormTests, scripts/bench-xlsx.sh).
+python_packages=(icalendar schemathesis selenium qrcode python-barcode=barcode pillow=PIL elementpath openpyxl)
 
 if [ ! -x /opt/swift/usr/bin/swift ] && ! command -v swift >/dev/null 2>&1; then
   echo "setup: the Swift 6.3 toolchain is missing — install it in /opt/swift (swift.org's Debian 12 build)" >&2
@@ -34,8 +39,9 @@ for package in "${packages[@]}"; do
   [ "$status" = "install ok installed" ] || missing+=("$package")
 done
 missing_python=()
-for module in "${python_packages[@]}"; do
-  python3 -c "import $module" 2>/dev/null || missing_python+=("$module")
+for entry in "${python_packages[@]}"; do
+  package=${entry%%=*} module=${entry#*=}
+  python3 -c "import $module" 2>/dev/null || missing_python+=("$package")
 done
 [ ${#missing[@]} -eq 0 ] && [ ${#missing_python[@]} -eq 0 ] && exit 0
 

@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <langinfo.h>
 #include <locale.h>
-#include <signal.h>
 #include <string.h>
 
 /*
@@ -77,37 +76,6 @@ static inline int mi_history_enter(History *history_, const char *line) {
 static inline unsigned char mi_el_refresh(void) { return CC_REFRESH; }
 static inline unsigned char mi_el_redisplay(void) { return CC_REDISPLAY; }
 static inline unsigned char mi_el_error(void) { return CC_ERROR; }
-
-/*
- * Ctrl-C. The flag is mutable C state a signal handler may touch, so it lives here, as a
- * function-local static (a header's global variable is never emitted for Swift). Every Swift
- * file that calls these static inline functions gets its own copy, so only LineEditor.swift
- * calls them.
- */
-static inline volatile sig_atomic_t *mi_edit_interrupted_flag(void) {
-    static volatile sig_atomic_t flag;
-    return &flag;
-}
-
-static inline void mi_edit_on_interrupt(int signal_number) {
-    (void)signal_number;
-    *mi_edit_interrupted_flag() = 1;
-}
-
-/*
- * SIGINT only sets the flag. Without SA_RESTART the blocked read(2) of the line editor (or of
- * the piped input) returns EINTR, so the caller regains control and saves before it exits.
- */
-static inline int mi_edit_catch_interrupts(void) {
-    struct sigaction action;
-    memset(&action, 0, sizeof action);
-    action.sa_handler = mi_edit_on_interrupt;
-    sigemptyset(&action.sa_mask);
-    action.sa_flags = 0;
-    return sigaction(SIGINT, &action, NULL);
-}
-
-static inline int mi_edit_was_interrupted(void) { return *mi_edit_interrupted_flag() != 0; }
 
 /*
  * libedit decodes what is typed with the C library's multibyte functions, which read only

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <string.h>
 #include <stdio.h>
 #include <sys/syscall.h>
@@ -64,3 +65,21 @@ uint32_t mi_crc32c(uint32_t crc, const void *data, size_t length) {
 #endif
     return ~crc32c_table_driven(crc, p, length);
 }
+
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int signal_number) {
+    (void)signal_number;
+    interrupted = 1;
+}
+
+int mi_catch_interrupts(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_interrupt;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = 0;
+    return sigaction(SIGINT, &action, NULL);
+}
+
+int mi_was_interrupted(void) { return interrupted != 0; }

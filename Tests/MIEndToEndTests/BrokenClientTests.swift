@@ -99,11 +99,11 @@ final class BrokenClientTests: XCTestCase {
 
         let trace = try sandbox.curl(["-X", "TRACE"], path: "/health")
         XCTAssertTrue(trace.hasPrefix("HTTP/1.1 405"), trace)
-        XCTAssertTrue(trace.lowercased().contains("allow: get\r\n"), trace)
+        XCTAssertTrue(trace.lowercased().contains("allow: get, head\r\n"), trace)
         let token = try sandbox.apiToken("fiona")
         let put = try sandbox.curl(["-X", "PUT", "-H", "Authorization: Bearer \(token)", "--data-binary", "{}"], path: "/api/v1/templates")
         XCTAssertTrue(put.hasPrefix("HTTP/1.1 405"), put)
-        XCTAssertTrue(put.lowercased().contains("allow: get\r\n"), put)
+        XCTAssertTrue(put.lowercased().contains("allow: get, head\r\n"), put)
         XCTAssertTrue(put.contains(#"{"error":{"message":"PUT is not allowed on /api/v1/templates"#), put)
 
         let log = try String(contentsOf: server.log, encoding: .utf8)

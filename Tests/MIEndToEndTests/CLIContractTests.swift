@@ -120,19 +120,21 @@ final class CLIContractTests: XCTestCase {
                                             "A long comment that goes on and on about the pump, the seal and the drain."], as: user)
             XCTAssertEqual(answered.status, 0, answered.output)
         }
+        // On a terminal of that width (piped output is never wrapped: see OutputWidthTests).
         for width in [60, 80] {
-            let queue = try sandbox.run(["queue"], as: "fiona", environment: ["COLUMNS": String(width)])
-            XCTAssertEqual(queue.status, 0, queue.output)
-            XCTAssertTrue(queue.stdout.contains("a-fo"), queue.stdout)
-            for line in queue.stdout.split(separator: "\n") {
-                XCTAssertLessThanOrEqual(line.count, width, "COLUMNS=\(width): «\(line)»")
+            let queue = try sandbox.runOnTerminal(["queue"], as: "fiona", columns: UInt16(width))
+            XCTAssertEqual(queue.status, 0, queue.lines.joined(separator: "\n"))
+            XCTAssertTrue(queue.lines.contains { $0.contains("a-form-with-a-rather-long-name-for-the-queue") },
+                          queue.lines.joined(separator: "\n"))
+            for line in queue.lines {
+                XCTAssertLessThanOrEqual(line.count, width, "\(width) columns: «\(line)»")
             }
-            let review = try sandbox.run(["review", "a-form-with-a-rather-long-name-for-the-queue"],
-                                         environment: ["COLUMNS": String(width)])
-            XCTAssertEqual(review.status, 0, review.output)
-            XCTAssertTrue(review.stdout.contains("pump"), review.stdout)
-            for line in review.stdout.split(separator: "\n") {
-                XCTAssertLessThanOrEqual(line.count, width, "COLUMNS=\(width): «\(line)»")
+            let review = try sandbox.runOnTerminal(["review", "a-form-with-a-rather-long-name-for-the-queue"], columns: UInt16(width))
+            XCTAssertEqual(review.status, 0, review.lines.joined(separator: "\n"))
+            XCTAssertTrue(review.lines.contains { $0.contains("pump") }, review.lines.joined(separator: "\n"))
+            XCTAssertTrue(review.lines.contains { $0.contains("drain.") }, review.lines.joined(separator: "\n"))
+            for line in review.lines {
+                XCTAssertLessThanOrEqual(line.count, width, "\(width) columns: «\(line)»")
             }
         }
     }

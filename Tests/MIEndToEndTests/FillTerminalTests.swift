@@ -32,6 +32,143 @@ final class FillTerminalTests: XCTestCase {
         return (process, terminal)
     }
 
+    /// Starts `mi ARGS` as ana with the pseudo-terminal as its controlling terminal (through
+    /// `setsid --ctty`), so Ctrl-C typed as the byte 0x03 reaches it as SIGINT from the terminal
+    /// driver, as it does for a person; `setsid --wait` passes on mi's exit status.
+    private func startOnControllingTerminal(_ sandbox: Sandbox, _ arguments: [String]) throws -> (Process, PseudoTerminal) {
+        try sandbox.ensureLoggedIn("ana")
+        let terminal = try PseudoTerminal()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
+        process.arguments = ["--wait", "--ctty", Sandbox.binary.path] + arguments
+        var environment = sandbox.environment(for: "ana")
+        environment["TERM"] = "xterm"
+        for name in ["LANG", "LC_ALL", "LC_CTYPE", "COLUMNS"] { environment[name] = nil }
+        process.environment = environment
+        process.currentDirectoryURL = sandbox.root
+        try terminal.run(process)
+        return (process, terminal)
+    }
+
+    /// Every question of the sample pump inspection answered by piped `mi fill`: 8 of 8 done,
+    /// the bearings table (question 7) complete.
+    private func completePumpInspection(_ sandbox: Sandbox) throws -> String {
+        try sandbox.importSamples()
+        let name = try sandbox.newForm()
+        let filled = try sandbox.run(["fill", name], stdin: "yes\n1\n1\n1,2\n5\n100\n61\n2.0\n58\n1.9\n65\nok\n\n")
+        XCTAssertEqual(filled.status, 0, filled.output)
+        XCTAssertEqual(try sandbox.formJSON(name)["answered"] as? Int, 8)
+        return name
+    }
+
+    private static let controlC = "\u{03}"
+
+    func testControlCAtAQuestionExitsWith130AndKeepsTheAnswersBefore() throws {
+        let sandbox = try Sandbox()
+        try sandbox.importSamples()
+        let name = try sandbox.newForm("extinguisher-check")
+        let (process, terminal) = try startOnControllingTerminal(sandbox, ["fill", name])
+        XCTAssertTrue(terminal.waitFor("Location (building, floor, post)"), terminal.output)
+        terminal.type("Hall B\r")
+        XCTAssertTrue(terminal.waitFor("true/false > "), terminal.output)
+        terminal.type("ye" + Self.controlC)
+        XCTAssertTrue(terminal.waitForEnd(), terminal.output)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 130, terminal.output)
+        XCTAssertTrue(terminal.output.contains("Interrupted. Saved \(name)"), terminal.output)
+        let answers = try answers(sandbox, name)
+        XCTAssertEqual(answers["location"]?["value"] as? String, "Hall B")
+        XCTAssertNil(answers["pressure-ok"]?["value"], "a line not entered is not an answer")
+    }
+
+    func testControlCAtTheReviewExitsWith130() throws {
+        let sandbox = try Sandbox()
+        let name = try completePumpInspection(sandbox)
+        let (process, terminal) = try startOnControllingTerminal(sandbox, ["fill", name])
+        XCTAssertTrue(terminal.waitFor("Review: a question number"), terminal.output)
+        terminal.type(Self.controlC)
+        XCTAssertTrue(terminal.waitForEnd(), terminal.output)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 130, terminal.output)
+        XCTAssertEqual(try sandbox.formJSON(name)["answered"] as? Int, 8)
+    }
+
+    func testControlCWhileReEditingACompleteTableKeepsItComplete() throws {
+        let sandbox = try Sandbox()
+        let name = try completePumpInspection(sandbox)
+
+        // Ctrl-C at the first cell, nothing typed: the table is as it was.
+        var (process, terminal) = try startOnControllingTerminal(sandbox, ["fill", name])
+        XCTAssertTrue(terminal.waitFor("Review: a question number"), terminal.output)
+        terminal.type("7\r")
+        XCTAssertTrue(terminal.waitFor("Enter keeps the table, e edits it"), terminal.output)
+        terminal.type("e\r")
+        XCTAssertTrue(terminal.waitFor("Drive end · Temperature"), terminal.output)
+        terminal.type(Self.controlC)
+        XCTAssertTrue(terminal.waitForEnd(), terminal.output)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 130, terminal.output)
+        XCTAssertFalse(terminal.output.contains("kept as a draft"), terminal.output)
+        var bearings = try XCTUnwrap(try answers(sandbox, name)["bearings"])
+        XCTAssertNil(bearings["draft"], "\(bearings)")
+        XCTAssertEqual((bearings["value"] as? [[Any]])?.first as? [String], ["61", "2.0"])
+        XCTAssertEqual(try sandbox.formJSON(name)["answered"] as? Int, 8)
+
+        // One cell changed, Ctrl-C at the next: the new table is complete, so it is the answer.
+        (process, terminal) = try startOnControllingTerminal(sandbox, ["fill", name])
+        XCTAssertTrue(terminal.waitFor("Review: a question number"), terminal.output)
+        terminal.type("7\r")
+        XCTAssertTrue(terminal.waitFor("Enter keeps the table, e edits it"), terminal.output)
+        terminal.type("e\r")
+        XCTAssertTrue(terminal.waitFor("Drive end · Temperature"), terminal.output)
+        terminal.type("70\r")
+        XCTAssertTrue(terminal.waitFor("Drive end · Vibration"), terminal.output)
+        terminal.type("3." + Self.controlC)
+        XCTAssertTrue(terminal.waitForEnd(), terminal.output)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 130, terminal.output)
+        bearings = try XCTUnwrap(try answers(sandbox, name)["bearings"])
+        XCTAssertNil(bearings["draft"], "\(bearings)")
+        XCTAssertEqual((bearings["value"] as? [[Any]])?.first as? [String], ["70", "2.0"])
+        XCTAssertEqual(try sandbox.formJSON(name)["answered"] as? Int, 8)
+
+        let submitted = try sandbox.run(["submit", name])
+        XCTAssertEqual(submitted.status, 0, submitted.output)
+    }
+
+    func testBackInsideATableGoesBackOneCell() throws {
+        let sandbox = try Sandbox()
+        try sandbox.importSamples()
+        let name = try sandbox.newForm()
+        // At the third cell, :b goes back to the second (its answer shown), which is typed again;
+        // at the first cell :b goes back to question 6.
+        let result = try sandbox.run(["fill", name], stdin: "yes\n1\n1\n1,2\n5\n100\n61\n2.0\n:b\n2.5\n:b\n:b\n:b\n:x\n")
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertTrue(result.stdout.contains("Drive end · Vibration [2.0]: "), result.stdout)
+        let questionSix = result.stdout.components(separatedBy: "Question 6 of 8").count - 1
+        XCTAssertEqual(questionSix, 2, "the third :b leaves the table for question 6:\n\(result.stdout)")
+        let bearings = try XCTUnwrap(try answers(sandbox, name)["bearings"])
+        XCTAssertEqual((bearings["draft"] as? [[Any]])?.first as? [String], ["61", "2.5"])
+    }
+
+    func testSubmitRefusedForADraftSaysSo() throws {
+        let sandbox = try Sandbox()
+        let name = try completePumpInspection(sandbox)
+        // A new value in the first cell, then :x: the table is complete, so it stays done.
+        let edited = try sandbox.run(["fill", name], stdin: "7\ne\n62\n:x\n")
+        XCTAssertEqual(edited.status, 0, edited.output)
+        XCTAssertEqual(try sandbox.formJSON(name)["answered"] as? Int, 8, edited.output)
+
+        let other = try sandbox.newForm()
+        let partly = try sandbox.run(["fill", other], stdin: "yes\n1\n1\n1,2\n5\n100\n61\n:c sensor loose\n:x\n")
+        XCTAssertEqual(partly.status, 0, partly.output)
+        XCTAssertEqual(try sandbox.run(["answer", other, "notes", "ok"]).status, 0)
+        let refused = try sandbox.run(["submit", other])
+        XCTAssertEqual(refused.status, 65, refused.output)
+        XCTAssertTrue(refused.stderr.contains("bearings (7) is a table still being typed (1 of 5 cells)"), refused.stderr)
+        XCTAssertFalse(refused.stderr.contains("neither an answer nor a comment"), refused.stderr)
+    }
+
     private func answers(_ sandbox: Sandbox, _ name: String) throws -> [String: [String: Any]] {
         try XCTUnwrap(try sandbox.formJSON(name)["answers"] as? [String: [String: Any]])
     }

@@ -93,3 +93,25 @@ final class PseudoTerminal: @unchecked Sendable {
         finished.signal()
     }
 }
+
+extension Sandbox {
+    /// Runs `mi ARGS` as `user` to its end on a pseudo-terminal `columns` wide (without `COLUMNS`
+    /// and colour), as a person at a terminal of that width sees it: its exit status and the
+    /// lines shown (stdout and stderr together).
+    func runOnTerminal(_ arguments: [String], as user: String = "ana", columns: UInt16) throws -> (status: Int32, lines: [String]) {
+        try ensureLoggedIn(user)
+        let terminal = try PseudoTerminal(columns: columns)
+        let process = Process()
+        process.executableURL = Sandbox.binary
+        process.arguments = arguments
+        var environment = environment(for: user)
+        environment["COLUMNS"] = nil
+        environment["NO_COLOR"] = "1"
+        process.environment = environment
+        process.currentDirectoryURL = root
+        try terminal.run(process)
+        XCTAssertTrue(terminal.waitForEnd(timeout: 60), terminal.output)
+        process.waitUntilExit()
+        return (process.terminationStatus, terminal.output.replacingOccurrences(of: "\r\n", with: "\n").components(separatedBy: "\n"))
+    }
+}

@@ -94,7 +94,10 @@ final class DraftAnswerTests: XCTestCase {
         try answerAllButTheTable()
         _ = try workflow.answer("pump-1", [AnswerUpdate(question: "bearings", value: .draft(twoCells), comment: "later")])
         XCTAssertThrowsError(try workflow.submit("pump-1")) { error in
-            XCTAssertEqual(error as? WorkflowError, .openQuestions(form: "pump-1", questions: ["bearings (7)"]))
+            XCTAssertEqual(error as? WorkflowError, .openQuestions(
+                form: "pump-1", questions: [], drafts: [.init(question: "bearings (7)", typed: 2, cells: 5)]))
+            XCTAssertTrue(error.localizedDescription.contains("bearings (7) is a table still being typed (2 of 5 cells)"), "\(error)")
+            XCTAssertFalse(error.localizedDescription.contains("neither an answer nor a comment"), "\(error)")
         }
     }
 

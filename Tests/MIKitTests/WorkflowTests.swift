@@ -74,7 +74,10 @@ final class WorkflowTests: XCTestCase {
         XCTAssertEqual(try workflow.resolve(String(form.id.uuidString.prefix(8)).lowercased()).folder.path,
                        location.folder.path)
         XCTAssertThrowsError(try workflow.resolve("pump-2")) { error in
-            XCTAssertEqual(error as? StoreError, .formNotFound("pump-2", user: "ana"))
+            XCTAssertEqual(error as? StoreError, .formNotFound("pump-2", user: "ana", suggestions: ["pump-1"]))
+        }
+        XCTAssertThrowsError(try workflow.resolve("boiler")) { error in
+            XCTAssertEqual(error as? StoreError, .formNotFound("boiler", user: "ana"))
         }
     }
 

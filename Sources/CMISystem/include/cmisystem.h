@@ -14,4 +14,16 @@ int mi_rename_noreplace(const char *from, const char *to);
 /// table otherwise; both give the same value.
 uint32_t mi_crc32c(uint32_t crc, const void *data, size_t length);
 
+/// Ctrl-C during `mi fill`: installs a SIGINT handler that only sets a flag, without SA_RESTART,
+/// so the blocked read(2) of the line editor (or of piped input) returns EINTR and the caller
+/// regains control to save before it exits. Returns sigaction's result.
+///
+/// The flag lives in this C file, once per process: a flag in a header's static inline function
+/// is copied into every object file that inlines it (an optimised build splits a module into one
+/// object per source file), and the copy the exit status was read from never saw the signal.
+int mi_catch_interrupts(void);
+
+/// Whether SIGINT came since `mi_catch_interrupts`: 1 or 0.
+int mi_was_interrupted(void);
+
 #endif

@@ -10,8 +10,9 @@ extension MI {
                 current answer. :b goes back without saving, :x saves and exits, ? shows the question's \
                 help, :c TEXT adds a comment, :img opens the question's picture (with xdg-open when there is a \
                 display; otherwise its path is shown). A question needs an answer or a comment to go on. A table is \
-                saved cell by cell as a draft until every cell has a value. After the last question the \
-                review is shown: type a question number to edit it, :s to submit.
+                saved cell by cell as a draft until every cell has a value; inside a table :b goes back one \
+                cell, and a finished table being changed stays finished. After the last question the review \
+                is shown: type a question number to edit it, :s to submit.
 
                 On a terminal the line can be edited (arrow keys, Home/End, Ctrl-A/E/U/W), ↑ and ↓ recall \
                 earlier answers, Tab completes option labels, and an invalid answer is asked again. \

@@ -26,19 +26,21 @@ extension MI {
 
             Terminal.out("Waiting for review (\(output.completed.count)):")
             if output.completed.isEmpty { Terminal.out("  none") } else {
-                var table = TableRenderer(["TECHNICIAN", "FORM", "TEMPLATE", "SUBMITTED", "WAITING", "DONE", "MEDIA", "ID"])
+                var table = TableRenderer(["TECHNICIAN", "FORM", "TEMPLATE", "SUBMITTED", "WAITING", "DONE", "MEDIA", "ID"],
+                                            droppable: [6, 7, 4, 5, 3, 2])
                 for i in output.completed {
                     let waiting = i.submittedAt.map { Int(now.timeIntervalSince($0) / 86_400) } ?? 0
                     table.add([i.user, i.name, "\(DisplayText.escaped(i.template)) v\(i.templateVersion)", Format.date(i.submittedAt),
                                waiting == 0 ? "today" : Format.plural(waiting, "day"), "\(i.answeredCount)/\(i.questionCount)",
                                String(i.mediaCount), String(i.id.prefix(8))])
                 }
-                Terminal.out(table.render())
+                Terminal.out(table)
             }
             Terminal.out("")
             Terminal.out("In progress (\(output.incomplete.count)):")
             if output.incomplete.isEmpty { Terminal.out("  none") } else {
-                var table = TableRenderer(["TECHNICIAN", "FORM", "TEMPLATE", "CREATED", "UPDATED", "DONE", "MEDIA", "EXPIRES", "ID"])
+                var table = TableRenderer(["TECHNICIAN", "FORM", "TEMPLATE", "CREATED", "UPDATED", "DONE", "MEDIA", "EXPIRES", "ID"],
+                                            droppable: [6, 8, 4, 3, 5, 7, 2])
                 var previous: String?
                 for i in output.incomplete {
                     let left = i.daysLeft.map { $0 <= 0 ? "today" : "in \(Format.plural($0, "day"))" } ?? "—"
@@ -47,7 +49,7 @@ extension MI {
                                String(i.mediaCount), left + (i.returnedAt == nil ? "" : " (returned)"), String(i.id.prefix(8))])
                     previous = i.user
                 }
-                Terminal.out(table.render())
+                Terminal.out(table)
             }
         }
     }

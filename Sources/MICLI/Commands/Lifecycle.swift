@@ -77,7 +77,7 @@ extension MI {
             Terminal.out(dryRun ? "Would delete (older than \(days) days):" : "Deleted (older than \(days) days):")
             var table = TableRenderer(["USER", "FORM", "CREATED"])
             for form in result.expired { table.add([form.location.user, form.location.name, Format.date(form.summary.createdAt)]) }
-            Terminal.out(table.render())
+            Terminal.out(table)
         }
 
         static func item(_ form: ListedForm) -> Output.Item {
@@ -102,7 +102,7 @@ extension MI {
             for form in result.removed {
                 table.add([form.location.user, form.location.name, form.location.area.status.rawValue, Format.date(form.summary.createdAt)])
             }
-            Terminal.out(table.render())
+            Terminal.out(table)
         }
     }
 }

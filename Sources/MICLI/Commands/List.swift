@@ -40,13 +40,14 @@ extension MI {
                 Terminal.out("No forms yet. Start one with `mi new TEMPLATE` (`mi templates` lists them).")
                 return
             }
-            var table = TableRenderer(["FORM", "STATUS", "TEMPLATE", "DONE", "MEDIA", "UPDATED", "EXPIRES", "ID"])
+            var table = TableRenderer(["FORM", "STATUS", "TEMPLATE", "DONE", "MEDIA", "UPDATED", "EXPIRES", "ID"],
+                                        droppable: [4, 7, 5, 6, 3, 1, 2])
             for item in items {
                 let expires = item.daysLeft.map { $0 <= 0 ? "today" : "in \(Format.plural($0, "day"))" } ?? "—"
                 table.add([item.name, item.status, "\(DisplayText.escaped(item.template)) v\(item.templateVersion)", "\(item.answeredCount)/\(item.questionCount)",
                            String(item.mediaCount), Format.date(item.updatedAt), expires, String(item.id.prefix(8))])
             }
-            Terminal.out(table.render())
+            Terminal.out(table)
         }
     }
 }

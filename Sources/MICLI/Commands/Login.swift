@@ -87,7 +87,7 @@ extension MI {
                 Terminal.out("")
                 Terminal.out("Forms close to expiry (incomplete forms are deleted \(days) days after they were started):")
                 for form in expiring {
-                    Terminal.out("  \(form.summary.name): expires \(Format.date(Store.expiryDate(of: form.summary, expiryDays: days))) — finish it with `mi fill \(form.summary.name)`")
+                    Terminal.out("  \(form.summary.name): expires \(Format.date(Store.expiryDate(of: form.summary, expiryDays: days))) — finish it with `\(ShellWord.mi("fill", form.summary.name))`")
                 }
             }
         }
@@ -151,7 +151,7 @@ extension MI {
             }
             var table = TableRenderer(["USER", "NAME", "ROLE"])
             for item in items { table.add([item.user, item.displayName, item.role]) }
-            Terminal.out(table.render())
+            Terminal.out(table)
         }
     }
 }

@@ -44,10 +44,10 @@ extension MI {
                 try Terminal.json(Output(form: form, media: media))
                 return
             }
-            guard !media.isEmpty else { Terminal.out("No media. Attach with `mi attach \(form) QUESTION FILE…`."); return }
+            guard !media.isEmpty else { Terminal.out("No media. Attach with `\(ShellWord.mi("attach", form)) QUESTION FILE…`."); return }
             var table = TableRenderer(["MEDIA", "QUESTION", "KIND", "SIZE"])
             for file in media { table.add([DisplayText.escaped(file.name), DisplayText.escaped(file.questionID), file.kind.rawValue, Format.bytes(file.bytes)]) }
-            Terminal.out(table.render())
+            Terminal.out(table)
         }
     }
 

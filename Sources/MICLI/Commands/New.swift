@@ -30,7 +30,7 @@ extension MI {
                 try Terminal.json(FormSummaryJSON(form.summary, expiry: context.configuration.expiry, now: context.workflow.now()))
             } else {
                 Terminal.out("Started \(form.name) (id \(form.id.uuidString.lowercased())) from \(form.template.id) v\(form.template.version), \(Format.plural(form.template.questions.count, "question")).")
-                Terminal.out("Fill it with: mi fill \(form.name)")
+                Terminal.out("Fill it with: \(ShellWord.mi("fill", form.name))")
             }
         }
 

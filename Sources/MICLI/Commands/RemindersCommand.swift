@@ -33,12 +33,12 @@ extension MI {
             if due.isEmpty && upcoming.isEmpty { Terminal.out("No reminders: no incomplete form has one to come.") }
             for (title, list) in [("Due", due), ("Upcoming", upcoming)] where !list.isEmpty {
                 Terminal.out("\(title):")
-                var table = TableRenderer(["WHEN", "FORM", "USER", "DAY", "EXPIRES", "TEMPLATE"], wrapping: [5])
+                var table = TableRenderer(["WHEN", "FORM", "USER", "DAY", "EXPIRES", "TEMPLATE"], wrapping: [5], droppable: [3, 4])
                 for reminder in list {
                     table.add([Format.date(reminder.dueAt), reminder.formName, reminder.user, String(reminder.day),
                                Format.date(reminder.expiresAt), DisplayText.escaped(reminder.templateTitle)])
                 }
-                Terminal.out(table.render())
+                Terminal.out(table)
             }
             if let ics { Terminal.out("Wrote \(due.count + upcoming.count) reminder(s) to \(ics).") }
         }
@@ -63,7 +63,7 @@ enum ReminderNotes {
         let fresh = log.unseen(Reminders.due(reminders, at: now), on: now)
         guard !fresh.isEmpty else { return }
         for reminder in fresh {
-            Terminal.note("reminder: \(reminder.formName) (\(DisplayText.escaped(reminder.templateTitle))) was started \(Format.plural(reminder.day, "day")) ago and expires \(Format.date(reminder.expiresAt)) — `mi fill \(reminder.formName)`")
+            Terminal.note("reminder: \(reminder.formName) (\(DisplayText.escaped(reminder.templateTitle))) was started \(Format.plural(reminder.day, "day")) ago and expires \(Format.date(reminder.expiresAt)) — `\(ShellWord.mi("fill", reminder.formName))`")
         }
         try? log.markSeen(fresh, on: now)
     }

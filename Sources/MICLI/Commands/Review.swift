@@ -84,10 +84,10 @@ enum ReviewText {
     static func consentLine(_ form: Form) -> String? {
         guard form.template.consent != nil else { return nil }
         guard let consent = form.consent else {
-            return "Consent not accepted yet — accept it with `mi fill \(form.name)` or `mi answer \(form.name) --accept-consent`"
+            return "Consent not accepted yet — accept it with `\(ShellWord.mi("fill", form.name))` or `\(ShellWord.mi("answer", form.name)) --accept-consent`"
         }
         let accepted = "Consent accepted by \(consent.by) on \(Format.date(consent.at)) (text SHA-256 \(consent.sha256))"
-        return form.hasRequiredConsent ? accepted : accepted + " — not this template's text; accept it again with `mi fill \(form.name)`"
+        return form.hasRequiredConsent ? accepted : accepted + " — not this template's text; accept it again with `\(ShellWord.mi("fill", form.name))`"
     }
 
     /// Tables become one line per row so they read as tables; control characters are escaped.

@@ -44,7 +44,7 @@ extension MI {
             let names = forms.count == 1 ? request.name(1) : "\(request.name(1)) … \(request.name(forms.count))"
             let state = submit ? "submitted" : "incomplete"
             Terminal.out("Simulated \(Format.plural(forms.count, "form")) of \(template) (\(names)), \(state), from seed \(chosenSeed).")
-            if seed == nil { Terminal.out("Repeat them with: mi simulate \(template) --count \(count) --seed \(chosenSeed)") }
+            if seed == nil { Terminal.out("Repeat them with: \(ShellWord.mi("simulate", template)) --count \(count) --seed \(chosenSeed)") }
         }
     }
 }

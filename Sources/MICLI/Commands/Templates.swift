@@ -81,12 +81,12 @@ extension MI.Templates {
                 if let syncFailure { throw ExitCode(syncFailure.exitCode) }
                 return
             }
-            var table = TableRenderer(["TEMPLATE", "VERSION", "QUESTIONS", "CACHED", "TITLE"], wrapping: [4])
+            var table = TableRenderer(["TEMPLATE", "VERSION", "QUESTIONS", "CACHED", "TITLE"], wrapping: [4], droppable: [3])
             for entry in templates {
                 table.add([entry.template.id, String(entry.template.version), String(entry.template.questions.count),
                            Format.date(entry.modified), DisplayText.escaped(entry.template.title)])
             }
-            Terminal.out(table.render())
+            Terminal.out(table)
             // The cache was listed, but it may be out of date: a script must be able to tell.
             if let syncFailure { throw ExitCode(syncFailure.exitCode) }
         }

@@ -115,10 +115,10 @@ struct FillSession {
         let drafts = form.template.questions.filter { form.answer(for: $0.id).draft != nil }.count
         var text = interrupted ? "Interrupted. " : ""
         if open == 0 {
-            text += "Saved \(form.name). Every question is done — submit with: mi submit \(form.name)"
+            text += "Saved \(form.name). Every question is done — submit with: \(ShellWord.mi("submit", form.name))"
         } else {
             let partly = drafts == 0 ? "" : ", \(Format.plural(drafts, "table")) partly typed"
-            text += "Saved \(form.name) (\(open) question(s) still open\(partly)). Continue with: mi fill \(form.name)"
+            text += "Saved \(form.name) (\(open) question(s) still open\(partly)). Continue with: \(ShellWord.mi("fill", form.name))"
         }
         prompter.say(text)
     }
@@ -218,9 +218,12 @@ struct FillSession {
 
     // MARK: - Tables
 
-    /// Cell by cell, skipping the cells that take no value. Each cell typed is saved at once in
-    /// the answer's draft, so :b, :x, Ctrl-C or a lost terminal keep it; the next fill shows
-    /// the draft and asks only the cells still empty. The finished table becomes the value.
+    /// Cell by cell, skipping the cells that take no value. Each cell typed is saved at once,
+    /// so :x, Ctrl-C or a lost terminal keep it: while the table has empty cells as the answer's
+    /// draft (the next fill shows it and asks only the cells still empty), and once every cell
+    /// has a value as the answer itself. So re-editing a finished table never turns it back into
+    /// a draft: the answer is the previous table until a changed one is complete. :b goes back
+    /// one cell (from the first, to the previous question); Enter keeps a cell's value.
     mutating func askTable(_ question: Question, rules: AnswerRules) throws -> Step {
         guard case .table(let rows, let columns, _) = question.kind else { return .next }
         let current = form.answer(for: question.id)
@@ -232,10 +235,11 @@ struct FillSession {
             prompter.say(DisplayText.escaped(ReviewText.displayDraft(cells, question: question), keepingNewlines: true))
         }
 
-        var editing = false
+        /// Whether every cell is asked in turn (re-editing, or after :b), not only the empty ones.
+        var stepping = false
         if valueCells.allSatisfy({ cells[$0.row][$0.column] != nil }) {
             let finished = current.draft == nil
-            while !editing {
+            while !stepping {
                 let prompt = finished ? "Enter keeps the table, e edits it (or :b/:x/:c TEXT/?) > "
                                       : "Enter saves this table, e edits it (or :b/:x/:c TEXT/?) > "
                 guard let line = prompter.ask(prompt) else { return .exit }
@@ -248,51 +252,71 @@ struct FillSession {
                 case .comment(let text): try saveTableComment(question, text)
                 case .help: showHelp(question)
                 case .image: showImage(question)
-                case .answer: editing = true
+                case .answer: stepping = true
                 }
             }
         }
 
-        for place in valueCells where editing || cells[place.row][place.column] == nil {
-            let (r, c) = (place.row, place.column)
-            cellLoop: while true {
-                let old = cells[r][c]
-                guard let line = prompter.ask(QuestionPrompt.cellPrompt(row: rows[r], column: columns[c], current: old)) else {
-                    sayDraftKept(question, cells: valueCells.count)
-                    return .exit
-                }
-                switch FillInput(line) {
-                case .back:
+        /// The next cell to ask after `position`: the next one when stepping, else the next empty one.
+        func following(_ position: Int) -> Int {
+            var next = position + 1
+            while !stepping, next < valueCells.count, cells[valueCells[next].row][valueCells[next].column] != nil { next += 1 }
+            return next
+        }
+        var position = stepping ? 0 : following(-1)
+        while position < valueCells.count {
+            let (r, c) = (valueCells[position].row, valueCells[position].column)
+            let old = cells[r][c]
+            guard let line = prompter.ask(QuestionPrompt.cellPrompt(row: rows[r], column: columns[c], current: old)) else {
+                sayDraftKept(question, cells: valueCells.count)
+                return .exit
+            }
+            switch FillInput(line) {
+            case .back:
+                guard position > 0 else {
                     sayDraftKept(question, cells: valueCells.count)
                     return .back
-                case .saveAndExit:
-                    sayDraftKept(question, cells: valueCells.count)
-                    return .exit
-                case .help:
-                    showHelp(question)
-                case .image:
-                    showImage(question)
-                case .comment(let text):
-                    try saveTableComment(question, text)
-                case .next:
-                    if old != nil { break cellLoop }
-                    try refuse(FillError.cellNeedsValue(question: rules.label, cell: rules.place(r, c)))
-                case .answer(let text):
-                    let typed: String
-                    do { typed = try rules.cell(text, row: r, column: c) } catch {
-                        try refuse(error)
-                        continue
-                    }
-                    if typed != old {
-                        cells[r][c] = typed
-                        try save(question, draft: cells)
-                    }
-                    break cellLoop
                 }
+                stepping = true
+                position -= 1
+            case .saveAndExit:
+                sayDraftKept(question, cells: valueCells.count)
+                return .exit
+            case .help:
+                showHelp(question)
+            case .image:
+                showImage(question)
+            case .comment(let text):
+                try saveTableComment(question, text)
+            case .next:
+                if old != nil { position = following(position) } else {
+                    try refuse(FillError.cellNeedsValue(question: rules.label, cell: rules.place(r, c)))
+                }
+            case .answer(let text):
+                let typed: String
+                do { typed = try rules.cell(text, row: r, column: c) } catch {
+                    try refuse(error)
+                    continue
+                }
+                if typed != old {
+                    cells[r][c] = typed
+                    try saveCells(question, cells, rules: rules)
+                }
+                position = following(position)
             }
         }
         try save(question, value: try rules.checkTable(cells), comment: nil)
         return .next
+    }
+
+    /// The cells typed so far: the answer once every cell has a value, else its draft. A table
+    /// that was finished before is never made a draft again (its cells all have values).
+    mutating func saveCells(_ question: Question, _ cells: [[String?]], rules: AnswerRules) throws {
+        if let value = try? rules.checkTable(cells) {
+            try save(question, value: value, comment: nil)
+        } else {
+            try save(question, draft: cells)
+        }
     }
 
     /// A comment typed inside a table is saved at once, with the cells typed so far.
@@ -304,7 +328,7 @@ struct FillSession {
     func sayDraftKept(_ question: Question, cells: Int) {
         let answer = form.answer(for: question.id)
         guard answer.draft != nil else { return }
-        prompter.say("The table is kept as a draft (\(answer.draftCellCount) of \(cells) cells typed); mi fill \(form.name) goes on from there.")
+        prompter.say("The table is kept as a draft (\(answer.draftCellCount) of \(cells) cells typed); \(ShellWord.mi("fill", form.name)) goes on from there.")
     }
 
     // MARK: - Saving

@@ -1,4 +1,5 @@
 import CEdit
+import CMISystem
 import Foundation
 
 /// Line editing for `mi fill` on a terminal, with Debian's libedit: arrow keys, Home/End,
@@ -101,10 +102,11 @@ final class LineEditor {
 
 /// Ctrl-C during `mi fill`: SIGINT only sets a flag and interrupts the read that waits for the
 /// next line, so fill can save what was typed and end with a message instead of dying mid-step.
+/// The flag is CMISystem's, one per process (see `mi_catch_interrupts`).
 enum Interrupts {
     /// Installs the handler; call once, before the first prompt.
-    static func catchInterrupts() { _ = mi_edit_catch_interrupts() }
+    static func catchInterrupts() { _ = mi_catch_interrupts() }
 
     /// Whether Ctrl-C (SIGINT) came since the handler was installed.
-    static var happened: Bool { mi_edit_was_interrupted() != 0 }
+    static var happened: Bool { mi_was_interrupted() != 0 }
 }

@@ -6,11 +6,15 @@ import Glibc
 
 /// Where the CLI writes: results on stdout, notes and errors on stderr.
 enum Terminal {
-    /// A result on stdout; on a terminal (or with `COLUMNS` set) long lines break between words.
-    static func out(_ text: String = "") { print(fitsWidth ? TextWrap.fitting(text, width: width) : text) }
+    /// A result on stdout; on a terminal long lines break between words. Piped, lines are
+    /// never broken (whatever `COLUMNS` says), so `grep` and scripts see them whole.
+    static func out(_ text: String = "") { print(stdoutIsTerminal ? TextWrap.fitting(text, width: width) : text) }
 
-    /// Whether output is shaped to a width: a terminal, or a script that set `COLUMNS`.
-    static let fitsWidth: Bool = isatty(STDOUT_FILENO) == 1 || columnsVariable != nil
+    /// A table on stdout, fitted to the terminal by `TableRenderer` (one line per row when piped).
+    static func out(_ table: TableRenderer) { print(table.render()) }
+
+    /// The width tables fit on stdout: the terminal's, or nil when stdout is no terminal.
+    static var tableWidth: Int? { stdoutIsTerminal ? width : nil }
 
     /// `COLUMNS`, read once: the environment does not change while mi runs.
     private static let columnsVariable: Int? = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init)
@@ -18,18 +22,25 @@ enum Terminal {
     /// A note for the person at the terminal (never part of `--json` output). Notes, warnings
     /// and errors quote what others wrote (a template's texts, a server's message), so their
     /// control characters are shown escaped (`DisplayText`), never obeyed.
-    static func note(_ text: String) {
-        FileHandle.standardError.write(Data(("mi: " + DisplayText.escaped(text, keepingNewlines: true) + "\n").utf8))
-    }
+    static func note(_ text: String) { toStandardError("mi: ", text) }
 
     /// A warning: like a note, in yellow on a colour terminal.
-    static func warning(_ text: String) {
-        FileHandle.standardError.write(Data(("mi: " + Colour.warning.paint("warning:") + " " + DisplayText.escaped(text, keepingNewlines: true) + "\n").utf8))
-    }
+    static func warning(_ text: String) { toStandardError("mi: ", text, label: "warning:", colour: .warning) }
 
     /// The message of a failed command, in red on a colour terminal.
-    static func error(_ text: String) {
-        FileHandle.standardError.write(Data(("mi: " + Colour.error.paint("error:") + " " + DisplayText.escaped(text, keepingNewlines: true) + "\n").utf8))
+    static func error(_ text: String) { toStandardError("mi: ", text, label: "error:", colour: .error) }
+
+    /// `prefix`, the coloured `label` and `text` (escaped) as one message on stderr; on a terminal
+    /// broken between words to its width (a terminal left to itself breaks inside them: "try
+    /// agai" / "n").
+    private static func toStandardError(_ prefix: String, _ text: String, label: String? = nil, colour: Colour? = nil) {
+        let head = prefix + (label.map { $0 + " " } ?? "")
+        var message = head + DisplayText.escaped(text, keepingNewlines: true)
+        if isatty(STDERR_FILENO) == 1 { message = TextWrap.fitting(message, width: width(of: STDERR_FILENO)) }
+        if let label, let colour {
+            message = prefix + colour.paint(label) + message.dropFirst(prefix.count + label.count)
+        }
+        FileHandle.standardError.write(Data((message + "\n").utf8))
     }
 
     /// A failed command's error as one JSON document on stderr, for scripts.
@@ -45,10 +56,13 @@ enum Terminal {
     static var stdinIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
     static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
 
-    /// Columns of the terminal (or `COLUMNS`), 100 when unknown.
-    static var width: Int {
+    /// Columns of the terminal on stdout (or `COLUMNS`), 100 when unknown.
+    static var width: Int { width(of: STDOUT_FILENO) }
+
+    /// Columns of the terminal on `descriptor` (TIOCGWINSZ), else `COLUMNS`, else 100.
+    static func width(of descriptor: Int32) -> Int {
         var size = winsize()
-        if isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 20 {
+        if isatty(descriptor) == 1, ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 20 {
             return Int(size.ws_col)
         }
         if let columns = columnsVariable, columns > 20 { return columns }

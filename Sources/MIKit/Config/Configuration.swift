@@ -127,12 +127,13 @@ public struct Configuration: Sendable {
             let segment = CharacterSet.urlPathAllowed.subtracting(["/", ";"])
             let encodedID = id.map { $0.addingPercentEncoding(withAllowedCharacters: segment) ?? "" } ?? ""
             let encodedParts = parts.map { $0.addingPercentEncoding(withAllowedCharacters: literal) ?? "" }
-            var components = URLComponents()
-            components.scheme = scheme
-            components.host = domain
-            components.port = port
-            components.percentEncodedPath = encodedParts.joined(separator: encodedID)
-            return components.url
+            // Assembled as text and parsed: URLComponents' setters trap on characters they
+            // refuse, URL(string:) answers nil.
+            guard let first = scheme.unicodeScalars.first, CharacterSet.letters.contains(first),
+                  scheme.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "+-.".unicodeScalars.contains($0)) })
+            else { return nil }
+            let host = domain.contains(":") && domain.first != "[" ? "[\(domain)]" : domain
+            return URL(string: "\(scheme)://\(host):\(port)\(encodedParts.joined(separator: encodedID))")
         }
 
         public enum Endpoint: Sendable { case templateList, template, session, submit, submission, uploads, health }

@@ -7,7 +7,9 @@ public enum StoreError: ClassifiedError, Sendable, Equatable {
     case busy(path: String, seconds: Int)
     case exists(path: String)
     case unreadableForm(path: String, reason: String)
-    case formNotFound(String, user: String)
+    /// No form of that name; `suggestions` are the closest names (for "did you mean …?").
+    case formNotFound(String, user: String, suggestions: [String] = [])
+    /// The name or id prefix typed matches several forms (a usage mistake: say which).
     case ambiguousForm(String, matches: [String])
     case templateNotFound(String)
     case noTemplates(cache: String)
@@ -17,7 +19,8 @@ public enum StoreError: ClassifiedError, Sendable, Equatable {
         case .unsafeName: return .badData
         case .io, .busy, .exists: return .refused
         case .unreadableForm: return .badData
-        case .formNotFound, .ambiguousForm, .templateNotFound, .noTemplates: return .notFound
+        case .formNotFound, .templateNotFound, .noTemplates: return .notFound
+        case .ambiguousForm: return .usage
         }
     }
 
@@ -47,10 +50,14 @@ public enum StoreError: ClassifiedError, Sendable, Equatable {
             return "\(path) already exists — nothing was overwritten; choose another name"
         case .unreadableForm(let path, let reason):
             return "form file \(path) cannot be read (\(reason)) — it was left untouched; restore it from a backup or remove it by hand"
-        case .formNotFound(let form, let user):
-            return "no form \"\(SafeName.printable(form))\" for \(user) — `mi list` shows the forms and their ids"
+        case .formNotFound(let form, let user, let suggestions):
+            let list = "`mi list` shows the forms and their ids"
+            guard let guess = Suggestions.didYouMean(suggestions) else { return "no form \"\(SafeName.printable(form))\" for \(user) — \(list)" }
+            return "no form \"\(SafeName.printable(form))\" for \(user) — \(guess) (\(list))"
         case .ambiguousForm(let form, let matches):
-            return "\"\(form)\" matches several forms (\(matches.joined(separator: ", "))) — give more of the id or the full name"
+            let shown = matches.prefix(10).map { ShellWord.quoted($0) }.joined(separator: ", ")
+            let more = matches.count > 10 ? " and \(matches.count - 10) more" : ""
+            return "\"\(SafeName.printable(form))\" matches \(matches.count) forms: \(shown)\(more) — type more of the name or id, or the full name"
         case .templateNotFound(let id):
             return "no template \"\(SafeName.printable(id))\" in the template cache — `mi templates` lists the templates you have"
         case .noTemplates(let cache):

@@ -5,8 +5,10 @@ import Foundation
 extension Workflow {
     // MARK: - Finding forms
 
-    /// A form of `user` (the actor by default; for a foreman, anyone's) by its name, `user/name`,
-    /// or an unambiguous prefix of its id.
+    /// A form of `user` (the actor by default; for a foreman, anyone's) by what a person types:
+    /// its name, `user/name`, the name in another case, or an unambiguous start of the name or
+    /// (4+ characters) of the id. Several matches are a usage mistake that names them; none
+    /// names the closest names ("did you mean …?"). Every command that takes a FORM finds it here.
     public func resolve(_ reference: String, user: String? = nil, areas: [Store.Area] = Store.Area.allCases) throws -> FormLocation {
         if user == nil, actor.role == .foreman { return try resolveAnywhere(reference, areas: areas) }
         let owner = user ?? actor.name
@@ -19,15 +21,12 @@ extension Workflow {
         }
         var forms: [ListedForm] = []
         for area in areas { forms += try store.list(area, user: owner).forms }
-        let lowered = reference.lowercased()
-        let matches = lowered.count >= 4 ? forms.filter { $0.summary.id.uuidString.lowercased().hasPrefix(lowered) } : []
-        if matches.count == 1, let only = matches.first { return only.location }
-        if matches.count > 1 { throw StoreError.ambiguousForm(reference, matches: matches.map(\.location.name)) }
-        _ = try SafeName.check(reference, as: "form name")
-        throw StoreError.formNotFound(reference, user: owner)
+        // Someone else's forms (a foreman's `user/name`) are named with their owner.
+        let qualified = owner != actor.name
+        return try Self.match(reference, in: forms, owner: owner) { qualified ? "\($0.user)/\($0.name)" : $0.name }
     }
 
-    /// Any user's form: `user/name`, a name only one user has, or an id prefix.
+    /// Any user's form: `user/name`, a name only one user has, or what `match` finds among all.
     func resolveAnywhere(_ reference: String, areas: [Store.Area]) throws -> FormLocation {
         if let slash = reference.firstIndex(of: "/") {
             let owner = String(reference[..<slash])
@@ -47,18 +46,33 @@ extension Workflow {
         if named.count > 1 {
             throw StoreError.ambiguousForm(reference, matches: named.map { "\($0.user)/\($0.name)" })
         }
+        var forms: [ListedForm] = []
+        for area in areas { forms += try store.list(area).forms }
+        return try Self.match(reference, in: forms, owner: "any technician") { "\($0.user)/\($0.name)" }
+    }
+
+    /// The one form of `forms` that `reference` means when no form has exactly that name: the
+    /// name in another case, else the start of a name (in any case) or of an id (4+ characters).
+    /// Throws `ambiguousForm` listing the matches by `label`, or `formNotFound` with the names
+    /// closest to the reference.
+    static func match(_ reference: String, in forms: [ListedForm], owner: String,
+                      label: (FormLocation) -> String) throws -> FormLocation {
         let lowered = reference.lowercased()
-        var matches: [FormLocation] = []
-        if lowered.count >= 4 {
-            for area in areas {
-                matches += try store.list(area).forms
-                    .filter { $0.summary.id.uuidString.lowercased().hasPrefix(lowered) }.map(\.location)
-            }
+        func one(_ found: [ListedForm]) throws -> FormLocation? {
+            var seen = Set<String>()
+            let locations = found.map(\.location).filter { seen.insert($0.path).inserted }
+            if locations.count > 1 { throw StoreError.ambiguousForm(reference, matches: locations.map(label).sorted()) }
+            return locations.first
         }
-        if matches.count == 1, let only = matches.first { return only }
-        if matches.count > 1 { throw StoreError.ambiguousForm(reference, matches: matches.map { "\($0.user)/\($0.name)" }) }
+        if let found = try one(forms.filter { $0.location.name.lowercased() == lowered }) { return found }
+        if !lowered.isEmpty {
+            let byName = forms.filter { $0.location.name.lowercased().hasPrefix(lowered) }
+            let byID = lowered.count >= 4 ? forms.filter { $0.summary.id.uuidString.lowercased().hasPrefix(lowered) } : []
+            if let found = try one(byName + byID) { return found }
+        }
         _ = try SafeName.check(reference, as: "form name")
-        throw StoreError.formNotFound(reference, user: "any technician")
+        let closest = Suggestions.closest(to: reference, among: forms.map(\.location)) { $0.name }
+        throw StoreError.formNotFound(reference, user: owner, suggestions: closest.map(label))
     }
 
     /// Loads a form the actor may change: their own and still incomplete (the rule that

@@ -34,7 +34,7 @@ public struct ExistingForm: Codable, Sendable, Equatable, CustomStringConvertibl
         let short = String(id.uuidString.lowercased().prefix(8))
         switch place {
         case .incomplete:
-            return "\(name) (id \(short), started \(day), incomplete — continue it with `mi fill \(name)`, or delete it with `mi delete \(name)`)"
+            return "\(name) (id \(short), started \(day), incomplete — continue it with `\(ShellWord.mi("fill", name))`, or delete it with `\(ShellWord.mi("delete", name))`)"
         case .completed:
             return "\(name) (id \(short), submitted \(day), waiting for upload)"
         case .server:

@@ -88,8 +88,8 @@ public enum Reminders {
             let summary = "Inspection form \(reminder.formName) expires \(expiry)"
             let description = """
                 \(reminder.templateTitle): form \(reminder.formName) of \(reminder.user) is not finished \
-                (day \(reminder.day) reminder). Finish it with `mi fill \(CalendarText.shellWord(reminder.formName))` \
-                and submit it with `mi submit \(CalendarText.shellWord(reminder.formName))` before \(expiry), \
+                (day \(reminder.day) reminder). Finish it with `\(ShellWord.mi("fill", reminder.formName))` \
+                and submit it with `\(ShellWord.mi("submit", reminder.formName))` before \(expiry), \
                 when it expires and is deleted.
                 """
             lines += [
@@ -173,12 +173,6 @@ enum CalendarText {
     private static func pad(_ value: Int?, _ width: Int) -> String {
         let digits = String(value ?? 0)
         return String(repeating: "0", count: max(0, width - digits.count)) + digits
-    }
-
-    /// A form name as one shell word: quoted when it holds anything but safe characters.
-    static func shellWord(_ name: String) -> String {
-        let safe = name.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0) }
-        return safe && !name.isEmpty ? name : "'" + name.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     private static let utcCalendar: Calendar = {

@@ -90,9 +90,15 @@ public struct Workflow: Sendable {
         try Self.checkConsent(original, name: location.name)
         let open = original.openQuestions
         guard open.isEmpty else {
-            throw WorkflowError.openQuestions(form: location.name, questions: open.map { q in
-                "\(q.id) (\((original.template.index(of: q.id) ?? 0) + 1))"
-            })
+            func label(_ question: Question) -> String { "\(question.id) (\((original.template.index(of: question.id) ?? 0) + 1))" }
+            let drafts = open.filter { original.answer(for: $0.id).draft != nil }
+            throw WorkflowError.openQuestions(
+                form: location.name,
+                questions: open.filter { original.answer(for: $0.id).draft == nil }.map(label),
+                drafts: drafts.map {
+                    .init(question: label($0), typed: original.answer(for: $0.id).draftCellCount,
+                          cells: QuestionPrompt.valueCells(of: $0).count)
+                })
         }
         // A form saved before the text rule (arrow keys typed into an answer) is corrected
         // before it leaves the technician, never refused by the server later.

@@ -14,8 +14,9 @@ public enum WorkflowError: ClassifiedError, Sendable, Equatable {
     case formNotSubmitted(form: String, operation: Operation)
     /// The user already has a form of that name.
     case nameTaken(String)
-    /// Questions without an answer or a comment stop a submission (`id (number)` each).
-    case openQuestions(form: String, questions: [String])
+    /// Questions without an answer or a comment stop a submission (`id (number)` each), and so
+    /// do tables still being typed (drafts), named apart because they may have a comment.
+    case openQuestions(form: String, questions: [String], drafts: [DraftTable] = [])
     /// A foreman's comment or a send-back note is empty.
     case emptyText(what: String, hint: String)
     /// The form already belongs to the technician it is being assigned to.
@@ -33,6 +34,20 @@ public enum WorkflowError: ClassifiedError, Sendable, Equatable {
     case consentRequired(form: String, template: String)
     /// The template is answered once per user and `user` already has a form of it.
     case oncePerUser(template: String, user: String, existing: ExistingForm)
+
+    /// A table that keeps a form from being submitted because it is still a draft.
+    public struct DraftTable: Sendable, Equatable {
+        /// `id (number)`.
+        public var question: String
+        public var typed: Int
+        public var cells: Int
+
+        public init(question: String, typed: Int, cells: Int) {
+            self.question = question
+            self.typed = typed
+            self.cells = cells
+        }
+    }
 
     public var failureClass: FailureClass {
         switch self {
@@ -71,15 +86,20 @@ public enum WorkflowError: ClassifiedError, Sendable, Equatable {
             return "form \(form) is not submitted yet — only completed forms can be \(operation.rawValue)"
         case .nameTaken(let name):
             return "you already have a form named \(name) — choose another name"
-        case .openQuestions(let form, let questions):
-            return "form \(form) cannot be submitted: \(questions.count) question(s) have neither an answer nor a comment: \(questions.joined(separator: ", ")) — answer them with `mi fill \(form)` or `mi answer`"
+        case .openQuestions(let form, let questions, let drafts):
+            var reasons = drafts.map { "\($0.question) is a table still being typed (\($0.typed) of \($0.cells) cells)" }
+            if !questions.isEmpty {
+                reasons.append("\(questions.count) question(s) have neither an answer nor a comment: \(questions.joined(separator: ", "))")
+            }
+            let finish = drafts.isEmpty ? "answer them with `\(ShellWord.mi("fill", form))` or `mi answer`" : "finish with `\(ShellWord.mi("fill", form))`"
+            return "form \(form) cannot be submitted: \(reasons.joined(separator: "; ")) — \(finish)"
         case .emptyText(let what, let hint):
             return "the \(what) is empty — \(hint)"
         case .alreadyAssigned(let form, let user):
             return "form \(form) already belongs to \(user) — choose another technician (`mi users`)"
         case .noSuchMedia(let form, let media, let available):
             return "form \(form) has no media \"\(SafeName.printable(media))\""
-                + (available.isEmpty ? "" : " (it has: \(available.joined(separator: ", ")))") + " — `mi media \(form)` lists them"
+                + (available.isEmpty ? "" : " (it has: \(available.joined(separator: ", ")))") + " — `\(ShellWord.mi("media", form))` lists them"
         case .mediaMissing(let form, let media):
             return "media \(media) of form \(form) is missing on disk — nothing was uploaded; detach it or ask the technician"
         case .notMedia(let file, let known):
@@ -88,7 +108,7 @@ public enum WorkflowError: ClassifiedError, Sendable, Equatable {
             return "no such file: \(SafeName.printable(path)) — nothing was attached"
         case .consentRequired(let form, let template):
             return "form \(form) needs the respondent's acceptance of the consent of template \(template) first — nothing was changed; "
-                + "read and accept it with `mi fill \(form)`, or pass --accept-consent to `mi answer` or `mi fill`"
+                + "read and accept it with `\(ShellWord.mi("fill", form))`, or pass --accept-consent to `mi answer` or `mi fill`"
         case .oncePerUser(let template, let user, let existing):
             return "template \(template) is answered once per person and \(user) already has a form of it: \(existing.description) — nothing was changed"
         }

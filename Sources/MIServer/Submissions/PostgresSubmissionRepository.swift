@@ -279,7 +279,7 @@ public final class PostgresSubmissionRepository: SubmissionRepository {
 
     public func submissions(_ query: SubmissionQuery) async throws -> SubmissionPage {
         var sql = SQL("SELECT \(Self.summaryColumns) FROM submission")
-        Self.filters(query, keyset: query.before.map { .before($0) } ?? query.cursor.map { .after($0) }, into: &sql)
+        Self.filters(query, keyset: SubmissionKeyset(query), into: &sql)
         // Read backwards (nearest the row first) for the page before a row.
         let descending = (query.order == .descending) == (query.before == nil)
         let direction = descending ? "DESC" : "ASC"
@@ -454,14 +454,9 @@ public final class PostgresSubmissionRepository: SubmissionRepository {
         }
     }
 
-    /// Where a page starts: after a row, or (read backwards) before one.
-    private enum Keyset {
-        case after(SubmissionQuery.Cursor)
-        case before(SubmissionQuery.Cursor)
-    }
 
     /// The query's filters (and the keyset condition) as a WHERE clause.
-    private static func filters(_ query: SubmissionQuery, keyset: Keyset?, into sql: inout SQL) {
+    private static func filters(_ query: SubmissionQuery, keyset: SubmissionKeyset?, into sql: inout SQL) {
         var first = true
         func and(_ text: String) {
             sql.append(first ? " WHERE " : " AND ")
@@ -491,16 +486,8 @@ public final class PostgresSubmissionRepository: SubmissionRepository {
             sql.bind(SubmissionSearchText.prefixQuery(query.words))
             sql.append(")")
         }
-        let position: SubmissionQuery.Cursor?
-        let after: Bool
-        switch keyset {
-        case .after(let cursor)?: (position, after) = (cursor, true)
-        case .before(let cursor)?: (position, after) = (cursor, false)
-        case nil: (position, after) = (nil, true)
-        }
-        if let position {
-            // After a row in descending order is below it; before it, above it.
-            let below = (query.order == .descending) == after
+        if let keyset {
+            let position = keyset.cursor, below = keyset.isBelow(in: query.order)
             and("(\(column(query.sort)), seq) \(below ? "<" : ">") (")
             switch position.value {
             case .integer(let number): sql.bind(number)

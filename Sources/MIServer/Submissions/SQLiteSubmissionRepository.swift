@@ -361,14 +361,9 @@ public final class SQLiteSubmissionRepository: SubmissionRepository {
         conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
     }
 
-    /// Where a page starts: after a row, or (read backwards) before one.
-    private enum Keyset {
-        case after(SubmissionQuery.Cursor)
-        case before(SubmissionQuery.Cursor)
-    }
 
     /// The query's filters (and the keyset condition) as SQL conditions.
-    private static func filters(_ query: SubmissionQuery, keyset: Keyset?) -> ([String], StatementArguments) {
+    private static func filters(_ query: SubmissionQuery, keyset: SubmissionKeyset?) -> ([String], StatementArguments) {
         var conditions: [String] = []
         var arguments = StatementArguments()
         if let template = query.template {
@@ -396,16 +391,8 @@ public final class SQLiteSubmissionRepository: SubmissionRepository {
             conditions.append("+seq IN (SELECT rowid FROM submission_text WHERE submission_text MATCH ?)")
             arguments += [SubmissionSearchText.match(query.words)]
         }
-        let position: SubmissionQuery.Cursor?
-        let after: Bool
-        switch keyset {
-        case .after(let cursor)?: (position, after) = (cursor, true)
-        case .before(let cursor)?: (position, after) = (cursor, false)
-        case nil: (position, after) = (nil, true)
-        }
-        if let position {
-            // After a row in descending order is below it; before it, above it.
-            let below = (query.order == .descending) == after
+        if let keyset {
+            let position = keyset.cursor, below = keyset.isBelow(in: query.order)
             conditions.append("(\(column(query.sort)), seq) \(below ? "<" : ">") (?, ?)")
             switch position.value {
             case .integer(let number): arguments += [number]
@@ -418,7 +405,7 @@ public final class SQLiteSubmissionRepository: SubmissionRepository {
 
     /// The page's rows, limit + 1 of them; read backwards (nearest the row first) with `before`.
     private static func pageSQL(_ query: SubmissionQuery) -> (String, StatementArguments) {
-        let keyset: Keyset? = query.before.map { .before($0) } ?? query.cursor.map { .after($0) }
+        let keyset: SubmissionKeyset? = SubmissionKeyset(query)
         let (conditions, arguments) = filters(query, keyset: keyset)
         let descending = (query.order == .descending) == (query.before == nil)
         let direction = descending ? "DESC" : "ASC"

@@ -51,8 +51,12 @@ extension ServerClient {
         var bytesResumed: Int64 = 0
         let total = sizes.reduce(0, +)
         var done: Int64 = 0
+        // Bytes of the parts sent resumably: the body that follows is counted after them, so
+        // the progress ends at the whole upload's size, not the last request's.
+        var resumableBytes: Int64 = 0
         for (part, size) in zip(parts, sizes) {
             if !part.isForm, size > threshold, !held {
+                resumableBytes += size
                 let outcome = try sendResumably(part, formID: id, journal: &journal,
                                                 save: { try journals?.save($0, for: formID) },
                                                 progress: progress, before: done, total: total)
@@ -87,7 +91,8 @@ extension ServerClient {
             }
             if !upload.learned.isEmpty { try? save() }
         }
-        let submitted = try submit(formID: id, upload: upload, progress: progress)
+        let submitted = try submit(formID: id, upload: upload,
+                                   progress: progress.map { OffsetProgress($0, after: resumableBytes) })
         bytesSent += submitted.bytesSent
         var proved: [SentPart] = []
         for part in parts {
@@ -210,4 +215,19 @@ extension ServerClient {
         let result = try uploadForm(formID: id, parts: parts, journals: nil, progress: progress)
         return (result.receipt, result.created)
     }
+}
+
+/// The progress of the last request of an upload counted after the `after` bytes sent before
+/// it, so the bar goes on from where the resumable parts left it and ends at the whole size.
+final class OffsetProgress: TransferProgress {
+    private let sink: TransferProgress
+    private let after: Int64
+
+    init(_ sink: TransferProgress, after: Int64) {
+        self.sink = sink
+        self.after = after
+    }
+
+    func update(sent: Int64, total: Int64) { sink.update(sent: after + sent, total: after + total) }
+    func finish() { sink.finish() }
 }

@@ -121,6 +121,14 @@ class Office:
         self.wait_loaded()
         self.screenshot(label)
 
+    def follow(self, element, seconds=15):
+        """Clicks a link or a submit button and waits until the page it leads to has replaced
+        this one: right after the click the old page still says it is loaded."""
+        self.driver.execute_script("document.documentElement.dataset.followed = 'yes'")
+        element.click()
+        WebDriverWait(self.driver, seconds).until(lambda d: d.execute_script(
+            "return document.readyState === 'complete' && !document.documentElement.dataset.followed"))
+
     def wait_loaded(self, seconds=10):
         WebDriverWait(self.driver, seconds).until(
             lambda d: d.execute_script("return document.readyState") == "complete")
@@ -180,14 +188,12 @@ class Office:
         check(self.all("form#login"), f"no form#login at /login; the page shows: {self.text()[:300]!r}")
         type_into(self.find("input#user"), user)
         type_into(self.find("input#password"), password)
-        self.find("button#sign-in").click()
-        self.wait_loaded()
+        self.follow(self.find("button#sign-in"))
         time.sleep(0.2)
         self.screenshot(f"after-sign-in-{label}")
 
     def sign_out(self):
-        self.find("button#sign-out").click()
-        self.wait_loaded()
+        self.follow(self.find("button#sign-out"))
         self.screenshot("signed-out")
 
 
@@ -266,8 +272,7 @@ def apply_filters(office, label, user=None, q=None, template=None, dates=None):
             office.driver.execute_script("arguments[0].value = arguments[1]", field, value or "")
     if q is not None:
         type_into(office.find("input#q"), q)
-    office.find("button#apply").click()
-    office.wait_loaded()
+    office.follow(office.find("button#apply"))
     time.sleep(0.2)
     office.screenshot(f"submissions-{label}")
 
@@ -319,15 +324,13 @@ def sorted_by_technician(office, total):
     office.open("/submissions", "submissions-to-sort")
     headers = [a for a in office.all("a.sort") if a.text.strip().lower().startswith("technician")]
     check(headers, f"no a.sort header 'Technician': {[a.text for a in office.all('a.sort')]}")
-    headers[0].click()
-    office.wait_loaded()
+    office.follow(headers[0])
     office.screenshot("submissions-sorted")
     first = technicians(office)
     check(len(first) == total, f"sorted by technician: {len(first)} rows, expected {total}")
     check(first in (sorted(first), sorted(first, reverse=True)), f"not in technician order: {first}")
     headers = [a for a in office.all("a.sort") if a.text.strip().lower().startswith("technician")]
-    headers[0].click()
-    office.wait_loaded()
+    office.follow(headers[0])
     office.screenshot("submissions-sorted-again")
     check(technicians(office) == list(reversed(first)), f"the second click did not reverse {first}: {technicians(office)}")
 
@@ -339,8 +342,7 @@ def paged(office, total):
     count = office.find("p#count").text
     check(f"1–2 of {total}" in count, f"p#count on the first page says {count!r}")
     check(not office.all("a#previous-page"), "a#previous-page on the first page")
-    office.find("a#next-page").click()
-    office.wait_loaded()
+    office.follow(office.find("a#next-page"))
     office.screenshot("submissions-page-2")
     second = [r.text for r in rows(office)]
     check(len(second) == total - 2, f"the next page has {len(second)} rows, expected {total - 2}")
@@ -348,8 +350,7 @@ def paged(office, total):
     check(not office.all("a#next-page"), "a#next-page on the last page")
     count = office.find("p#count").text
     check(f"3–{total} of {total}" in count, f"p#count on the last page says {count!r}")
-    office.find("a#previous-page").click()
-    office.wait_loaded()
+    office.follow(office.find("a#previous-page"))
     office.screenshot("submissions-previous-page")
     back = [r.text for r in rows(office)]
     check(back == first, f"a#previous-page shows {back}, the first page showed {first}")
@@ -362,8 +363,7 @@ def one_meaning_per_word(office, facts):
     heading = office.find("#per-day h2").text
     check("uploaded" in heading, f"the dashboard's per-day heading does not say which day: {heading!r}")
     choose(office.find("select#count-by"), "submitted")
-    office.find("button#apply-count-by").click()
-    office.wait_loaded()
+    office.follow(office.find("button#apply-count-by"))
     office.screenshot("dashboard-by-submission")
     check("by=submitted" in office.driver.current_url, f"Count by went to {office.driver.current_url}")
     heading = office.find("#per-day h2").text
@@ -377,8 +377,7 @@ def one_meaning_per_word(office, facts):
     labels = [l.text for l in office.all("form#stats-filters label")]
     check(any(l.startswith("Submitted from") for l in labels), f"the statistics' date filter does not say which day: {labels}")
     choose(office.find("form#stats-filters select#dates"), "uploaded")
-    office.find("button#apply-stats").click()
-    office.wait_loaded()
+    office.follow(office.find("button#apply-stats"))
     office.screenshot("statistics-by-upload")
     caption = office.find("#stats-summary figcaption").text
     check("uploaded" in caption, f"after Count by uploaded the caption says {caption!r}")
@@ -388,8 +387,7 @@ def one_meaning_per_word(office, facts):
     labels = [l.text for l in office.all("form#filters label")]
     check(any(l.startswith("Uploaded from") for l in labels), f"the listing's date filter: {labels}")
     choose(office.find("form#filters select#dates"), "submitted")
-    office.find("button#apply").click()
-    office.wait_loaded()
+    office.follow(office.find("button#apply"))
     labels = [l.text for l in office.all("form#filters label")]
     check(any(l.startswith("Submitted from") for l in labels), f"after dates=submitted the listing's filter says {labels}")
     check(len(rows(office)) == facts["total"], f"dates=submitted without a range lists {len(rows(office))}")
@@ -402,8 +400,7 @@ def simulated_switch(office, facts):
     simulated = len(office.all("table#submissions tr.submission .badge.simulated"))
     check(simulated == facts["simulatedCount"], f"{simulated} rows marked simulated, expected {facts['simulatedCount']}")
     office.find("input#hide-simulated").click()
-    office.find("button#apply").click()
-    office.wait_loaded()
+    office.follow(office.find("button#apply"))
     office.screenshot("submissions-simulated-hidden")
     check("simulated=hide" in office.driver.current_url, f"the switch went to {office.driver.current_url}")
     check(len(rows(office)) == listed - simulated, f"{len(rows(office))} rows with simulated forms hidden, expected {listed - simulated}")
@@ -413,8 +410,7 @@ def simulated_switch(office, facts):
     office.open(f"/templates/{facts['simulatedTemplate']}/stats", "statistics-with-simulated")
     before = office.find("#stats-total").text
     office.find("input#hide-simulated").click()
-    office.find("button#apply-stats").click()
-    office.wait_loaded()
+    office.follow(office.find("button#apply-stats"))
     office.screenshot("statistics-simulated-hidden")
     after = office.find("#stats-total").text
     check(f"{facts['simulatedCount']} simulated form" in after and "hidden" in after,
@@ -427,8 +423,7 @@ def open_from_list(office, submission_id, form):
              if submission_id in (a.get_attribute("href") or "") or form in a.text]
     check(links, f"no a.open to {submission_id} ({form}) in the list: "
                  f"{[a.get_attribute('href') for a in office.all('a.open')]}")
-    links[0].click()
-    office.wait_loaded()
+    office.follow(links[0])
     check(office.all("#submission-header"), f"no #submission-header after a.open; the page shows: {office.text()[:300]!r}")
     check(submission_id in office.driver.current_url, f"a.open led to {office.driver.current_url}")
     office.screenshot("submission")
@@ -673,8 +668,7 @@ def upload_keeps_the_token_out_of_the_address(office, folder):
         json.dump({"id": "upload-check", "title": "Uploaded in the browser", "version": 1,
                    "questions": [{"id": "ok", "type": "trueFalse", "text": "Ok?"}]}, file)
     office.find("input#template-file").send_keys(path)
-    office.find("button#upload-template").click()
-    office.wait_loaded()
+    office.follow(office.find("button#upload-template"))
     office.screenshot("templates-uploaded")
     url = office.driver.current_url
     check("published=upload-check" in url, f"the upload went to {url}; the page shows {office.text()[:300]!r}")
@@ -740,8 +734,7 @@ def capture(office, user, password, out, page):
         office.open("/submissions", "capture-list")
         links = office.all("table#submissions tr.submission a.open")
         check(links, "no submission to open")
-        links[0].click()
-        office.wait_loaded()
+        office.follow(links[0])
     office.find("#submission-header")
     loaded = "return Array.from(document.querySelectorAll('video, audio')).every(m => m.readyState >= 1)" \
              " && Array.from(document.images).every(i => i.complete)"
@@ -759,8 +752,7 @@ def statistics_linked(office, facts):
     office.open("/templates", "templates-for-stats")
     links = office.all(f"tr.template[data-template-id='{facts['statsTemplate']}'] a.statistics")
     check(links, f"no a.statistics in the row of {facts['statsTemplate']} on /templates")
-    links[0].click()
-    office.wait_loaded()
+    office.follow(links[0])
     check(office.driver.current_url.endswith(f"/templates/{facts['statsTemplate']}/stats"),
           f"a.statistics opened {office.driver.current_url}")
     office.screenshot("statistics")
@@ -811,8 +803,7 @@ def statistics_filtered(office, facts):
     office.open(f"/templates/{facts['statsTemplate']}/stats", "statistics-before-filter")
     choose(office.find("select#user"), "ana")
     choose(office.find("select#groupBy"), "noise")
-    office.find("button#apply-stats").click()
-    office.wait_loaded()
+    office.follow(office.find("button#apply-stats"))
     office.screenshot("statistics-filtered")
     url = office.driver.current_url
     check("user=ana" in url and "groupBy=noise" in url, f"the filter form went to {url}")
@@ -988,16 +979,28 @@ def empty_template_has_problems(office):
 
 def leave_editor(office, path, label):
     """Goes to `path` from an editor that may hold changes: its leave-the-page question, if the
-    browser shows one, is answered "leave"."""
+    browser shows one (it may come a moment after the navigation starts), is answered "leave",
+    and the step ends only once the new page has replaced the old one."""
+    office.driver.execute_script("document.documentElement.dataset.leaving = 'yes'")
     try:
         office.driver.get(office.base + path)
     except WebDriverException:
         pass
-    try:
-        office.driver.switch_to.alert.accept()
-    except NoAlertPresentException:
-        pass
-    office.wait_loaded()
+    deadline = time.time() + 15
+    while time.time() < deadline:
+        try:
+            office.driver.switch_to.alert.accept()
+        except NoAlertPresentException:
+            pass
+        try:
+            if office.driver.execute_script(
+                    "return document.readyState === 'complete' && !document.documentElement.dataset.leaving"):
+                break
+        except WebDriverException:
+            pass
+        time.sleep(0.2)
+    else:
+        raise StepFailed(f"leaving the editor for {path} never loaded the new page")
     office.screenshot(label)
 
 
@@ -1275,15 +1278,13 @@ def names_sort_naturally_and_pages_count(office, facts):
         nexts = office.all("a#next-page")
         if not nexts:
             break
-        nexts[0].click()
-        office.wait_loaded()
+        office.follow(nexts[0])
     office.screenshot("submissions-by-name-last")
     check(seen == facts["naturalOrder"], f"the names in order: {seen}, expected {facts['naturalOrder']}")
     expected = [f"{first}–{min(first + 4, total)} of {total}" for first in range(1, total + 1, 5)]
     check(len(positions) == len(expected) and all(e in p for p, e in zip(positions, expected)),
           f"p#count on the pages: {positions}, expected {expected}")
-    office.find("a#previous-page").click()
-    office.wait_loaded()
+    office.follow(office.find("a#previous-page"))
     back = office.find("p#count").text
     check(expected[-2] in back, f"a#previous-page from the last page: {back!r}, expected {expected[-2]!r}")
     return " · ".join(positions)

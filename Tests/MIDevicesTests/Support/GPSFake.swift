@@ -1,0 +1,193 @@
+import Foundation
+import MIDevices
+import TestSupport
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real gpsd fed by Debian's `gpsfake` (package gpsd-clients) from an NMEA log, listening on a
+/// free loopback port. gpsfake and the gpsd it starts run in a process group of their own, which
+/// `stop()` ends (SIGTERM, then SIGKILL) — called by the test's teardown, so they stop even when
+/// the test fails, and by `deinit` as a last resort; coreutils' `timeout` leads the group and ends
+/// it after 5 minutes should the test process die first.
+final class GPSFake: @unchecked Sendable {
+    static let executable = "/usr/bin/gpsfake"
+
+    let port: UInt16
+    let address: GPSDAddress
+    private(set) var processGroup: pid_t = 0
+    private let folder: TemporaryDirectory
+
+    /// Starts gpsfake replaying `log` in a loop (a sentence every 50 ms) and waits until gpsd
+    /// accepts connections.
+    init(log: URL, file: StaticString = #filePath, line: UInt = #line) throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.executable) else {
+            throw Failure("gpsfake is missing — run scripts/setup.sh (Debian's gpsd and gpsd-clients)")
+        }
+        folder = try TemporaryDirectory(prefix: "mi-gpsfake")
+        port = try Self.freePort()
+        address = GPSDAddress(host: "127.0.0.1", port: port)
+        let output = folder.path("gpsfake.log").path
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = folder.url.path           // gpsfake's control socket, one per test
+        environment["PATH"] = (environment["PATH"] ?? "/usr/bin:/bin") + ":/usr/sbin:/sbin"
+        // Under coreutils' timeout, which ends the whole group after 5 minutes: should the test
+        // process itself die before its teardown, gpsfake and gpsd do not outlive it for long.
+        processGroup = try Self.spawn(["/usr/bin/timeout", "--kill-after=5", "300",
+                                       Self.executable, "-q", "-c", "0.05", "-P", String(port), log.path],
+                                      environment: environment, output: output)
+        let deadline = Date().addingTimeInterval(15)
+        while !Self.accepts(port) {
+            if Date() > deadline || !isRunning {
+                let said = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+                stop()
+                throw Failure("gpsfake did not listen on port \(port) within 15 s: \(said)")
+            }
+            usleep(50_000)
+        }
+    }
+
+    /// Whether the group's leader (`timeout`, with gpsfake under it) is still running.
+    var isRunning: Bool {
+        guard processGroup > 0 else { return false }
+        var status: Int32 = 0
+        return waitpid(processGroup, &status, WNOHANG) == 0
+    }
+
+    /// Whether any process of the group is left.
+    var groupIsGone: Bool { processGroup == 0 || (kill(-processGroup, 0) != 0 && errno == ESRCH) }
+
+    /// Ends gpsfake and gpsd: SIGTERM to the group, up to 3 s, then SIGKILL; reaps gpsfake.
+    func stop() {
+        guard processGroup > 0 else { return }
+        let group = processGroup
+        kill(-group, SIGTERM)
+        let deadline = Date().addingTimeInterval(3)
+        while Date() < deadline, !(kill(-group, 0) != 0 && errno == ESRCH) {
+            var status: Int32 = 0
+            _ = waitpid(group, &status, WNOHANG)
+            usleep(20_000)
+        }
+        kill(-group, SIGKILL)
+        var status: Int32 = 0
+        _ = waitpid(group, &status, 0)
+        // gpsd, a grandchild, is reaped by init once gpsfake is gone; wait until it is.
+        let end = Date().addingTimeInterval(3)
+        while Date() < end, !(kill(-group, 0) != 0 && errno == ESRCH) { usleep(20_000) }
+        processGroup = 0
+    }
+
+    deinit { stop() }
+
+    // MARK: -
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// A port that nothing listens on now: bound to port 0, read, released.
+    static func freePort() throws -> UInt16 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw Failure("socket: \(errno)") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Int32 in
+                guard bind(fd, pointer, length) == 0 else { return -1 }
+                return getsockname(fd, pointer, &length)
+            }
+        }
+        guard bound == 0 else { throw Failure("bind: \(errno)") }
+        return UInt16(bigEndian: address.sin_port)
+    }
+
+    /// Whether a TCP connection to 127.0.0.1:`port` is accepted.
+    static func accepts(_ port: UInt16) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = port.bigEndian
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+    }
+
+    /// Starts `arguments` (no shell) as the leader of a new process group, output to `output`,
+    /// standard input from /dev/null; returns its pid (= the group's id).
+    static func spawn(_ arguments: [String], environment: [String: String], output: String) throws -> pid_t {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0)=\($1)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp)
+        guard status == 0 else { throw Failure("posix_spawn \(arguments[0]): \(String(cString: strerror(status)))") }
+        return pid
+    }
+}
+
+/// A one-connection TCP peer on a loopback port that answers gpsd's watch request with given
+/// bytes — what a wrong or broken peer sends — then keeps the connection open until `hold`
+/// seconds pass, or closes it at once when `hold` is 0.
+final class FakePeer: @unchecked Sendable {
+    let port: UInt16
+    private let listener: Int32
+
+    init(replies: [Data], hold: TimeInterval) throws {
+        listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard listener >= 0 else { throw GPSFake.Failure("socket: \(errno)") }
+        var one: Int32 = 1
+        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let listener = listener
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Int32 in
+                guard bind(listener, pointer, length) == 0, listen(listener, 1) == 0 else { return -1 }
+                return getsockname(listener, pointer, &length)
+            }
+        }
+        guard bound == 0 else { close(listener); throw GPSFake.Failure("bind: \(errno)") }
+        port = UInt16(bigEndian: address.sin_port)
+        Thread.detachNewThread {
+            let connection = accept(listener, nil, nil)
+            guard connection >= 0 else { return }
+            var request = [UInt8](repeating: 0, count: 512)
+            _ = recv(connection, &request, request.count, 0)
+            for reply in replies {
+                reply.withUnsafeBytes { _ = send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                usleep(20_000)
+            }
+            if hold > 0 { usleep(useconds_t(hold * 1_000_000)) }
+            close(connection)
+        }
+    }
+
+    var address: GPSDAddress { GPSDAddress(host: "127.0.0.1", port: port) }
+
+    deinit {
+        shutdown(listener, Int32(SHUT_RDWR))   // wakes the accept of a peer never connected to
+        close(listener)
+    }
+}
