@@ -101,6 +101,20 @@ public struct XLSXDateTime: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { iso8601 }
 
+    /// Equal when they show the same date and time to the millisecond: two files may store the
+    /// same moment as serials that differ in their last digits, or in another date system.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.fields == rhs.fields
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(fields)
+    }
+
+    private var fields: [Int] {
+        [year, month, day, hour, minute, second, millisecond, isTimeOnly ? 1 : 0]
+    }
+
     /// A Foundation date, reading the fields in UTC.
     public var date: Date {
         let days = Self.daysSince1970(year: year, month: month, day: day)

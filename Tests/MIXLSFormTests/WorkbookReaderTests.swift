@@ -55,6 +55,7 @@ final class WorkbookReaderTests: XCTestCase {
         XCTAssertEqual(first.iso8601, "2024-03-05T14:30:15")
         XCTAssertEqual(first.serial, 43_894.604340277778, accuracy: 1e-6, "stored 1,462 days fewer than in the 1900 system")
         XCTAssertEqual(first.serialIn1900System, 45_356.604340277778, accuracy: 1e-6)
+        XCTAssertEqual(first, XLSXDateTime(serial: 45_356.604340277778, date1904: false), "the same moment in either system")
     }
 
     func testSheetsInTabOrderSparseRowsAndMergedRanges() throws {
@@ -96,17 +97,25 @@ final class WorkbookReaderTests: XCTestCase {
         XCTAssertEqual(sheet.rows.map { $0.values.count }.max(), 3)
     }
 
-    /// LibreOffice's own .xlsx writer (another producer than openpyxl): MI and openpyxl read its file alike.
-    func testAWorkbookLibreOfficeWrote() throws {
+    /// LibreOffice's own .xlsx writer (another producer than openpyxl, with its own styles.xml and
+    /// date format codes): MI and openpyxl read its files alike.
+    func testWorkbooksLibreOfficeWrote() throws {
         let folder = try TemporaryDirectory(prefix: "mixlsform")
-        let original = try Oracle.make("layout", in: folder)
         let converted = folder.path("libreoffice")
         try FileManager.default.createDirectory(at: converted, withIntermediateDirectories: true)
-        let path = try Oracle.run(["xlsx", original.path, converted.path]).trimmingCharacters(in: .whitespacesAndNewlines)
-        let url = URL(fileURLWithPath: path)
-        let workbook = try XLSXWorkbook(contentsOf: url)
-        Oracle.assertSame(workbook, try Oracle.dump(url))
-        XCTAssertEqual(workbook.sheet(named: "survey")?.rows.first?[3], .string("label::Español (es)"))
+        for kind in ["layout", "dates"] {
+            let original = try Oracle.make(kind, in: folder)
+            let path = try Oracle.run(["xlsx", original.path, converted.path]).trimmingCharacters(in: .whitespacesAndNewlines)
+            let url = URL(fileURLWithPath: path)
+            XCTAssertNotEqual(try Data(contentsOf: url), try Data(contentsOf: original), "LibreOffice wrote its own file")
+            let workbook = try XLSXWorkbook(contentsOf: url)
+            Oracle.assertSame(workbook, try Oracle.dump(url))
+            if kind == "layout" {
+                XCTAssertEqual(workbook.sheet(named: "survey")?.rows.first?[3], .string("label::Español (es)"))
+            } else {
+                XCTAssertEqual(workbook.sheets[0].rows[0][2], .date(XLSXDateTime(year: 2024, month: 3, day: 5, hour: 14, minute: 30, second: 15)!))
+            }
+        }
     }
 
     func testReadingFromMemoryAsFromAFile() throws {
