@@ -25,6 +25,9 @@ final class HostileWorkbookTests: XCTestCase {
         for kind in ["not-a-zip", "empty-file", "truncated-zip"] {
             XCTAssertEqual(try error(reading: kind), .notAnXLSX(file: "\(kind).xlsx"), kind)
         }
+        XCTAssertThrowsError(try XLSXWorkbook(data: Data("type,name\ntext,pump\n".utf8), name: "form.csv")) { error in
+            XCTAssertEqual(error as? XLSXError, .notAnXLSX(file: "form.csv"))
+        }
         XCTAssertEqual(XLSXError.notAnXLSX(file: "form.csv").localizedDescription,
                        "form.csv is not an .xlsx workbook (it is not a zip archive); save it from the spreadsheet program as Excel 2007-365 (.xlsx)")
     }

@@ -163,6 +163,18 @@ final class WorkbookReaderTests: XCTestCase {
         XCTAssertNil(XLSXDateTime(year: 2023, month: 2, day: 29))
     }
 
+    /// The text a form definition means by a cell, as XLSForm readers take it.
+    func testValuesAsText() throws {
+        XCTAssertEqual(XLSXValue.number(3).text, "3")
+        XCTAssertEqual(XLSXValue.number(-0.5).text, "-0.5")
+        XCTAssertEqual(XLSXValue.number(1e20).text, "1e+20")
+        XCTAssertEqual(XLSXValue.bool(true).text, "TRUE")
+        XCTAssertEqual(XLSXValue.string(" as is ").text, " as is ")
+        XCTAssertEqual(XLSXValue.error("#N/A").text, "#N/A")
+        XCTAssertEqual(XLSXValue.date(try XCTUnwrap(XLSXDateTime(year: 2026, month: 11, day: 26, hour: 8, minute: 5))).text,
+                       "2026-11-26T08:05:00")
+    }
+
     func testDateFormatCodes() {
         for code in ["yyyy-mm-dd", "d-mmm", "h:mm AM/PM", "[h]:mm:ss", "[$-409]mmmm d, yyyy;@", "DD/MM/YYYY", #""Fecha:" dd/mm"#] {
             XCTAssertTrue(NumberFormat.isDateFormat(code), code)
