@@ -33,6 +33,7 @@ bench: release
 	bash scripts/bench-login.sh
 	bash scripts/bench-upload.sh
 	bash scripts/bench-throughput.sh
+	bash scripts/bench-xlsx.sh
 
 clean:
 	rm -rf .build

@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.29.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.26.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // Linux system calls that Swift's Glibc module does not expose (renameat2).
@@ -29,6 +30,13 @@ let package = Package(
             "CMISystem",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
+        // .xlsx workbooks read and written (zip through ZIPFoundation, XML through Foundation's streaming
+        // XMLParser), for XLSForm import and export; a target of its own so MIKit stays free of zip and XML.
+        .target(name: "MIXLSForm", dependencies: [
+            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+        ]),
+        // Prints what MIXLSForm reads from a workbook as JSON (development, tests, scripts/bench-xlsx.sh).
+        .executableTarget(name: "xlsx-dump", dependencies: ["MIXLSForm"]),
         // OpenLDAP's libldap.
         .systemLibrary(name: "CLDAP", pkgConfig: "ldap", providers: [.apt(["libldap2-dev"])]),
         // The organisation's directory: search-then-bind login, roles from group membership, users.
@@ -84,6 +92,8 @@ let package = Package(
         .testTarget(name: "MIDevicesTests", dependencies: ["MIDevices", "MIKit", "TestSupport"],
                     resources: [.copy("Resources/fix.nmea"), .copy("Resources/nofix.nmea"), .copy("Resources/draw_codes.py")]),
         .testTarget(name: "MICLITests", dependencies: ["MICLI"]),
+        .testTarget(name: "MIXLSFormTests", dependencies: ["MIXLSForm", "xlsx-dump", "TestSupport"],
+                    resources: [.copy("Resources/xlsx_oracle.py")]),
         .testTarget(name: "MIDirectoryTests", dependencies: ["MIDirectory", "MIKit", "CLDAP", "TestSupport"]),
         .testTarget(name: "MIServerTests", dependencies: [
             "MIServer", "TestSupport",

@@ -22,8 +22,11 @@ packages=(
 # Python packages the tests use as independent checkers, as PACKAGE or PACKAGE=MODULE when the
 # module's name differs: icalendar reads `mi reminders`' calendars; schemathesis probes the live
 # mi-server against openapi.yaml; selenium drives chromium through the office's pages; qrcode,
-# python-barcode and pillow draw the QR codes and Code 128 barcodes that zbarimg reads back.
-python_packages=(icalendar schemathesis selenium qrcode python-barcode=barcode pillow=PIL)
+# python-barcode and pillow draw the QR codes and Code 128 barcodes that zbarimg reads back;
+# elementpath (an XPath 1.0 implementation) is the oracle the form-logic expression engine is
+# compared with (ExpressionOracleTests); openpyxl writes the workbooks MIXLSForm reads and reads
+# back the ones it writes (Tests/MIXLSFormTests, scripts/bench-xlsx.sh).
+python_packages=(icalendar schemathesis selenium qrcode python-barcode=barcode pillow=PIL elementpath openpyxl)
 
 if [ ! -x /opt/swift/usr/bin/swift ] && ! command -v swift >/dev/null 2>&1; then
   echo "setup: the Swift 6.3 toolchain is missing — install it in /opt/swift (swift.org's Debian 12 build)" >&2
