@@ -33,6 +33,7 @@ let package = Package(
         // .xlsx workbooks read and written (zip through ZIPFoundation, XML through Foundation's streaming
         // XMLParser), for XLSForm import and export; a target of its own so MIKit stays free of zip and XML.
         .target(name: "MIXLSForm", dependencies: [
+            "MIKit",
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ]),
         // Prints what MIXLSForm reads from a workbook as JSON (development, tests, scripts/bench-xlsx.sh).

@@ -1,4 +1,5 @@
 import Foundation
+import MIKit
 
 /// What a cell holds, as a spreadsheet program shows it.
 public enum XLSXValue: Hashable, Sendable {
@@ -59,7 +60,7 @@ public struct XLSXDateTime: Hashable, Sendable, CustomStringConvertible {
         isTimeOnly = serial >= 0 && serial < 1 && days == 0
         if !date1904 && serial > 0 && serial < 60 { days += 1 }
         // Days from 1970-01-01 to the epoch: 1899-12-30 is -25569, 1904-01-01 is -24107.
-        let civil = Self.civil(fromDaysSince1970: days + (date1904 ? -24_107 : -25_569))
+        let civil = UTCDay.civil(daysSinceEpoch: days + (date1904 ? -24_107 : -25_569))
         guard (1...9999).contains(civil.year) else { return nil }
         (year, month, day) = civil
         hour = milliseconds / 3_600_000
@@ -74,7 +75,7 @@ public struct XLSXDateTime: Hashable, Sendable, CustomStringConvertible {
         guard (1900...9999).contains(year), (1...12).contains(month), (1...31).contains(day),
               (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second),
               (0...999).contains(millisecond) else { return nil }
-        var days = Self.daysSince1970(year: year, month: month, day: day) + 25_569
+        var days = UTCDay.daysSinceEpoch(year: year, month: month, day: day) + 25_569
         if days < 61 { days -= 1 }
         let fraction = Double(((hour * 60 + minute) * 60 + second) * 1000 + millisecond) / 86_400_000
         guard days >= 1, let value = XLSXDateTime(serial: Double(days) + fraction, date1904: false),
@@ -86,7 +87,7 @@ public struct XLSXDateTime: Hashable, Sendable, CustomStringConvertible {
     public var serialIn1900System: Double {
         let fraction = Double(((hour * 60 + minute) * 60 + second) * 1000 + millisecond) / 86_400_000
         if isTimeOnly { return fraction }
-        var days = Self.daysSince1970(year: year, month: month, day: day) + 25_569
+        var days = UTCDay.daysSinceEpoch(year: year, month: month, day: day) + 25_569
         if days < 61 { days -= 1 }
         return Double(days) + fraction
     }
@@ -117,33 +118,11 @@ public struct XLSXDateTime: Hashable, Sendable, CustomStringConvertible {
 
     /// A Foundation date, reading the fields in UTC.
     public var date: Date {
-        let days = Self.daysSince1970(year: year, month: month, day: day)
+        let days = UTCDay.daysSinceEpoch(year: year, month: month, day: day)
         let seconds = Double(days * 86_400 + hour * 3600 + minute * 60 + second) + Double(millisecond) / 1000
         return Date(timeIntervalSince1970: seconds)
     }
 
-    // Howard Hinnant's civil-from-days and days-from-civil, proleptic Gregorian.
-    static func civil(fromDaysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
-    static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = month > 2 ? month - 3 : month + 9
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
 }
 
 /// Which number formats show a number as a date or a time.

@@ -42,7 +42,7 @@ final class ExpressionODKTests: XCTestCase {
         // The spec's own constraint example: selected(., 'c') and selected(., 'd').
         XCTAssertEqual(value("selected(., 'c') and selected(., 'd')", current: .string("a c d")), .boolean(true))
         XCTAssertEqual(value("selected(., 'c') and selected(., 'd')", current: .string("a c")), .boolean(false))
-        // "None only alone" as issue 24 item 7 will write it.
+        // "None only alone", as a template constraint writes it.
         let rule = "not(selected(., 'none')) or count-selected(.) = 1"
         XCTAssertEqual(value(rule, current: .string("none")), .boolean(true))
         XCTAssertEqual(value(rule, current: .string("seal none")), .boolean(false))

@@ -46,7 +46,7 @@ public enum UTCDay {
     }
 
     /// Days from 1970-01-01 to a civil date (Howard Hinnant's algorithm, exact for any year).
-    static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
+    public static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -56,7 +56,7 @@ public enum UTCDay {
     }
 
     /// The civil date of a day counted from 1970-01-01 (the inverse of `daysSinceEpoch`).
-    static func civil(daysSinceEpoch days: Int) -> (year: Int, month: Int, day: Int) {
+    public static func civil(daysSinceEpoch days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097
