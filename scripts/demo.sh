@@ -80,8 +80,10 @@ step 'mi return ana/post-4 --note "Seal broken: attach a photo"'
 as fiona "$mi" return ana/post-4 --note "Seal broken: attach a photo"
 step "mi simulate pump-inspection --count 30 --seed 2026 --submit   (ana: simulated forms for the statistics page)"
 as ana "$mi" simulate pump-inspection --count 30 --seed 2026 --submit
-step "mi upload --all   (the real forms and the simulated ones: the demo's server has Server.AcceptSimulated)"
-as fiona "$mi" upload --all | tail -4
+step "mi upload --all   (the real forms; simulated ones are skipped)"
+as fiona "$mi" upload --all 2>&1 | tail -5
+step "mi upload ana/sim-2026-1 … ana/sim-2026-30   (named, simulated forms go too: the demo's server has Server.AcceptSimulated)"
+as fiona "$mi" upload $(for n in $(seq 1 30); do printf 'ana/sim-2026-%d ' "$n"; done) | tail -1
 step "the server's own scores of ipaq-ana, computed again from the answers on upload (GET /api/v1/submissions/{id})"
 ipaq=$(grep -l '"name" *: *"ipaq-ana"' "$work/server-data/submissions/"*/form.json | head -1)
 token=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["serverToken"])' "$work/state/fiona/mi/session.json" 2>/dev/null || true)
