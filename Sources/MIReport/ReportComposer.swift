@@ -92,6 +92,8 @@ final class ReportComposer {
     /// empty, options with a box each, yes/no in words, anything else as its text.
     private func answerPart(_ question: Question, _ value: AnswerValue?) {
         let shape = question.type.presentation(of: value)
+        // A note is its text, already drawn: no answer line.
+        if case .note? = shape { return }
         if case .grid(let grid, let cells)? = shape {
             table(rows: grid.rows, columns: grid.columns, noCells: grid.noCells, values: cells)
             if value == nil { paragraph("no answer", style: .note, indent: Self.indent, after: 3) }
@@ -113,7 +115,7 @@ final class ReportComposer {
             field("Answer:", yes ? "Yes" : "No", indent: Self.indent, labelWidth: Self.answerLabelWidth, after: 3)
         case .text(let text):
             field("Answer:", text, indent: Self.indent, labelWidth: Self.answerLabelWidth, after: 3)
-        case .grid:
+        case .grid, .note:
             break
         }
     }

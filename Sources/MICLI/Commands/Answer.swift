@@ -81,14 +81,14 @@ extension MI {
             if global.json {
                 try Terminal.json(FormJSON(saved))
             } else {
-                let done = saved.template.questions.count - saved.openQuestions.count
+                let done = saved.template.answerableCount - saved.openQuestions.count
                 if acceptConsent, let consent = saved.consent {
                     Terminal.out("Consent accepted by \(consent.by) (text SHA-256 \(consent.sha256)).")
                 } else if acceptConsent, updates.isEmpty {
                     Terminal.out("Template \(saved.template.id) asks no consent: nothing to accept.")
                 }
                 if !updates.isEmpty {
-                    Terminal.out("Saved \(Format.plural(updates.count, "answer")) in \(saved.name) (\(done) of \(saved.template.questions.count) questions done).")
+                    Terminal.out("Saved \(Format.plural(updates.count, "answer")) in \(saved.name) (\(done) of \(saved.template.answerableCount) questions done).")
                 }
             }
         }

@@ -130,9 +130,18 @@ struct StatisticsText {
         if let numbers = question.numbers {
             lines += numberLines(numbers)
         }
+        if let dates = question.dates, let first = dates.first, let last = dates.last {
+            lines.append("   per day, \(first.day) to \(last.day) (\(Format.plural(dates.count, "day")) with answers):")
+            lines += countLines(dates.map { ($0.day, $0.count) })
+        }
+        if let hours = question.hours, let first = hours.firstIndex(where: { $0.count > 0 }),
+           let last = hours.lastIndex(where: { $0.count > 0 }) {
+            lines.append("   per hour of the day:")
+            lines += countLines(hours[first...last].map { (Self.hourLabel($0.hour), $0.count) })
+        }
         if let values = question.values {
             lines += valueLines(values, distinct: question.distinctValues ?? values.count,
-                                what: question.numbers == nil ? "most frequent" : "not numbers")
+                                what: question.numbers != nil ? "not numbers" : question.dates != nil ? "not dates" : question.hours != nil ? "not times" : "most frequent")
         }
         for cell in question.cells ?? [] {
             let name = "\(DisplayText.escaped(cell.rowLabel)) / \(DisplayText.escaped(cell.columnLabel))"
@@ -189,6 +198,20 @@ struct StatisticsText {
         }
         lines += chart.lines(width: width, style: style)
         return lines
+    }
+
+    /// One bar per labelled count, scaled to the largest.
+    private func countLines(_ counts: [(String, Int)]) -> [String] {
+        var chart = BarChart()
+        let most = max(counts.map(\.1).max() ?? 1, 1)
+        for (label, count) in counts { chart.add(label, fraction: Double(count) / Double(most), String(count)) }
+        return chart.lines(width: width, style: style)
+    }
+
+    /// `14:00–14:59`.
+    static func hourLabel(_ hour: Int) -> String {
+        let two = hour < 10 ? "0\(hour)" : "\(hour)"
+        return "\(two):00–\(two):59"
     }
 
     private func valueLines(_ values: [ValueCount], distinct: Int, what: String) -> [String] {

@@ -34,11 +34,15 @@ struct FillSession {
         guard try askConsent() else { return false }
         prompter.say(FillInput.legend)
         var index = questions.firstIndex { !form.isDone($0) } ?? questions.count
+        // The notes just before the first open question are shown before it.
+        while index > 0, index <= questions.count, !questions[index - 1].type.takesAnswer { index -= 1 }
         while index < questions.count {
             switch try ask(index) {
             case .next: index += 1
             case .back:
-                if index == 0 { prompter.say("This is the first question.") } else { index -= 1 }
+                // Back goes to the previous question that takes an answer, past the notes.
+                let previous = questions[..<index].lastIndex { $0.type.takesAnswer }
+                if let previous { index = previous } else { prompter.say("This is the first question.") }
             case .exit:
                 finish()
                 return false
@@ -133,12 +137,14 @@ struct FillSession {
 
     mutating func ask(_ index: Int) throws -> Step {
         let question = form.template.questions[index]
-        let rules = Workflow.rules(for: index, in: form.template)
+        let rules = Workflow.rules(for: index, in: form)
         let current = form.answer(for: question.id)
         prompter.say("")
         for line in QuestionPrompt.lines(for: question, index: index, count: form.template.questions.count) {
             prompter.say(line)
         }
+        // A note is shown and passed: nothing to answer.
+        guard question.type.takesAnswer else { return .next }
         let labels = question.type.completions
         if let value = current.value { prompter.say("Current answer: \(ReviewText.display(value, question: question))") }
         if let comment = current.comment { prompter.say("Comment: \(DisplayText.escaped(comment, keepingNewlines: true))") }

@@ -85,7 +85,7 @@ public struct StatisticsFilters: Codable, Sendable, Equatable {
     }
 }
 
-/// Forms submitted on one UTC day.
+/// Forms submitted on one UTC day (or, in a question's `dates`, answers naming that day).
 public struct DayCount: Codable, Sendable, Equatable {
     /// `2026-11-23`.
     public var day: String
@@ -115,7 +115,8 @@ public struct GroupStatistics: Codable, Sendable, Equatable {
 public struct QuestionStatistics: Codable, Sendable, Equatable {
     public var id: String
     public var text: String
-    /// The template's type name: `multipleChoice`, `trueFalse`, `shortAnswer`, `numeric`, `table`.
+    /// The template's type name: `multipleChoice`, `trueFalse`, `shortAnswer`, `numeric`, `table`, `date`, `time`,
+    /// `dateTime`, `range`… (a `note` takes no answer and has no entry).
     public var type: String
     /// Forms with a value.
     public var answered: Int
@@ -136,13 +137,19 @@ public struct QuestionStatistics: Codable, Sendable, Equatable {
     public var distinctValues: Int?
     /// Tables: one entry per cell that takes a value, row by row.
     public var cells: [CellStatistics]?
+    /// Dates and dates with times: forms per calendar day of the answer (the local date it was
+    /// given on), oldest first; days without any are absent. Values that are not dates are in `values`.
+    public var dates: [DayCount]?
+    /// Times: forms per hour of the answer, 00 to 23, every hour present. Values that are not
+    /// times are in `values`.
+    public var hours: [HourCount]?
     /// Attached files per kind (`photo`, `video`, `audio`, `other`); kinds without any are absent.
     public var media: [MediaCount]
 
     public init(id: String, text: String, type: String, answered: Int, commentOnly: Int, unanswered: Int,
                 options: [OptionCount]? = nil, multipleAnswers: Bool? = nil, numbers: NumberSummary? = nil,
                 values: [ValueCount]? = nil, distinctValues: Int? = nil, cells: [CellStatistics]? = nil,
-                media: [MediaCount] = []) {
+                dates: [DayCount]? = nil, hours: [HourCount]? = nil, media: [MediaCount] = []) {
         self.id = id
         self.text = text
         self.type = type
@@ -155,7 +162,20 @@ public struct QuestionStatistics: Codable, Sendable, Equatable {
         self.values = values
         self.distinctValues = distinctValues
         self.cells = cells
+        self.dates = dates
+        self.hours = hours
         self.media = media
+    }
+}
+
+/// Answers given at one hour of the day (`hour` 0–23: 14 holds 14:00 to 14:59:59).
+public struct HourCount: Codable, Sendable, Equatable {
+    public var hour: Int
+    public var count: Int
+
+    public init(hour: Int, count: Int) {
+        self.hour = hour
+        self.count = count
     }
 }
 

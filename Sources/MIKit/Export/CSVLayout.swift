@@ -10,7 +10,11 @@ import Foundation
 ///   Central writes a select-multiple (an option given as a plain string is its own name);
 /// - true/false: `true` or `false`; numbers without a trailing `.0`; short answers as typed;
 /// - table: `<id>-<row label>-<column label>` per cell, row by row;
+/// - date, time, date and time: ISO 8601 as stored (`2026-11-26`, `14:30`,
+///   `2026-11-26T14:30:00-06:00`); range: the number;
 /// - `<id>-comment`;
+///
+/// A note takes no answer and has no column, not even a comment column.
 ///
 /// then, when the template names a scorer, one column per key it can produce
 /// (`ScoreSheet.keys(of:)`: `ipaq.walkingMET` … `ipaq.sittingMinutes`), named by the key and
@@ -37,7 +41,7 @@ public struct CSVLayout: Sendable {
     public init(template: Template) {
         self.template = template
         var header = ["SubmissionDate"]
-        for question in template.questions {
+        for question in template.questions where question.type.takesAnswer {
             header += question.type.csvHeader(question: question.id)
             header.append("\(question.id)-comment")
         }
@@ -50,7 +54,7 @@ public struct CSVLayout: Sendable {
     public func row(for form: Form, attachmentsPresent: Int) -> [String] {
         var row: [String] = [form.submittedAt.map(Self.timestamp) ?? ""]
         row.reserveCapacity(header.count)
-        for question in template.questions {
+        for question in template.questions where question.type.takesAnswer {
             let answer = form.answers[question.id]
             row += question.type.csvCells(answer?.value, question: question.id, form: form)
             row.append(answer?.comment ?? "")

@@ -56,6 +56,12 @@ public struct Form: Sendable, Equatable {
         timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? .current
     }
 
+    /// The clock (`now`, the machine's by default) and the form's zone that `today` and `now`
+    /// are answered in and a date and time without an offset is placed in.
+    public func temporalContext(now: Date = Date()) -> TemporalContext {
+        TemporalContext(now: now, timeZone: calendarTimeZone)
+    }
+
     /// Whether the form may take answers and be submitted: its template asks no consent, or
     /// the respondent accepted exactly the text this form's template copy holds.
     public var hasRequiredConsent: Bool {
@@ -74,8 +80,9 @@ public struct Form: Sendable, Equatable {
 
     public func answer(for questionID: String) -> Answer { answers[questionID] ?? Answer() }
 
-    /// The seed's rule: a question is done when it has an answer or a comment.
-    public func isDone(_ question: Question) -> Bool { answer(for: question.id).isDone }
+    /// The seed's rule: a question is done when it has an answer or a comment. A question that
+    /// takes no answer (a note) is never open.
+    public func isDone(_ question: Question) -> Bool { !question.type.takesAnswer || answer(for: question.id).isDone }
 
     /// Questions that still have neither an answer nor a comment, in template order.
     public var openQuestions: [Question] { template.questions.filter { !isDone($0) } }
@@ -86,8 +93,8 @@ public struct Form: Sendable, Equatable {
         FormSummary(id: id, name: name, user: user, status: status, templateID: template.id,
                     templateTitle: template.title, templateVersion: template.version, createdAt: createdAt,
                     updatedAt: updatedAt, submittedAt: submittedAt, returnedAt: returnedAt,
-                    questions: template.questions.count,
-                    answered: template.questions.count - openQuestions.count, media: mediaCount)
+                    questions: template.answerableCount,
+                    answered: template.answerableCount - openQuestions.count, media: mediaCount)
     }
 
     /// Records who did what, and moves `updatedAt`.

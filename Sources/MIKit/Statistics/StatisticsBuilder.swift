@@ -163,8 +163,9 @@ private struct Tally: Sendable {
         for index in questions.indices where index < later.questions.count { questions[index].merge(later.questions[index]) }
     }
 
+    /// Every question that takes an answer (a note is left out).
     func statistics(_ template: Template) -> [QuestionStatistics] {
-        zip(template.questions, questions).map { question, tally in tally.statistics(question, forms: forms) }
+        zip(template.questions, questions).filter { $0.0.type.takesAnswer }.map { question, tally in tally.statistics(question, forms: forms) }
     }
 }
 
@@ -177,6 +178,9 @@ private struct QuestionTally: Sendable {
     var labels: [String: Int] = [:]
     var numbers: [Double] = []
     var cells: [Cell: CellTally] = [:]
+    /// Dates as days since 1970-01-01, times by hour: forms per day or hour.
+    var days: [Int: Int] = [:]
+    var hours: [Int: Int] = [:]
 
     static let mediaKinds = ["photo", "video", "audio", "other"]
 
@@ -204,6 +208,21 @@ private struct QuestionTally: Sendable {
             }
         case .texts:
             addText(value.display)
+        case .days:
+            // A date, or the local date a date and time was answered on.
+            if case .text(let text) = value, let date = try? LocalDate.parse(String(Trimmed.text(text).prefix(10))) {
+                days[date.daysSinceEpoch, default: 0] += 1
+            } else {
+                addText(value.display)
+            }
+        case .hours:
+            if case .text(let text) = value, let time = try? LocalTime.parse(Trimmed.text(text)) {
+                hours[time.hour, default: 0] += 1
+            } else {
+                addText(value.display)
+            }
+        case .none:
+            break
         case .grid:
             guard case .cells(let rows) = value else {
                 addText(value.display)
@@ -225,6 +244,8 @@ private struct QuestionTally: Sendable {
         labels.merge(later.labels, uniquingKeysWith: +)
         numbers += later.numbers
         for (cell, tally) in later.cells { cells[cell, default: CellTally()].merge(tally) }
+        days.merge(later.days, uniquingKeysWith: +)
+        hours.merge(later.hours, uniquingKeysWith: +)
     }
 
     private mutating func addText(_ text: String) {
@@ -247,6 +268,16 @@ private struct QuestionTally: Sendable {
             if !labels.isEmpty { (result.values, result.distinctValues) = (Self.top(labels), labels.count) }
         case .texts:
             (result.values, result.distinctValues) = (Self.top(labels), labels.count)
+        case .days:
+            result.dates = days.keys.sorted().map { day in
+                DayCount(day: UTCDay.string(Date(timeIntervalSince1970: TimeInterval(day) * 86_400)), count: days[day] ?? 0)
+            }
+            if !labels.isEmpty { (result.values, result.distinctValues) = (Self.top(labels), labels.count) }
+        case .hours:
+            result.hours = (0..<24).map { HourCount(hour: $0, count: hours[$0] ?? 0) }
+            if !labels.isEmpty { (result.values, result.distinctValues) = (Self.top(labels), labels.count) }
+        case .none:
+            break
         case .grid(let grid):
             let (rows, columns, noCells) = (grid.rows, grid.columns, grid.noCells)
             if !labels.isEmpty { (result.values, result.distinctValues) = (Self.top(labels), labels.count) }

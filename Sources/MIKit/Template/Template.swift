@@ -34,6 +34,9 @@ public struct Template: Sendable, Equatable {
         return questions.compactMap(\.image).filter { seen.insert($0).inserted }
     }
 
+    /// The questions that take an answer (all but notes): what "N of M questions done" counts.
+    public var answerableCount: Int { questions.reduce(0) { $0 + ($1.type.takesAnswer ? 1 : 0) } }
+
     public func question(id: String) -> Question? { questions.first { $0.id == id } }
     public func index(of questionID: String) -> Int? { questions.firstIndex { $0.id == questionID } }
 }

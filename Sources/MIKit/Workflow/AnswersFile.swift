@@ -59,6 +59,7 @@ extension Answer {
     /// Applies one update after checking it: a value replaces the value and ends any draft, a
     /// draft keeps the value as it is, a comment replaces the comment (empty removes it).
     mutating func apply(_ update: AnswerUpdate, rules: AnswerRules) throws {
+        try rules.checkTakesAnswer()
         switch update.value {
         case .none: break
         case .words(let words): (value, draft) = (try rules.value(fromWords: words), nil)

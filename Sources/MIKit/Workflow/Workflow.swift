@@ -75,7 +75,7 @@ public struct Workflow: Sendable {
         for update in updates {
             let (index, question) = try question(update.question, in: updated.template)
             var answer = updated.answer(for: question.id)
-            try answer.apply(update, rules: rules(for: index, in: updated.template))
+            try answer.apply(update, rules: rules(for: index, in: updated))
             updated.answers[question.id] = answer
             changed.append(question.id)
         }

@@ -215,8 +215,44 @@ struct StatisticsPage {
                 return cellValues
             }
         }
+        if let dates = question.dates, let answerDays = answerDayValues(dates, name: question.text) { values["dates"] = answerDays }
+        if let hours = question.hours, hours.contains(where: { $0.count > 0 }) { values["hours"] = hourValues(hours, name: question.text) }
         values["nothingToChart"] = question.options == nil && question.cells == nil && values["numbers"] == nil && values["values"] == nil
+            && values["dates"] == nil && values["hours"] == nil
         return values
+    }
+
+    /// The answers of a date question per day they name: a line from the first day to the last
+    /// (days between at zero), beside the table of days with answers; nil without any.
+    static func answerDayValues(_ days: [DayCount], name: String) -> [String: Any]? {
+        let numbered = days.compactMap { day in dayNumber(day.day).map { (number: $0, day: day) } }
+        guard let first = numbered.first, let last = numbered.last else { return nil }
+        let byNumber = Dictionary(numbered.map { ($0.number, $0.day.count) }, uniquingKeysWith: +)
+        let points = (first.number...last.number).map { number -> SVGChart.Point in
+            let count = byNumber[number] ?? 0
+            let day = UTCDay.string(Date(timeIntervalSince1970: Double(number) * 86_400))
+            return SVGChart.Point(value: count, title: count == 0 ? nil : "\(day): \(Self.count(count, "form"))")
+        }
+        return [
+            "chart": SVGChart.line(points, firstTick: first.day.day, lastTick: last.day.day, svgClass: "chart-answer-days",
+                                   label: "Answers to \(name) per day, from \(first.day.day) to \(last.day.day)"),
+            "first": first.day.day, "last": last.day.day, "withAnswers": count(days.count, "day"),
+            "rows": days.map { ["day": $0.day, "count": $0.count] },
+        ]
+    }
+
+    /// The answers of a time question per hour of the day, 00 to 23, as columns beside the table
+    /// of the hours with answers.
+    static func hourValues(_ hours: [HourCount], name: String) -> [String: Any] {
+        func label(_ hour: Int) -> String { hour < 10 ? "0\(hour):00" : "\(hour):00" }
+        let columns = hours.map { hour in
+            SVGChart.Column(value: hour.count, title: "\(label(hour.hour))–\(label(hour.hour).prefix(2)):59: \(count(hour.count, "form"))",
+                            tick: hour.hour % 3 == 0 ? label(hour.hour) : "", text: hour.count == 0 ? "" : "\(hour.count)")
+        }
+        return [
+            "chart": SVGChart.columns(columns, kind: "hour", svgClass: "chart-hours", label: "Answers to \(name) per hour of the day"),
+            "rows": hours.filter { $0.count > 0 }.map { ["hour": "\(label($0.hour))–\(label($0.hour).prefix(2)):59", "count": $0.count] },
+        ]
     }
 
     static func optionValues(_ options: [OptionCount], multiple: Bool, answered: Int, question: String) -> [String: Any] {

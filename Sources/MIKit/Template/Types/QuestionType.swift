@@ -31,6 +31,9 @@ public protocol QuestionType: Sendable, Equatable {
 
     // MARK: Answers
 
+    /// Whether the question takes an answer at all. A type that takes none (a note) is shown in
+    /// its place but never asked, never open, never exported or counted; `mi answer` refuses it.
+    var takesAnswer: Bool { get }
     /// The value of one typed line (`mi fill`, `mi answer FORM Q WORDS…`), refused through `rules`.
     func value(fromLine line: String, rules: AnswerRules) throws -> AnswerValue
     /// The value an answers file (or an upload) gives.
@@ -53,6 +56,9 @@ public protocol QuestionType: Sendable, Equatable {
     /// A plausible valid value for `mi simulate`, as an answers file would give it; nil when
     /// the question admits none.
     func simulatedValue(_ generator: inout SeededGenerator) -> JSONValue?
+    /// The same for a form started at `context.now` in `context.timeZone` (a date drawn in a
+    /// window around it); by default `simulatedValue(_:)`.
+    func simulatedValue(_ generator: inout SeededGenerator, context: TemporalContext) -> JSONValue?
     /// How statistics count the type's answers.
     var tally: TallyShape { get }
     /// The labels a value counts as, for a `choices` tally (and grouping by the question).
@@ -76,6 +82,12 @@ public protocol QuestionType: Sendable, Equatable {
 extension QuestionType {
     public var typeKey: TemplateKeys.Key { Self.typeKey }
     public static var nestedKeys: [TemplateKeys.Key] { [] }
+
+    public var takesAnswer: Bool { true }
+
+    public func simulatedValue(_ generator: inout SeededGenerator, context: TemporalContext) -> JSONValue? {
+        simulatedValue(&generator)
+    }
 
     public var promptLines: [String] { [] }
     public var answerHint: String { "" }
@@ -116,6 +128,9 @@ public enum AnswerShape: Sendable, Equatable {
     case choices(ChoiceList)
     /// A grid of cells.
     case grid(GridLayout, cells: [[String?]])
+    /// Nothing to answer: the question's text is all there is (a note). Drawn without an answer
+    /// line and never marked open.
+    case note
 }
 
 /// The options of a choice question and which were chosen.
@@ -169,4 +184,10 @@ public enum TallyShape: Sendable, Equatable {
     case texts
     /// Each cell of the grid counted on its own.
     case grid(GridLayout)
+    /// Calendar dates (`YYYY-MM-DD` text, or the date of a date and time) counted per day.
+    case days
+    /// Times of day (`HH:MM` text) counted per hour, 00 to 23.
+    case hours
+    /// Not counted: a type that takes no answer (a note) is left out of statistics.
+    case none
 }

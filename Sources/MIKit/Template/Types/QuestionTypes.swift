@@ -9,6 +9,11 @@ public enum QuestionTypes {
         ShortAnswerQuestion.self,
         NumericQuestion.self,
         TableQuestion.self,
+        DateQuestion.self,
+        TimeQuestion.self,
+        DateTimeQuestion.self,
+        RangeQuestion.self,
+        NoteQuestion.self,
     ]
 
     /// The type a template's `type` value names under `keys`.
