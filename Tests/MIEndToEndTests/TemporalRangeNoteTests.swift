@@ -76,7 +76,7 @@ final class TemporalRangeNoteTests: XCTestCase {
             ("arrived", ["25:00"], "there is no hour 25"),
             ("arrived", ["2:30", "pm"], "use the 24-hour clock — write 14:30"),
             ("tested", ["2026-11-26T25:00"], "there is no hour 25"),
-            ("tested", ["26/11/2026", "14:30"], "is not a date and time"),
+            ("tested", ["26/11/2026", "14:30"], "MI does not read day/month orders — write the date as YYYY-MM-DD (2026-11-26)"),
             ("flow", ["2.5"], "the nearest allowed values are 2 and 3"),
             ("flow", ["6"], "outside the range 1 to 5"),
             ("intro", ["seen"], "this is a note: it shows text and takes no answer"),
@@ -133,8 +133,8 @@ final class TemporalRangeNoteTests: XCTestCase {
         XCTAssertEqual(questions[0]["done"] as? Bool, true, "a note is never open")
         XCTAssertNil(questions[0]["value"])
         XCTAssertEqual(questions[1]["value"] as? String, "2026-11-20")
-        XCTAssertEqual(questions[1]["settings"] as? [String: String], ["min": "2000-01-01"])
-        XCTAssertEqual(questions[4]["settings"] as? [String: Double], ["start": 1, "end": 5, "step": 1])
+        XCTAssertEqual(questions[1]["min"] as? String, "2000-01-01", "the date's settings, as ISO text")
+        XCTAssertEqual([questions[4]["start"], questions[4]["end"], questions[4]["step"]].map { $0 as? Double }, [1, 5, 1])
         XCTAssertEqual(questions[4]["value"] as? Double, 4)
 
         let text = try sandbox.run(["review", "h-1"])
