@@ -17,6 +17,11 @@ extension MI {
                 maps question ids to values (or to {"value": …, "comment": …}); --file - reads it from \
                 standard input. Nothing is saved unless every answer is valid.
 
+                A date is 2026-11-26 or today, a time 14:30 or now, a date and time 2026-11-26T14:30 (in the \
+                form's time zone, or with an offset: +01:00, Z) or now; a day/month order such as 03/04/2026 is \
+                refused, not guessed. A range takes a value on its scale (start to end in steps). A note takes \
+                no answer, comment or file.
+
                 A template with a consent text takes no answer until the respondent accepts it: \
                 --accept-consent records that acceptance (who, when, the text's SHA-256) with the answers, \
                 or alone (`mi answer FORM --accept-consent`). `mi fill` shows the text and asks.

@@ -9,13 +9,14 @@ extension MI {
                 At each question type the answer and press Enter (Next saves it). Enter alone keeps the \
                 current answer. :b goes back without saving, :x saves and exits, ? shows the question's \
                 help, :c TEXT adds a comment, :img opens the question's picture (with xdg-open when there is a \
-                display; otherwise its path is shown). A question needs an answer or a comment to go on. A table is \
+                display; otherwise its path is shown). A question needs an answer or a comment to go on; a note is \
+                shown and passed. A table is \
                 saved cell by cell as a draft until every cell has a value; inside a table :b goes back one \
                 cell, and a finished table being changed stays finished. After the last question the review \
                 is shown: type a question number to edit it, :s to submit.
 
                 On a terminal the line can be edited (arrow keys, Home/End, Ctrl-A/E/U/W), ↑ and ↓ recall \
-                earlier answers, Tab completes option labels, and an invalid answer is asked again. \
+                earlier answers, Tab completes option labels (and today or now for a date or time), and an invalid answer is asked again. \
                 Ctrl-C saves what was typed and exits (status 130). With piped input the first invalid \
                 line ends fill with its message (status 65); the answers before it stay saved.
 

@@ -35,7 +35,7 @@ struct FillSession {
         prompter.say(FillInput.legend)
         var index = questions.firstIndex { !form.isDone($0) } ?? questions.count
         // The notes just before the first open question are shown before it.
-        while index > 0, index <= questions.count, !questions[index - 1].type.takesAnswer { index -= 1 }
+        while index > 0, index < questions.count, !questions[index - 1].type.takesAnswer { index -= 1 }
         while index < questions.count {
             switch try ask(index) {
             case .next: index += 1
