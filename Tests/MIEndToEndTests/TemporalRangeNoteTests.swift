@@ -92,6 +92,12 @@ final class TemporalRangeNoteTests: XCTestCase {
         let comment = try sandbox.run(["answer", "h-1", "intro", "--comment", "read it"])
         XCTAssertEqual(comment.status, 65, comment.output)
         XCTAssertEqual(try formBytes(sandbox, "h-1"), before, "a comment on a note changed form.json")
+        let photo = sandbox.repository.appendingPathComponent("Samples/media/gauge.jpg").path
+        let attached = try sandbox.run(["attach", "h-1", "intro", photo])
+        XCTAssertEqual(attached.status, 65, attached.output)
+        XCTAssertTrue(attached.stderr.contains("question intro (1 of 6): this is a note"), attached.stderr)
+        XCTAssertEqual(try formBytes(sandbox, "h-1"), before, "a file attached to a note changed form.json")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: sandbox.formFolder("h-1").path), ["form.json"])
         let file = sandbox.root.appendingPathComponent("bad.json")
         try Data(#"{"flow": 3, "serviced": "2026-13-01"}"#.utf8).write(to: file)
         let badFile = try sandbox.run(["answer", "h-1", "--file", file.path])
