@@ -221,7 +221,7 @@ private struct QuestionTally: Sendable {
             } else {
                 addText(value.display)
             }
-        case .none:
+        case .notCounted:
             break
         case .grid:
             guard case .cells(let rows) = value else {
@@ -276,7 +276,7 @@ private struct QuestionTally: Sendable {
         case .hours:
             result.hours = (0..<24).map { HourCount(hour: $0, count: hours[$0] ?? 0) }
             if !labels.isEmpty { (result.values, result.distinctValues) = (Self.top(labels), labels.count) }
-        case .none:
+        case .notCounted:
             break
         case .grid(let grid):
             let (rows, columns, noCells) = (grid.rows, grid.columns, grid.noCells)

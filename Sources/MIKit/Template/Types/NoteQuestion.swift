@@ -31,7 +31,7 @@ public struct NoteQuestion: QuestionType {
     // MARK: Simulation, statistics, exports, search
 
     public func simulatedValue(_ generator: inout SeededGenerator) -> JSONValue? { nil }
-    public var tally: TallyShape { .none }
+    public var tally: TallyShape { .notCounted }
     public func csvHeader(question id: String) -> [String] { [] }
     public func csvCells(_ value: AnswerValue?, question id: String, form: Form) -> [String] { [] }
     public func searchText(_ value: AnswerValue) -> String? { nil }

@@ -189,5 +189,5 @@ public enum TallyShape: Sendable, Equatable {
     /// Times of day (`HH:MM` text) counted per hour, 00 to 23.
     case hours
     /// Not counted: a type that takes no answer (a note) is left out of statistics.
-    case none
+    case notCounted
 }
