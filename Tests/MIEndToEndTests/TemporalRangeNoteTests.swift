@@ -285,16 +285,16 @@ final class TemporalRangeNoteTests: XCTestCase {
         let values = records.compactMap { (($0["answers"] as? [String: Any])?["arrived"] as? [String: Any])?["value"] as? String }.sorted()
         XCTAssertEqual(values, ["08:15", "08:50", "14:05"], "\(records.first ?? [:])")
 
-        // Simulated forms: plausible values of every type, the note never answered.
-        let simulated = try sandbox.run(["simulate", "hydrant", "--count", "6", "--seed", "5"], environment: ["TZ": Self.zone])
+        // Simulated forms: plausible values of every type, the note never answered, so they submit.
+        let simulated = try sandbox.run(["simulate", "hydrant", "--count", "6", "--seed", "5", "--submit"], environment: ["TZ": Self.zone])
         XCTAssertEqual(simulated.status, 0, simulated.output)
-        let made = try FileManager.default.contentsOfDirectory(atPath: sandbox.documents.appendingPathComponent("Users/ana").path)
+        let made = try FileManager.default.contentsOfDirectory(atPath: sandbox.documents.appendingPathComponent("CompletedMIs/ana").path)
             .filter { $0.hasPrefix("sim-") }
         XCTAssertEqual(made.count, 6, "\(made)")
         for name in made {
-            let form = try sandbox.formJSON(name)
+            let form = try sandbox.formJSON(name, in: "CompletedMIs")
             let created = try Date(try XCTUnwrap(form["createdAt"] as? String), strategy: .iso8601)
-            let stored = try answers(sandbox, name)
+            let stored = try answers(sandbox, name, in: "CompletedMIs")
             XCTAssertNil(stored["intro"])
             if let date = stored["serviced"]?["value"] as? String {
                 let day = try Date(date + "T12:00:00Z", strategy: .iso8601)
