@@ -136,6 +136,8 @@ public struct QuestionStatistics: Codable, Sendable, Equatable {
     public var distinctValues: Int?
     /// Tables: one entry per cell that takes a value, row by row.
     public var cells: [CellStatistics]?
+    /// Locations (`geopoint`): how many, their bounding box, and the points for a plot.
+    public var locations: LocationStatistics?
     /// Attached files per kind (`photo`, `video`, `audio`, `other`); kinds without any are absent.
     public var media: [MediaCount]
 
@@ -156,6 +158,53 @@ public struct QuestionStatistics: Codable, Sendable, Equatable {
         self.distinctValues = distinctValues
         self.cells = cells
         self.media = media
+    }
+}
+
+/// The points of a location question: how many, the box that holds them all, and the points
+/// themselves (the first `StatisticsBuilder.plottedPoints` in the order the forms were counted)
+/// for a plot: the office draws them as SVG, `mi stats` as a character plot.
+public struct LocationStatistics: Codable, Sendable, Equatable {
+    /// Points counted (answers that are locations).
+    public var count: Int
+    /// The smallest latitude/longitude box holding every point; nil without points.
+    public var boundingBox: LocationBox?
+    /// The points plotted, latitude and longitude only.
+    public var points: [PlottedPoint]
+    /// Points counted but not listed in `points` (past the limit).
+    public var pointsOmitted: Int
+
+    public init(count: Int, boundingBox: LocationBox?, points: [PlottedPoint], pointsOmitted: Int) {
+        self.count = count
+        self.boundingBox = boundingBox
+        self.points = points
+        self.pointsOmitted = pointsOmitted
+    }
+}
+
+/// Degrees: `south` ≤ `north`, `west` ≤ `east`.
+public struct LocationBox: Codable, Sendable, Equatable {
+    public var south: Double
+    public var west: Double
+    public var north: Double
+    public var east: Double
+
+    public init(_ box: GeoBoundingBox) {
+        south = box.south
+        west = box.west
+        north = box.north
+        east = box.east
+    }
+}
+
+/// One point of a plot, in decimal degrees.
+public struct PlottedPoint: Codable, Sendable, Equatable {
+    public var latitude: Double
+    public var longitude: Double
+
+    public init(latitude: Double, longitude: Double) {
+        self.latitude = latitude
+        self.longitude = longitude
     }
 }
 

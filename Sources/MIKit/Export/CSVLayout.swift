@@ -3,13 +3,15 @@ import Foundation
 /// The columns of an export's `<template>.csv`, laid out from one template version (the
 /// newest) in the order ODK Central users know:
 ///
-/// `SubmissionDate`, then per question of the template, in its order, its type's columns
+/// `SubmissionDate`, then — when the template records where a form was started
+/// (`captureLocation`) — `StartLocation-Latitude`, `-Longitude`, `-Altitude`, `-Accuracy`, then per question of the template, in its order, its type's columns
 /// (`QuestionType.csvHeader`):
 /// - multiple choice: `<id>` with the chosen options' names separated by spaces, then
 ///   `<id>/<name>` per option holding 1 or 0 (empty when the question has no value), as ODK
 ///   Central writes a select-multiple (an option given as a plain string is its own name);
 /// - true/false: `true` or `false`; numbers without a trailing `.0`; short answers as typed;
 /// - table: `<id>-<row label>-<column label>` per cell, row by row;
+/// - location: `<id>-Latitude`, `<id>-Longitude`, `<id>-Altitude`, `<id>-Accuracy`, ODK Central's names;
 /// - `<id>-comment`;
 ///
 /// then, when the template names a scorer, one column per key it can produce
@@ -37,6 +39,7 @@ public struct CSVLayout: Sendable {
     public init(template: Template) {
         self.template = template
         var header = ["SubmissionDate"]
+        if template.captureLocation { header += GeopointQuestion.csvHeader(prefix: Self.startLocationPrefix) }
         for question in template.questions {
             header += question.type.csvHeader(question: question.id)
             header.append("\(question.id)-comment")
@@ -50,6 +53,7 @@ public struct CSVLayout: Sendable {
     public func row(for form: Form, attachmentsPresent: Int) -> [String] {
         var row: [String] = [form.submittedAt.map(Self.timestamp) ?? ""]
         row.reserveCapacity(header.count)
+        if template.captureLocation { row += GeopointQuestion.csvCells(form.startLocation) }
         for question in template.questions {
             let answer = form.answers[question.id]
             row += question.type.csvCells(answer?.value, question: question.id, form: form)
@@ -66,6 +70,9 @@ public struct CSVLayout: Sendable {
         return row
     }
 
+    /// The columns of where the form was started: `StartLocation-Latitude`, ….
+    public static let startLocationPrefix = "StartLocation"
+
     /// A value as its CSV cell: `true`/`false`, numbers without `.0`, choices joined by ` | `.
     static func text(_ value: AnswerValue) -> String {
         switch value {
@@ -74,6 +81,7 @@ public struct CSVLayout: Sendable {
         case .bool(let bool): return bool ? "true" : "false"
         case .choices(let labels): return labels.joined(separator: " | ")
         case .cells: return value.display
+        case .location(let point): return point.typedString
         }
     }
 

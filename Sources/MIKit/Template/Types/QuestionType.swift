@@ -94,6 +94,7 @@ extension QuestionType {
         case .text(let text): return text
         case .number, .choices: return value.display
         case .cells(let rows): return rows.flatMap { $0.compactMap { $0 } }.joined(separator: " ")
+        case .location(let point): return point.typedString
         case .bool: return nil
         }
     }
@@ -116,6 +117,8 @@ public enum AnswerShape: Sendable, Equatable {
     case choices(ChoiceList)
     /// A grid of cells.
     case grid(GridLayout, cells: [[String?]])
+    /// A point on the globe: latitude, longitude, and altitude and accuracy when known.
+    case location(Geopoint)
 }
 
 /// The options of a choice question and which were chosen.
@@ -169,4 +172,6 @@ public enum TallyShape: Sendable, Equatable {
     case texts
     /// Each cell of the grid counted on its own.
     case grid(GridLayout)
+    /// Points counted, their bounding box, and the points themselves for a plot.
+    case locations
 }

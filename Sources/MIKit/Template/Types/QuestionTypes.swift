@@ -9,6 +9,7 @@ public enum QuestionTypes {
         ShortAnswerQuestion.self,
         NumericQuestion.self,
         TableQuestion.self,
+        GeopointQuestion.self,
     ]
 
     /// The type a template's `type` value names under `keys`.
