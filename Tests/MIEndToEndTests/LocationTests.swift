@@ -61,7 +61,6 @@ final class LocationTests: XCTestCase {
         let start = try XCTUnwrap(stored["startLocation"] as? [String: Double], "\(stored)")
         XCTAssertEqual(try XCTUnwrap(start["latitude"]), Self.logged.latitude, accuracy: 1e-6)
         XCTAssertEqual(try XCTUnwrap(start["longitude"]), Self.logged.longitude, accuracy: 1e-6)
-        XCTAssertGreaterThan(try XCTUnwrap(start["accuracy"]), 0.5, "gpsd's accuracy from the logged HDOP")
         let audit = try XCTUnwrap(stored["audit"] as? [[String: Any]])
         let located = try XCTUnwrap(audit.first { $0["action"] as? String == "located" }, "\(audit)")
         XCTAssertTrue((located["note"] as? String ?? "").contains("from gpsd at \(fake.hostPort)"), "\(located)")
@@ -245,10 +244,10 @@ final class LocationTests: XCTestCase {
             XCTAssertEqual(submitted.status, 0, submitted.output)
         }
         try complete("h-gps", location: "19.4326 -99.1332 2240 4", answers: #"""
-            {"site": "19.4326 -99.1332 2232 3", "outlet": {"latitude": 19.4327, "longitude": -99.1331, "accuracy": 0.4}, "flow": 900}
+            {"site": "19.4326 -99.1332 2232 3", "outlet": {"value": {"latitude": 19.4327, "longitude": -99.1331, "accuracy": 0.4}}, "flow": 900}
             """#)
         try complete("h-santiago", location: "-33.4489 -70.6693", answers: #"""
-            {"site": "-33.4489 -70.6693 570 8", "outlet": {"latitude": -33.449, "longitude": -70.6694, "accuracy": 0.2}, "flow": 750}
+            {"site": "-33.4489 -70.6693 570 8", "outlet": {"value": {"latitude": -33.449, "longitude": -70.6694, "accuracy": 0.2}}, "flow": 750}
             """#)
         try complete("h-none", location: nil, answers: #"""
             {"site": {"comment": "buried under snow"}, "outlet": {"comment": "not reachable"}, "flow": 0}

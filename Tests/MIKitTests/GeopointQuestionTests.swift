@@ -86,7 +86,7 @@ final class GeopointQuestionTests: XCTestCase {
         form.startLocation = try Geopoint(latitude: 19.43, longitude: -99.13)
         let data = try FormFile.encode(form)
         let text = String(decoding: data, as: UTF8.self)
-        XCTAssertTrue(text.contains(#""site":{"value":{"accuracy":5,"altitude":2240,"latitude":19.4326,"longitude":-99.1332}}"#), text)
+        XCTAssertTrue(text.contains(#""site":{"media":[],"value":{"accuracy":5,"altitude":2240,"latitude":19.4326,"longitude":-99.1332}}"#), text)
         XCTAssertTrue(text.contains(#""startLocation":{"latitude":19.43,"longitude":-99.13}"#), text)
         XCTAssertEqual(try FormFile.decode(data), form)
         var reader = FormReader()

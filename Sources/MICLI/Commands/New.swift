@@ -27,7 +27,7 @@ extension MI {
         @Option(help: "The form's name (default: <template>-<date>-<time>).")
         var name: String?
 
-        @Option(help: ArgumentHelp("Where the form is started, instead of asking gpsd: \"19.4326 -99.1332 [altitude] [accuracy]\".",
+        @Option(parsing: .unconditional, help: ArgumentHelp("Where the form is started, instead of asking gpsd: \"19.4326 -99.1332 [altitude] [accuracy]\".",
                                    valueName: "lat lon"))
         var location: String?
 

@@ -234,7 +234,8 @@ struct StatisticsPage {
         if let box = locations.boundingBox {
             let plot = LocationPlot(locations)
             values["box"] = [
-                "north": number(box.north), "south": number(box.south), "west": number(box.west), "east": number(box.east),
+                "north": formatNumber(box.north), "south": formatNumber(box.south),
+                "west": formatNumber(box.west), "east": formatNumber(box.east),
                 "extent": "\(distance(plot.widthMetres)) × \(distance(plot.heightMetres))",
             ]
         }
