@@ -87,6 +87,10 @@ struct ExportController {
                 throw error
             }
             try await writer.finish(nil)
+            let withoutLocation = box.writer.progress.formsWithoutLocation
+            if withoutLocation > 0 {
+                logger.info("GeoJSON export of \(id) left out \(withoutLocation) form(s) without a location")
+            }
             let skipped = box.writer.skipped
             if !skipped.isEmpty {
                 // Damaged since the upload (it was checked then): the administrator restores it.
