@@ -157,18 +157,14 @@ public enum AnswerValue: Codable, Sendable, Equatable {
         else if let value = try? container.decode(Double.self) { self = .number(value) }
         else if let value = try? container.decode(String.self) { self = .text(value) }
         else if let value = try? container.decode([String].self) { self = .choices(value) }
-        else if let value = try? container.decode([[String?]].self) { self = .cells(value) }
-        else {
-            let json = try container.decode(JSONValue.self)
-            guard json.objectValue != nil else {
-                throw DecodingError.dataCorruptedError(in: container, debugDescription: "an answer value is a boolean, number, string, array or location object, found \(json.kindDescription)")
-            }
+        else if let json = try? container.decode(JSONValue.self), json.objectValue != nil {
             do {
                 self = .location(try Geopoint(json: json))
             } catch {
                 throw DecodingError.dataCorruptedError(in: container, debugDescription: error.rule)
             }
         }
+        else { self = .cells(try container.decode([[String?]].self)) }
     }
 
     public func encode(to encoder: Encoder) throws {
