@@ -191,6 +191,18 @@ final class LocationTests: XCTestCase {
         XCTAssertEqual(typed.status, 0, typed.output)
         XCTAssertEqual(point(try sandbox.formJSON("h-1"), "site"), ["latitude": 19.4326, "longitude": -99.1332, "altitude": 2240, "accuracy": 5])
 
+        // mi fill: Enter asks gpsd, which is not there: piped, fill stops with gpsd's message (75)
+        // and nothing is saved; the same location typed is taken.
+        XCTAssertEqual(try sandbox.run(["new", "hydrant", "--name", "h-3"]).status, 0)
+        let fillBefore = try formBytes(sandbox, "h-3")
+        let noFix = try sandbox.run(["fill", "h-3", "--gps-timeout", "2"], stdin: "\n")
+        XCTAssertEqual(noFix.status, 75, noFix.output)
+        XCTAssertTrue(noFix.stderr.contains("nothing is listening on 127.0.0.1:\(port)"), noFix.stderr)
+        XCTAssertEqual(try formBytes(sandbox, "h-3"), fillBefore)
+        let typedFill = try sandbox.run(["fill", "h-3"], stdin: "19.4326 -99.1332\n:x\n")
+        XCTAssertEqual(typedFill.status, 0, typedFill.output)
+        XCTAssertEqual(point(try sandbox.formJSON("h-3"), "site"), ["latitude": 19.4326, "longitude": -99.1332])
+
         // --location gives the start instead of gpsd; a bad one starts nothing.
         let formsBefore = sandbox.allFormFiles()
         let badStart = try sandbox.run(["new", "hydrant", "--location", "95 10"])

@@ -14,12 +14,15 @@ struct FillSession {
     var form: Form
     /// `--accept-consent`: accept the template's consent text without asking.
     let acceptConsent: Bool
+    /// Seconds a location question waits for gpsd's fix (`--gps-timeout`).
+    let gpsTimeout: Int
 
     enum Step { case next, back, exit }
 
-    init(context: Context, reference: String, acceptConsent: Bool = false) throws {
+    init(context: Context, reference: String, acceptConsent: Bool = false, gpsTimeout: Int = GPSFix.defaultTimeout) throws {
         self.context = context
         self.acceptConsent = acceptConsent
+        self.gpsTimeout = gpsTimeout
         let (location, form) = try context.run { try $0.openForChange(reference, operation: .filled) }
         self.location = location
         self.form = form
@@ -155,7 +158,7 @@ struct FillSession {
             let value: AnswerValue?
             if let geopoint = question.type as? GeopointQuestion, Self.asksForFix(line, answered: current.value != nil) {
                 do {
-                    let point = try GPSFix.take(context.configuration, accuracy: geopoint.minAccuracy, timeout: GPSFix.defaultTimeout)
+                    let point = try GPSFix.take(context.configuration, accuracy: geopoint.minAccuracy, timeout: gpsTimeout)
                     value = try rules.value(fromJSON: point.json)
                     prompter.say("GPS fix: \(point)")
                 } catch let error as GPSDError {
