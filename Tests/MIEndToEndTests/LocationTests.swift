@@ -214,6 +214,13 @@ final class LocationTests: XCTestCase {
         XCTAssertFalse(typedStart.stderr.contains("gpsd"), "gpsd is not asked: \(typedStart.stderr)")
         XCTAssertEqual(try sandbox.formJSON("h-2")["startLocation"] as? [String: Double], ["latitude": -33.4489, "longitude": -70.6693])
 
+        // A template that does not record where forms are started takes no --location.
+        try sandbox.importSamples()
+        let notRecorded = try sandbox.run(["new", "extinguisher-check", "--location", "19.4 -99.1"])
+        XCTAssertEqual(notRecorded.status, 64, notRecorded.output)
+        XCTAssertTrue(notRecorded.stderr.contains("template extinguisher-check does not record where its forms are started"), notRecorded.stderr)
+        XCTAssertEqual(sandbox.allFormFiles().count, formsBefore.count + 1, "only h-2 was started")
+
         // Location.GPSD is checked by the configuration loader.
         let text = try String(contentsOf: sandbox.config, encoding: .utf8)
             .replacingOccurrences(of: "127.0.0.1:\(port)", with: "gps.local:99999")

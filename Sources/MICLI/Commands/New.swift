@@ -59,10 +59,18 @@ extension MI {
             }
         }
 
-        /// Where the form starts: `--location` as typed (a bad one refuses, nothing is created),
-        /// else gpsd's fix for a `captureLocation` template, else nil. No fix is not a failure:
+        /// Where a `captureLocation` template's form starts: `--location` as typed (a bad one
+        /// refuses, nothing is created), else gpsd's fix; nil for other templates (which refuse
+        /// `--location`). No fix is not a failure:
         /// the form is started without a location, saying why here and in its audit trail.
         func startLocation(_ context: Context) throws -> StartLocation? {
+            let cached = try context.locked { try $0.templates.template(id: template) }
+            guard cached.captureLocation else {
+                if location != nil {
+                    throw ValidationError("--location: template \(cached.id) does not record where its forms are started (no \"captureLocation\": true)")
+                }
+                return nil
+            }
             if let location {
                 do {
                     return .point(try Geopoint.parse(location), source: "typed with --location")
@@ -70,8 +78,6 @@ extension MI {
                     throw LocationOptionError(rule: error.rule)
                 }
             }
-            let cached = try context.locked { try $0.templates.template(id: template) }
-            guard cached.captureLocation else { return nil }
             do {
                 let address = try GPSFix.address(context.configuration)
                 let point = try GPSFix.take(context.configuration, accuracy: nil, timeout: gpsTimeout)
