@@ -26,6 +26,9 @@ final class GeopointQuestionTests: XCTestCase {
         XCTAssertEqual(template.questions[0].kind, .geopoint())
         XCTAssertEqual(template.questions[1].kind, .geopoint(minAccuracy: 10))
         XCTAssertEqual(template.questions[1].typeDescription, "location accurate to 10 m")
+        XCTAssertEqual(template.questions[0].type.positionFix, PositionFix(accuracy: nil), "any fix will do")
+        XCTAssertEqual(template.questions[1].type.positionFix, PositionFix(accuracy: 10), "a fix within minAccuracy")
+        XCTAssertNil(template.questions[2].type.positionFix, "a short answer takes no position")
         let coding = TemplateCoding()
         XCTAssertEqual(try coding.decode(coding.encode(template), source: "again"), template)
         for (value, said) in [(#""ten""#, "expected a number of metres, found a string"), ("0", "0 is not a distance"), ("-3", "-3 is not a distance")] {

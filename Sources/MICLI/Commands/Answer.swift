@@ -118,17 +118,18 @@ extension MI {
             }
         }
 
-        /// The answer to a location question from gpsd, waiting for the question's `minAccuracy`.
+        /// The answer to a location question from gpsd, waiting for the accuracy it asks
+        /// (`QuestionType.positionFix`).
         /// Taken outside the store's lock (the wait may be long); the value then goes through the
         /// question's own rules like a typed one.
         func fix(_ reference: String, context: Context) throws -> AnswerUpdate {
             let (_, current) = try context.run { try $0.openForChange(form) }
             let (_, question) = try Workflow.question(reference, in: current.template)
-            guard let geopoint = question.type as? GeopointQuestion else {
+            guard let wanted = question.type.positionFix else {
                 throw ValidationError("--gps answers a location question; \(question.id) is a \(question.typeDescription) question")
             }
             do {
-                let point = try GPSFix.take(context.configuration, accuracy: geopoint.minAccuracy, timeout: gpsTimeout)
+                let point = try GPSFix.take(context.configuration, accuracy: wanted.accuracy, timeout: gpsTimeout)
                 return AnswerUpdate(question: question.id, value: .json(point.json), comment: comment)
             } catch let error as GPSDError {
                 throw GPSFixError(underlying: error, typed: ShellWord.mi("answer", current.name, question.id, "LATITUDE", "LONGITUDE"))

@@ -156,9 +156,9 @@ struct FillSession {
                 return try saveThenExit(question, pendingComment)
             }
             let value: AnswerValue?
-            if let geopoint = question.type as? GeopointQuestion, Self.asksForFix(line, answered: current.value != nil) {
+            if let wanted = question.type.positionFix, Self.asksForFix(line, answered: current.value != nil) {
                 do {
-                    let point = try GPSFix.take(context.configuration, accuracy: geopoint.minAccuracy, timeout: gpsTimeout)
+                    let point = try GPSFix.take(context.configuration, accuracy: wanted.accuracy, timeout: gpsTimeout)
                     value = try rules.value(fromJSON: point.json)
                     prompter.say("GPS fix: \(point)")
                 } catch let error as GPSDError {

@@ -39,7 +39,7 @@ public struct CSVLayout: Sendable {
     public init(template: Template) {
         self.template = template
         var header = ["SubmissionDate"]
-        if template.captureLocation { header += GeopointQuestion.csvHeader(prefix: Self.startLocationPrefix) }
+        if template.captureLocation { header += Self.pointHeader(prefix: Self.startLocationPrefix) }
         for question in template.questions {
             header += question.type.csvHeader(question: question.id)
             header.append("\(question.id)-comment")
@@ -53,7 +53,7 @@ public struct CSVLayout: Sendable {
     public func row(for form: Form, attachmentsPresent: Int) -> [String] {
         var row: [String] = [form.submittedAt.map(Self.timestamp) ?? ""]
         row.reserveCapacity(header.count)
-        if template.captureLocation { row += GeopointQuestion.csvCells(form.startLocation) }
+        if template.captureLocation { row += Self.pointCells(form.startLocation) }
         for question in template.questions {
             let answer = form.answers[question.id]
             row += question.type.csvCells(answer?.value, question: question.id, form: form)
@@ -72,6 +72,20 @@ public struct CSVLayout: Sendable {
 
     /// The columns of where the form was started: `StartLocation-Latitude`, ….
     public static let startLocationPrefix = "StartLocation"
+
+    /// A point's columns as ODK Central names them: `<prefix>-Latitude`, `-Longitude`,
+    /// `-Altitude`, `-Accuracy` (a location question's, and where the form was started).
+    public static func pointHeader(prefix: String) -> [String] {
+        ["Latitude", "Longitude", "Altitude", "Accuracy"].map { "\(prefix)-\($0)" }
+    }
+
+    /// A point's four cells under `pointHeader` (empty for an unknown altitude or accuracy, all
+    /// empty for no point).
+    public static func pointCells(_ point: Geopoint?) -> [String] {
+        guard let point else { return ["", "", "", ""] }
+        return [formatNumber(point.latitude), formatNumber(point.longitude),
+                point.altitude.map(formatNumber) ?? "", point.accuracy.map(formatNumber) ?? ""]
+    }
 
     /// A value as its CSV cell: `true`/`false`, numbers without `.0`, choices joined by ` | `.
     static func text(_ value: AnswerValue) -> String {

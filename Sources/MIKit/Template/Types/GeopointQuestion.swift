@@ -71,6 +71,7 @@ public struct GeopointQuestion: QuestionType {
     }
     public var answerHint: String { "Location " }
     public var completions: [String] { ["gps"] }
+    public var positionFix: PositionFix? { PositionFix(accuracy: minAccuracy) }
 
     // MARK: Simulation, statistics, exports, search
 
@@ -102,26 +103,14 @@ public struct GeopointQuestion: QuestionType {
     public var tally: TallyShape { .locations }
 
     /// ODK Central's four columns: `Q-Latitude`, `Q-Longitude`, `Q-Altitude`, `Q-Accuracy`.
-    public func csvHeader(question id: String) -> [String] { Self.csvHeader(prefix: id) }
+    public func csvHeader(question id: String) -> [String] { CSVLayout.pointHeader(prefix: id) }
 
     public func csvCells(_ value: AnswerValue?, question id: String, form: Form) -> [String] {
         switch value {
-        case .location(let point)?: return Self.csvCells(point)
+        case .location(let point)?: return CSVLayout.pointCells(point)
         case let other?: return [CSVLayout.text(other), "", "", ""]
-        case nil: return ["", "", "", ""]
+        case nil: return CSVLayout.pointCells(nil)
         }
-    }
-
-    /// `<prefix>-Latitude`, `-Longitude`, `-Altitude`, `-Accuracy` (also the form's own location's columns).
-    public static func csvHeader(prefix: String) -> [String] {
-        ["Latitude", "Longitude", "Altitude", "Accuracy"].map { "\(prefix)-\($0)" }
-    }
-
-    /// A point's four cells (empty for an unknown altitude or accuracy).
-    public static func csvCells(_ point: Geopoint?) -> [String] {
-        guard let point else { return ["", "", "", ""] }
-        return [formatNumber(point.latitude), formatNumber(point.longitude),
-                point.altitude.map(formatNumber) ?? "", point.accuracy.map(formatNumber) ?? ""]
     }
 
     /// The point as typed (`19.4326 -99.1332 2240 5`): a search for the coordinates finds it.

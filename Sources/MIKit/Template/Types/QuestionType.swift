@@ -47,6 +47,9 @@ public protocol QuestionType: Sendable, Equatable {
     /// The grid a question answered cell by cell asks, saving a draft as it goes; nil for a
     /// question answered on one line.
     var grid: GridLayout? { get }
+    /// A question answered with a position from gpsd (`mi answer --gps`, Enter or `gps` in
+    /// `mi fill`): the fix it waits for; nil for a question that takes no position.
+    var positionFix: PositionFix? { get }
 
     // MARK: Simulation, statistics, exports, search
 
@@ -81,6 +84,7 @@ extension QuestionType {
     public var answerHint: String { "" }
     public var completions: [String] { [] }
     public var grid: GridLayout? { nil }
+    public var positionFix: PositionFix? { nil }
 
     public func tallyLabels(_ value: AnswerValue) -> [String] { ChoiceLabels.of(value) }
 
@@ -119,6 +123,13 @@ public enum AnswerShape: Sendable, Equatable {
     case grid(GridLayout, cells: [[String?]])
     /// A point on the globe: latitude, longitude, and altitude and accuracy when known.
     case location(Geopoint)
+}
+
+/// What a question asks of gpsd: a fix whose accuracy is `accuracy` metres or better (any fix
+/// when nil). The fix is then read by the type's `value(fromJSON:)` like a typed point.
+public struct PositionFix: Sendable, Equatable {
+    public var accuracy: Double?
+    public init(accuracy: Double?) { self.accuracy = accuracy }
 }
 
 /// The options of a choice question and which were chosen.
