@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MIKit
+import MIDevices
 
 extension MI {
     struct Answer: ParsableCommand {
@@ -9,6 +10,7 @@ extension MI {
             discussion: """
                 mi answer FORM QUESTION VALUE… [--comment TEXT]
                 mi answer FORM --file answers.json
+                mi answer FORM QUESTION --gps [--gps-timeout SECONDS]
 
                 QUESTION is the question's id or its number from 1. VALUE is read as `mi fill` reads a typed \
                 line: multiple choice takes option numbers or labels (2, 1,3, "1 3", "Mechanical seal, \
@@ -21,6 +23,12 @@ extension MI {
                 form's time zone, or with an offset: +01:00, Z) or now; a day/month order such as 03/04/2026 is \
                 refused, not guessed. A range takes a value on its scale (start to end in steps). A note takes \
                 no answer, comment or file.
+
+                A location (geopoint) is typed as latitude longitude [altitude] [accuracy] in decimal degrees \
+                and metres (19.4326 -99.1332 2240 5), or taken from gpsd with --gps (Location.GPSD in \
+                Config.plist, default 127.0.0.1:2947): the wait shows the accuracy on a terminal and ends after \
+                --gps-timeout seconds (default 30); with the question's minAccuracy it waits for a fix that good. \
+                No fix saves nothing and exits 75.
 
                 A template with a consent text takes no answer until the respondent accepts it: \
                 --accept-consent records that acceptance (who, when, the text's SHA-256) with the answers, \
@@ -47,6 +55,12 @@ extension MI {
         @Flag(help: "The respondent accepts the template's consent text (see `mi review`).")
         var acceptConsent = false
 
+        @Flag(help: "Answer a location question with a fix from gpsd (Location.GPSD in Config.plist).")
+        var gps = false
+
+        @Option(name: .customLong("gps-timeout"), help: ArgumentHelp("Seconds to wait for the GPS fix.", valueName: "seconds"))
+        var gpsTimeout = GPSFix.defaultTimeout
+
         /// The value's words without the `--` that lets a value start with a dash (`mi answer F q
         /// -- -3`): ArgumentParser hands the terminator on with the unrecognized words.
         var answerWords: [String] {
@@ -57,6 +71,15 @@ extension MI {
         }
 
         func validate() throws {
+            if gps {
+                guard file == nil, question != nil, answerWords.isEmpty else {
+                    throw ValidationError("--gps answers one location question: mi answer FORM QUESTION --gps (no value, no --file)")
+                }
+            }
+            guard (1...3600).contains(gpsTimeout) else {
+                throw ValidationError("--gps-timeout must be 1 to 3600 seconds, got \(gpsTimeout)")
+            }
+            if gps { return }
             if file != nil {
                 if question != nil || !answerWords.isEmpty || comment != nil {
                     throw ValidationError("give either --file or QUESTION VALUE…/--comment, not both")
@@ -76,6 +99,8 @@ extension MI {
             let updates: [AnswerUpdate]
             if let file {
                 updates = try Workflow.updates(fromAnswersFile: try Self.read(file))
+            } else if gps, let question {
+                updates = [try fix(question, context: context)]
             } else if let question {
                 let words = answerWords
                 updates = [AnswerUpdate(question: question, value: words.isEmpty ? nil : .words(words), comment: comment)]
@@ -95,6 +120,24 @@ extension MI {
                 if !updates.isEmpty {
                     Terminal.out("Saved \(Format.plural(updates.count, "answer")) in \(saved.name) (\(done) of \(saved.template.answerableCount) questions done).")
                 }
+            }
+        }
+
+        /// The answer to a location question from gpsd, waiting for the accuracy it asks
+        /// (`QuestionType.positionFix`).
+        /// Taken outside the store's lock (the wait may be long); the value then goes through the
+        /// question's own rules like a typed one.
+        func fix(_ reference: String, context: Context) throws -> AnswerUpdate {
+            let (_, current) = try context.run { try $0.openForChange(form) }
+            let (_, question) = try Workflow.question(reference, in: current.template)
+            guard let wanted = question.type.positionFix else {
+                throw ValidationError("--gps answers a location question; \(question.id) is a \(question.typeDescription) question")
+            }
+            do {
+                let point = try GPSFix.take(context.configuration, accuracy: wanted.accuracy, timeout: gpsTimeout)
+                return AnswerUpdate(question: question.id, value: .json(point.json), comment: comment)
+            } catch let error as GPSDError {
+                throw GPSFixError(underlying: error, typed: ShellWord.mi("answer", current.name, question.id, "LATITUDE", "LONGITUDE"))
             }
         }
 

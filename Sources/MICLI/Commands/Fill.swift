@@ -33,13 +33,19 @@ extension MI {
         @Flag(help: "The respondent accepts the template's consent text without being asked.")
         var acceptConsent = false
 
+        @Option(name: .customLong("gps-timeout"), help: ArgumentHelp("Seconds a location question waits for gpsd's fix.", valueName: "seconds"))
+        var gpsTimeout = GPSFix.defaultTimeout
+
         func validate() throws {
             if global.json { throw ValidationError("fill is interactive and has no --json output; use `mi answer --json`") }
+            guard (1...3600).contains(gpsTimeout) else {
+                throw ValidationError("--gps-timeout must be 1 to 3600 seconds, got \(gpsTimeout)")
+            }
         }
 
         func run() throws {
             let context = try Context.technician(global)
-            var session = try FillSession(context: context, reference: form, acceptConsent: acceptConsent)
+            var session = try FillSession(context: context, reference: form, acceptConsent: acceptConsent, gpsTimeout: gpsTimeout)
             _ = try session.run()
             if session.interrupted { throw ExitCode(130) }
         }

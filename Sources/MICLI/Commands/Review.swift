@@ -44,6 +44,7 @@ enum ReviewText {
         lines.append("\(done) of \(form.template.answerableCount) questions done")
         if form.isSimulated { lines.append("Simulated form (mi simulate) — not a real inspection") }
         if let line = consentLine(form) { lines.append(line) }
+        if let line = startLocationLine(form) { lines.append(line) }
         if let note = form.returnNote, let returned = form.returnedAt {
             lines.append("Sent back \(Format.date(returned)): \(note)")
         }
@@ -91,6 +92,14 @@ enum ReviewText {
         return form.hasRequiredConsent ? accepted : accepted + " — not this template's text; accept it again with `\(ShellWord.mi("fill", form.name))`"
     }
 
+    /// Where the form was started, for a form that has a start location or a template that asks
+    /// for one.
+    static func startLocationLine(_ form: Form) -> String? {
+        if let point = form.startLocation { return "Started at \(point)" }
+        guard form.template.captureLocation else { return nil }
+        return "Started at: no location recorded (`\(ShellWord.mi("review", form.name)) --history` says why)"
+    }
+
     /// The answer as its type presents it: a grid one line per row so it reads as a table,
     /// choices as the chosen labels; control characters are escaped.
     static func display(_ value: AnswerValue, question: Question) -> String {
@@ -105,6 +114,7 @@ enum ReviewText {
         case .yesNo(let yes)?: return yes ? "true" : "false"
         case .text(let text)?: return DisplayText.escaped(text, keepingNewlines: true)
         case .note?: return "(note)"
+        case .location(let point)?: return point.description
         case nil: return DisplayText.escaped(value.display, keepingNewlines: true)
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import MIKit
+import MIDevices
 
 /// `mi fill`: the form question by question. Next saves the answer (form.json is written
 /// under the store's lock at every step), a table is saved cell by cell as a draft until it is
@@ -13,12 +14,15 @@ struct FillSession {
     var form: Form
     /// `--accept-consent`: accept the template's consent text without asking.
     let acceptConsent: Bool
+    /// Seconds a location question waits for gpsd's fix (`--gps-timeout`).
+    let gpsTimeout: Int
 
     enum Step { case next, back, exit }
 
-    init(context: Context, reference: String, acceptConsent: Bool = false) throws {
+    init(context: Context, reference: String, acceptConsent: Bool = false, gpsTimeout: Int = GPSFix.defaultTimeout) throws {
         self.context = context
         self.acceptConsent = acceptConsent
+        self.gpsTimeout = gpsTimeout
         let (location, form) = try context.run { try $0.openForChange(reference, operation: .filled) }
         self.location = location
         self.form = form
@@ -158,6 +162,21 @@ struct FillSession {
                 return try saveThenExit(question, pendingComment)
             }
             let value: AnswerValue?
+            if let wanted = question.type.positionFix, Self.asksForFix(line, answered: current.value != nil) {
+                do {
+                    let point = try GPSFix.take(context.configuration, accuracy: wanted.accuracy, timeout: gpsTimeout)
+                    value = try rules.value(fromJSON: point.json)
+                    prompter.say("GPS fix: \(point)")
+                } catch let error as GPSDError {
+                    if !prompter.interactive, let pendingComment { try save(question, value: nil, comment: pendingComment) }
+                    try refuse(GPSFixError(underlying: error, typed: "latitude longitude [altitude] [accuracy], e.g. 19.4326 -99.1332"))
+                    continue
+                } catch {
+                    if !prompter.interactive, let pendingComment { try save(question, value: nil, comment: pendingComment) }
+                    try refuse(error)
+                    continue
+                }
+            } else {
             switch FillInput(line) {
             case .back:
                 if pendingComment != nil { prompter.say("The comment was not saved (:b goes back without saving).") }
@@ -185,6 +204,7 @@ struct FillSession {
                     continue
                 }
             }
+            }
             let comment = pendingComment ?? current.comment ?? ""
             if value == nil && current.value == nil && comment.trimmingCharacters(in: .whitespaces).isEmpty {
                 try refuse(FillError.needsAnswerOrComment(question: rules.label))
@@ -195,6 +215,13 @@ struct FillSession {
             }
             return .next
         }
+    }
+
+    /// On a location question, `gps` takes a fix from gpsd, and so does Enter while the question
+    /// has no answer yet (with one, Enter keeps it, as on every question).
+    static func asksForFix(_ line: String, answered: Bool) -> Bool {
+        let word = line.trimmingCharacters(in: .whitespaces).lowercased()
+        return word == "gps" || (word.isEmpty && !answered)
     }
 
     func showHelp(_ question: Question) {

@@ -143,6 +143,8 @@ public struct QuestionStatistics: Codable, Sendable, Equatable {
     /// Times: forms per hour of the answer, 00 to 23, every hour present. Values that are not
     /// times are in `values`.
     public var hours: [HourCount]?
+    /// Locations (`geopoint`): how many, their bounding box, and the points for a plot.
+    public var locations: LocationStatistics?
     /// Attached files per kind (`photo`, `video`, `audio`, `other`); kinds without any are absent.
     public var media: [MediaCount]
 
@@ -176,6 +178,53 @@ public struct HourCount: Codable, Sendable, Equatable {
     public init(hour: Int, count: Int) {
         self.hour = hour
         self.count = count
+    }
+}
+
+/// The points of a location question: how many, the box that holds them all, and the points
+/// themselves (the first `StatisticsBuilder.plottedPoints` in the order the forms were counted)
+/// for a plot: the office draws them as SVG, `mi stats` as a character plot.
+public struct LocationStatistics: Codable, Sendable, Equatable {
+    /// Points counted (answers that are locations).
+    public var count: Int
+    /// The smallest latitude/longitude box holding every point; nil without points.
+    public var boundingBox: LocationBox?
+    /// The points plotted, latitude and longitude only.
+    public var points: [PlottedPoint]
+    /// Points counted but not listed in `points` (past the limit).
+    public var pointsOmitted: Int
+
+    public init(count: Int, boundingBox: LocationBox?, points: [PlottedPoint], pointsOmitted: Int) {
+        self.count = count
+        self.boundingBox = boundingBox
+        self.points = points
+        self.pointsOmitted = pointsOmitted
+    }
+}
+
+/// Degrees: `south` ≤ `north`, `west` ≤ `east`.
+public struct LocationBox: Codable, Sendable, Equatable {
+    public var south: Double
+    public var west: Double
+    public var north: Double
+    public var east: Double
+
+    public init(_ box: GeoBoundingBox) {
+        south = box.south
+        west = box.west
+        north = box.north
+        east = box.east
+    }
+}
+
+/// One point of a plot, in decimal degrees.
+public struct PlottedPoint: Codable, Sendable, Equatable {
+    public var latitude: Double
+    public var longitude: Double
+
+    public init(latitude: Double, longitude: Double) {
+        self.latitude = latitude
+        self.longitude = longitude
     }
 }
 

@@ -21,6 +21,8 @@ public struct StatisticsBuilder: Sendable {
     public let filters: StatisticsFilters
     /// Short answers and text cells list this many most frequent values.
     public static let topValues = 10
+    /// A location question lists this many points for its plot (all are counted and boxed).
+    public static let plottedPoints = 5_000
 
     private let groupQuestionIndex: Int?
     private var overall: Tally
@@ -136,7 +138,7 @@ enum ChoiceLabels {
         case .choices(let labels): return labels
         case .bool(let bool): return [bool ? "true" : "false"]
         case .text(let text): return [text]
-        case .number, .cells: return [value.display]
+        case .number, .cells, .location: return [value.display]
         }
     }
 }
@@ -181,6 +183,10 @@ private struct QuestionTally: Sendable {
     /// Dates as days since 1970-01-01, times by hour: forms per day or hour.
     var days: [Int: Int] = [:]
     var hours: [Int: Int] = [:]
+    /// Location answers: how many, the box so far, and the first `plottedPoints` of them.
+    var pointCount = 0
+    var box: GeoBoundingBox?
+    var points: [PlottedPoint] = []
 
     static let mediaKinds = ["photo", "video", "audio", "other"]
 
@@ -234,7 +240,28 @@ private struct QuestionTally: Sendable {
                     cells[Cell(row: row, column: column), default: CellTally()].add(text)
                 }
             }
+        case .locations:
+            guard case .location(let point) = value else {
+                addText(value.display)
+                return
+            }
+            addPoint(point)
         }
+    }
+
+    private mutating func addPoint(_ point: Geopoint) {
+        pointCount += 1
+        box = GeoBoundingBox([point] + (box.flatMap(Self.corners) ?? []))
+        if points.count < StatisticsBuilder.plottedPoints {
+            points.append(PlottedPoint(latitude: point.latitude, longitude: point.longitude))
+        }
+    }
+
+    /// The box's south-west and north-east corners, so a box grows by points one at a time.
+    private static func corners(_ box: GeoBoundingBox) -> [Geopoint]? {
+        guard let southWest = try? Geopoint(latitude: box.south, longitude: box.west),
+              let northEast = try? Geopoint(latitude: box.north, longitude: box.east) else { return nil }
+        return [southWest, northEast]
     }
 
     mutating func merge(_ later: QuestionTally) {
@@ -246,6 +273,9 @@ private struct QuestionTally: Sendable {
         for (cell, tally) in later.cells { cells[cell, default: CellTally()].merge(tally) }
         days.merge(later.days, uniquingKeysWith: +)
         hours.merge(later.hours, uniquingKeysWith: +)
+        pointCount += later.pointCount
+        if let other = later.box { box = GeoBoundingBox((Self.corners(other) ?? []) + (box.flatMap(Self.corners) ?? [])) }
+        points += later.points.prefix(max(0, StatisticsBuilder.plottedPoints - points.count))
     }
 
     private mutating func addText(_ text: String) {
@@ -303,6 +333,10 @@ private struct QuestionTally: Sendable {
                 }
                 return statistics
             }
+        case .locations:
+            if !labels.isEmpty { (result.values, result.distinctValues) = (Self.top(labels), labels.count) }
+            result.locations = LocationStatistics(count: pointCount, boundingBox: box.map(LocationBox.init), points: points,
+                                                  pointsOmitted: pointCount - points.count)
         }
         return result
     }

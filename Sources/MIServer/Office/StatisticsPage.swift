@@ -95,6 +95,7 @@ struct StatisticsPage {
         // The export's from/to are submission days: a range of upload days is not passed on as one.
         let exported = choices.dates == .uploaded ? parameters.filter { $0.key != "from" && $0.key != "to" } : parameters
         values["export"] = Self.exportLink(templatePath: templatePath, id: id, parameters: exported)
+        values["exportGeoJSON"] = Self.exportLink(templatePath: templatePath, id: id, parameters: exported, format: .geojson)
         values["from"] = parameters["from"] ?? ""
         values["to"] = parameters["to"] ?? ""
         values["allUsers"] = session.role == .foreman
@@ -109,10 +110,11 @@ struct StatisticsPage {
     }
 
     /// The API's zip export of template `id` with the page's filters (`groupBy` is not one).
-    static func exportLink(templatePath: String, id: String, parameters: [String: String]) -> String {
-        let query = ["from", "to", "user", "version"].compactMap { name in
+    static func exportLink(templatePath: String, id: String, parameters: [String: String], format: ExportFormat = .zip) -> String {
+        var query = ["from", "to", "user", "version"].compactMap { name in
             parameters[name].map { "\(name)=\(FormQuery.encoded($0))" }
         }
+        if format != .zip { query.append("format=\(format.rawValue)") }
         let path = templatePath.replacingOccurrences(of: "{id}", with: TemplatesPage.pathSegment(id)) + "/export.zip"
         return query.isEmpty ? path : path + "?" + query.joined(separator: "&")
     }
@@ -217,8 +219,11 @@ struct StatisticsPage {
         }
         if let dates = question.dates, let answerDays = answerDayValues(dates, name: question.text) { values["dates"] = answerDays }
         if let hours = question.hours, hours.contains(where: { $0.count > 0 }) { values["hours"] = hourValues(hours, name: question.text) }
+        if let locations = question.locations, locations.count > 0 {
+            values["locations"] = locationValues(locations, name: question.text)
+        }
         values["nothingToChart"] = question.options == nil && question.cells == nil && values["numbers"] == nil && values["values"] == nil
-            && values["dates"] == nil && values["hours"] == nil
+            && values["dates"] == nil && values["hours"] == nil && values["locations"] == nil
         return values
     }
 
@@ -253,6 +258,31 @@ struct StatisticsPage {
             "chart": SVGChart.columns(columns, kind: "hour", svgClass: "chart-hours", label: "Answers to \(name) per hour of the day"),
             "rows": hours.filter { $0.count > 0 }.map { ["hour": "\(label($0.hour))–\(label($0.hour).prefix(2)):59", "count": $0.count] },
         ]
+    }
+
+    /// A location question's points plotted (`SVGChart.points`) beside their count and box.
+    static func locationValues(_ locations: LocationStatistics, name: String) -> [String: Any] {
+        var values: [String: Any] = [
+            "chart": SVGChart.points(locations, svgClass: "chart-locations", label: "Where the answers to \(name) lie"),
+            "count": locations.count,
+        ]
+        if let box = locations.boundingBox {
+            let plot = LocationPlot(locations)
+            values["box"] = [
+                "north": formatNumber(box.north), "south": formatNumber(box.south),
+                "west": formatNumber(box.west), "east": formatNumber(box.east),
+                "extent": "\(distance(plot.widthMetres)) × \(distance(plot.heightMetres))",
+            ]
+        }
+        if locations.pointsOmitted > 0 {
+            values["omitted"] = "The plot shows the first \(locations.points.count) of \(locations.count) points; the box holds them all."
+        }
+        return values
+    }
+
+    /// `850 m`, `12.3 km`.
+    static func distance(_ metres: Double) -> String {
+        metres < 1_000 ? "\(Int(metres.rounded())) m" : String(format: "%.1f km", metres / 1_000)
     }
 
     static func optionValues(_ options: [OptionCount], multiple: Bool, answered: Int, question: String) -> [String: Any] {

@@ -104,6 +104,11 @@ struct SubmissionPageController {
             },
         ]
         if let consent = consent(form) { values["consent"] = consent }
+        if let point = form.startLocation {
+            values["startLocation"] = location(point)
+        } else if form.template.captureLocation {
+            values["noStartLocation"] = true
+        }
         if let sheet = form.scores { values["scores"] = scores(sheet, template: form.template) }
         return values
     }
@@ -151,6 +156,18 @@ struct SubmissionPageController {
         return values
     }
 
+    /// A point's figures for the view: decimal degrees, metres when known, and a `geo:` link
+    /// (RFC 5870) that a phone opens in its map.
+    static func location(_ point: Geopoint) -> [String: Any] {
+        var values: [String: Any] = [
+            "latitude": formatNumber(point.latitude), "longitude": formatNumber(point.longitude),
+            "geo": "geo:\(formatNumber(point.latitude)),\(formatNumber(point.longitude))",
+        ]
+        if let altitude = point.altitude { values["altitude"] = formatNumber(altitude) }
+        if let accuracy = point.accuracy { values["accuracy"] = formatNumber(accuracy) }
+        return values
+    }
+
     static func mediaURL(_ id: String, _ name: String) -> String {
         "/api/v1/submissions/\(id)/media/" + FormQuery.encoded(name)
     }
@@ -192,6 +209,8 @@ struct SubmissionPageController {
             values["answered"] = answer.value != nil
         case .note?:
             values["note"] = true
+        case .location(let point)?:
+            values["location"] = location(point)
             values["answered"] = true
         case .yesNo, .text, nil:
             if let value = answer.value {

@@ -50,6 +50,9 @@ public protocol QuestionType: Sendable, Equatable {
     /// The grid a question answered cell by cell asks, saving a draft as it goes; nil for a
     /// question answered on one line.
     var grid: GridLayout? { get }
+    /// A question answered with a position from gpsd (`mi answer --gps`, Enter or `gps` in
+    /// `mi fill`): the fix it waits for; nil for a question that takes no position.
+    var positionFix: PositionFix? { get }
 
     // MARK: Simulation, statistics, exports, search
 
@@ -93,6 +96,7 @@ extension QuestionType {
     public var answerHint: String { "" }
     public var completions: [String] { [] }
     public var grid: GridLayout? { nil }
+    public var positionFix: PositionFix? { nil }
 
     public func tallyLabels(_ value: AnswerValue) -> [String] { ChoiceLabels.of(value) }
 
@@ -106,6 +110,7 @@ extension QuestionType {
         case .text(let text): return text
         case .number, .choices: return value.display
         case .cells(let rows): return rows.flatMap { $0.compactMap { $0 } }.joined(separator: " ")
+        case .location(let point): return point.typedString
         case .bool: return nil
         }
     }
@@ -131,6 +136,15 @@ public enum AnswerShape: Sendable, Equatable {
     /// Nothing to answer: the question's text is all there is (a note). Drawn without an answer
     /// line and never marked open.
     case note
+    /// A point on the globe: latitude, longitude, and altitude and accuracy when known.
+    case location(Geopoint)
+}
+
+/// What a question asks of gpsd: a fix whose accuracy is `accuracy` metres or better (any fix
+/// when nil). The fix is then read by the type's `value(fromJSON:)` like a typed point.
+public struct PositionFix: Sendable, Equatable {
+    public var accuracy: Double?
+    public init(accuracy: Double?) { self.accuracy = accuracy }
 }
 
 /// The options of a choice question and which were chosen.
@@ -190,4 +204,6 @@ public enum TallyShape: Sendable, Equatable {
     case hours
     /// Not counted: a type that takes no answer (a note) is left out of statistics.
     case notCounted
+    /// Points counted, their bounding box, and the points themselves for a plot.
+    case locations
 }

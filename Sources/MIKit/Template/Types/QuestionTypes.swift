@@ -14,6 +14,7 @@ public enum QuestionTypes {
         DateTimeQuestion.self,
         RangeQuestion.self,
         NoteQuestion.self,
+        GeopointQuestion.self,
     ]
 
     /// The type a template's `type` value names under `keys`.
