@@ -128,7 +128,7 @@ struct FormJSON: Encodable {
             return QuestionJSON(number: index + 1, id: question.id, type: question.typeName, typeDescription: question.typeDescription,
                                 text: question.text, help: question.help, settings: settings,
                                 value: answer.value, draft: answer.draft, comment: answer.comment, media: files,
-                                done: answer.isDone)
+                                done: form.isDone(question))
         }
         foremanComments = form.foremanComments
         audit = history ? form.audit.map(AuditJSON.init) : nil

@@ -117,7 +117,7 @@ public struct QuestionStatistics: Codable, Sendable, Equatable {
     public var text: String
     /// The template's type name: `multipleChoice`, `trueFalse`, `shortAnswer`, `numeric`, `table`.
     public var type: String
-    /// Forms with a value.
+    /// Forms with a value (a photo, audio or video question: with a file of its kind).
     public var answered: Int
     /// Forms with a comment and no value.
     public var commentOnly: Int

@@ -74,8 +74,9 @@ public struct Form: Sendable, Equatable {
 
     public func answer(for questionID: String) -> Answer { answers[questionID] ?? Answer() }
 
-    /// The seed's rule: a question is done when it has an answer or a comment.
-    public func isDone(_ question: Question) -> Bool { answer(for: question.id).isDone }
+    /// The seed's rule: a question is done when it has an answer or a comment, as the question's
+    /// type counts an answer (a photo question's answer is its attached photo).
+    public func isDone(_ question: Question) -> Bool { question.type.isDone(answer(for: question.id)) }
 
     /// Questions that still have neither an answer nor a comment, in template order.
     public var openQuestions: [Question] { template.questions.filter { !isDone($0) } }

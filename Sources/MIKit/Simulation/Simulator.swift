@@ -26,7 +26,7 @@ public struct Simulator: Sendable {
                 return AnswerUpdate(question: question.id, value: nil, comment: generator.pick(Self.comments))
             }
             guard let value = value(for: question.kind) else {
-                return AnswerUpdate(question: question.id, value: nil, comment: "No value possible")
+                return AnswerUpdate(question: question.id, value: nil, comment: question.type.simulatedStandIn)
             }
             return AnswerUpdate(question: question.id, value: .json(value))
         }

@@ -185,6 +185,15 @@ private struct QuestionTally: Sendable {
             let kind = MediaKind(extension: (name as NSString).pathExtension)?.rawValue ?? "other"
             media[kind, default: 0] += 1
         }
+        // A question answered by its files (a photo) is answered when it has one.
+        if case .files = question.type.tally {
+            if question.type.isDone(answer), !answer.media.isEmpty {
+                answered += 1
+            } else if let comment = answer.comment, !Trimmed.text(comment).isEmpty {
+                commentOnly += 1
+            }
+            return
+        }
         guard let value = answer.value else {
             if let comment = answer.comment, !Trimmed.text(comment).isEmpty { commentOnly += 1 }
             return
@@ -215,6 +224,8 @@ private struct QuestionTally: Sendable {
                     cells[Cell(row: row, column: column), default: CellTally()].add(text)
                 }
             }
+        case .files:
+            break
         }
     }
 
@@ -272,6 +283,9 @@ private struct QuestionTally: Sendable {
                 }
                 return statistics
             }
+        case .files:
+            // Answered forms and the files per kind (`media`) say it all.
+            break
         }
         return result
     }

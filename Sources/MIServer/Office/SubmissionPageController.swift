@@ -164,13 +164,13 @@ struct SubmissionPageController {
                          templateID: String) -> [String: Any] {
         var values: [String: Any] = [
             "id": question.id, "number": number, "text": question.text, "type": question.typeDescription,
-            "done": answer.isDone,
+            "done": question.type.isDone(answer),
         ]
         if let help = question.help { values["help"] = help }
         if let picture = question.image { values["picture"] = ["name": picture, "url": pictureURL(templateID, picture)] }
         if let comment = answer.comment, !comment.isEmpty { values["comment"] = comment }
         // The answer in its type's shape (`QuestionType.presentation`).
-        switch question.type.presentation(of: answer.value) {
+        switch question.type.presentation(of: answer) {
         case .choices(let list)?:
             values["choices"] = list.options.map { ["label": $0, "chosen": list.chosen.contains($0)] }
             values["hasChoices"] = true
@@ -190,6 +190,10 @@ struct SubmissionPageController {
                 },
             ] as [String: Any]
             values["answered"] = answer.value != nil
+        case .media(let kind, let names)?:
+            // The files themselves are drawn with the question's media below.
+            values["mediaAnswer"] = kind.attached(names.count)
+            values["answered"] = !names.isEmpty
         case .yesNo, .text, nil:
             if let value = answer.value {
                 values["value"] = value.display

@@ -9,6 +9,10 @@ public enum QuestionTypes {
         ShortAnswerQuestion.self,
         NumericQuestion.self,
         TableQuestion.self,
+        BarcodeQuestion.self,
+        PhotoQuestion.self,
+        AudioQuestion.self,
+        VideoQuestion.self,
     ]
 
     /// The type a template's `type` value names under `keys`.
