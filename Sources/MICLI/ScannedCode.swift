@@ -8,7 +8,10 @@ import MIKit
 /// technician types the one meant; the same code twice counts once.
 enum ScannedCode {
     static func read(_ path: String, question: String) throws -> String {
-        let codes = try BarcodeReader().read(imageAt: URL(fileURLWithPath: path))
+        let codes: [String]
+        do { codes = try BarcodeReader().read(imageAt: URL(fileURLWithPath: path)) } catch {
+            throw ScanError.unread(question: question, error)
+        }
         var distinct: [String] = []
         for code in codes where !distinct.contains(code) { distinct.append(code) }
         guard distinct.count == 1, let code = distinct.first else {
@@ -22,15 +25,30 @@ enum ScannedCode {
 enum ScanError: ClassifiedError, Equatable {
     /// The photo holds several different codes.
     case severalCodes(path: String, question: String, codes: [String])
+    /// zbarimg read no code (or could not read the photo, or is missing).
+    case unread(question: String, BarcodeError)
 
-    var failureClass: FailureClass { .badData }
-    var code: String { "several-barcodes" }
+    var failureClass: FailureClass {
+        switch self {
+        case .severalCodes: return .badData
+        case .unread(_, let error): return error.failureClass
+        }
+    }
+
+    var code: String {
+        switch self {
+        case .severalCodes: return "several-barcodes"
+        case .unread(_, let error): return error.code
+        }
+    }
 
     var errorDescription: String? {
         switch self {
+        case .unread(let question, let error):
+            return "question \(question): \(error.errorDescription ?? error.code) — nothing was saved"
         case .severalCodes(let path, let question, let codes):
             let listed = codes.map { "\"\(DisplayText.escaped($0))\"" }.joined(separator: ", ")
-            return "\(SafeName.printable(path)) shows \(codes.count) different codes (\(listed)) — nothing was saved; type the one question \(question) means, and attach the photo with `mi attach`"
+            return "question \(question): \(SafeName.printable(path)) shows \(codes.count) different codes (\(listed)) — nothing was saved; type the one question \(question) means, and attach the photo with `mi attach`"
         }
     }
 }

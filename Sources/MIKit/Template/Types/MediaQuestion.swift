@@ -60,8 +60,11 @@ extension MediaQuestion {
     }
 
     var takesNoValue: String {
-        "a \(Self.kind.rawValue) question takes no typed value: its answer is the attached \(Self.kind.rawValue) (`mi attach FORM QUESTION FILE`)"
+        "\(Self.a(Self.kind)) question takes no typed value: its answer is the attached \(Self.kind.rawValue) (`mi attach FORM QUESTION FILE`)"
     }
+
+    /// "a photo", "an audio".
+    static func a(_ kind: MediaKind) -> String { (kind == .audio ? "an " : "a ") + kind.rawValue }
 
     public var answerMedia: MediaAnswer? { MediaAnswer(kind: Self.kind, maxFiles: maxFiles) }
 
@@ -77,8 +80,8 @@ extension MediaQuestion {
         for name in names {
             let kind = MediaKind(extension: (name as NSString).pathExtension)
             guard kind == Self.kind else {
-                let what = kind.map { "a \($0.rawValue) file" } ?? "not a media file"
-                throw rules.refuse("\(SafeName.printable((name as NSString).lastPathComponent)) is \(what), but the question takes a \(Self.kind.rawValue) (\(Self.extensions.joined(separator: ", ")))")
+                let what = kind.map { "\(Self.a($0)) file" } ?? "not a media file"
+                throw rules.refuse("\(SafeName.printable((name as NSString).lastPathComponent)) is \(what), but the question takes \(Self.a(Self.kind)) (\(Self.extensions.joined(separator: ", ")))")
             }
         }
         guard names.count <= maxFiles else {
