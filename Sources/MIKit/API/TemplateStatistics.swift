@@ -115,7 +115,7 @@ public struct GroupStatistics: Codable, Sendable, Equatable {
 public struct QuestionStatistics: Codable, Sendable, Equatable {
     public var id: String
     public var text: String
-    /// The template's type name: `multipleChoice`, `trueFalse`, `shortAnswer`, `numeric`, `table`.
+    /// The template's type name: `multipleChoice`, `trueFalse`, `shortAnswer`, `numeric`, `table`, `barcode`, `photo`, `audio`, `video`.
     public var type: String
     /// Forms with a value (a photo, audio or video question: with a file of its kind).
     public var answered: Int
