@@ -183,6 +183,7 @@ final class MediaAndBarcodeTests: XCTestCase {
             (["attach", name, "clip", gauge], "question clip (4 of 4): gauge.jpg is a photo file, but the question takes a video"),
             (["answer", name, "sound", noise, noise, noise], "the question takes at most 2 files, and it would have 3"),
             (["answer", name, "--file", "-"], "question outlet (2 of 4): a photo question takes no typed value: its answer is the attached photo"),
+            (["answer", name, "outlet", gauge, "--comment", "bell\u{7}"], "comment on outlet"),
         ] {
             let refused = try sandbox.run(arguments, stdin: #"{"outlet": "gauge.jpg"}"#)
             XCTAssertEqual(refused.status, 65, "\(arguments): \(refused.output)")
@@ -273,6 +274,8 @@ final class MediaAndBarcodeTests: XCTestCase {
         XCTAssertEqual((figures[2]["media"] as? [[String: Any]])?.first?["count"] as? Int, 2)
         let statsText = try sandbox.run(["stats", "asset-check"])
         XCTAssertEqual(statsText.status, 0, statsText.output)
+        XCTAssertTrue(statsText.stdout.contains("answered 1 · comment only 3 · unanswered 0"), statsText.stdout)
+        XCTAssertTrue(statsText.stdout.contains("media: audio 2"), statsText.stdout)
 
         // Exports: the file names in one cell, space-separated; JSONL as form.json.
         let archive = sandbox.root.appendingPathComponent("assets.zip")

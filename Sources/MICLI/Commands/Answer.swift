@@ -120,6 +120,8 @@ extension MI {
                 let loaded = try workflow.store.load(location)
                 let (index, found) = try Workflow.question(question, in: loaded.template)
                 let label = Workflow.rules(for: index, in: loaded.template).label
+                // The comment is checked before the file is copied, so a refused one attaches nothing.
+                if let comment { try TextRules.check(comment, field: "comment on \(found.id)", allowNewlines: true) }
                 let files: [MediaFile]
                 if let fromImage {
                     if let media = found.type.answerMedia {
