@@ -310,7 +310,7 @@ final class MediaAndBarcodeTests: XCTestCase {
         let run = try browse(sandbox, facts: ["id": id, "password": TestDirectory.password(for: "fiona")])
         let log = (try? String(contentsOf: server.log, encoding: .utf8)) ?? ""
         XCTAssertEqual(run.status, 0, "the browser steps:\n\(run.output)\nmi-server's log (last 2000):\n\(log.suffix(2000))")
-        XCTAssertTrue(run.stdout.contains("all 3 steps passed"), run.output)
+        XCTAssertTrue(run.stdout.contains("all 4 steps passed"), run.output)
         withExtendedLifetime(server) {}
     }
 
@@ -351,11 +351,21 @@ final class MediaAndBarcodeTests: XCTestCase {
             found = office.all("table#submissions tr.submission")
             b.check(len(found) == 1, f"q=MI-HYD-00042 found {len(found)} rows")
 
+        def statistics():
+            office.open("/templates/asset-check/stats", "statistics")
+            outlet = office.find('section.question-stats[data-question-id="outlet"] p.counts').text
+            b.check("1 answered" in outlet and "files: 1 photo" in outlet, f"the photo question's counts: {outlet!r}")
+            sound = office.find('section.question-stats[data-question-id="sound"] p.counts').text
+            b.check("1 answered" in sound and "2 audio" in sound, f"the audio question's counts: {sound!r}")
+            tag = office.find('section.question-stats[data-question-id="tag"]').text
+            b.check("MI-HYD-00042" in tag, f"the barcode's values: {tag!r}")
+
         try:
             ok = office.step("fiona signs in", b.signed_in, office, "fiona", facts["password"], "fiona")
             if ok:
                 office.step("the answers are drawn: code, photo, recordings, comment", answers_drawn)
                 office.step("the barcode is searchable", searchable)
+                office.step("statistics count the files as answers", statistics)
         finally:
             office.driver.quit()
         if office.failures:
