@@ -327,6 +327,8 @@ final class MediaAndBarcodeTests: XCTestCase {
 
         def answers_drawn():
             office.open(f"/submissions/{facts['id']}", "submission")
+            header = office.find("#submission-header").text
+            b.check("4 of 4 questions · 4 media" in header, f"the files count as answers in the header: {header!r}")
             tag = section("tag").text
             b.check("MI-HYD-00042" in tag, f"the barcode's value is not shown: {tag!r}")
             b.check(section("tag").find_elements(b.By.CSS_SELECTOR, "img.photo"), "the tag's photo is not shown")
