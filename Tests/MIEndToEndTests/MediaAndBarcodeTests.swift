@@ -357,6 +357,8 @@ final class MediaAndBarcodeTests: XCTestCase {
             office.open("/templates/asset-check/stats", "statistics")
             outlet = office.find('section.question-stats[data-question-id="outlet"] p.counts').text
             b.check("1 answered" in outlet and "files: 1 photo" in outlet, f"the photo question's counts: {outlet!r}")
+            whole = office.find('section.question-stats[data-question-id="outlet"]').text
+            b.check("No value to chart" not in whole, f"the files are the photo question's answers: {whole!r}")
             sound = office.find('section.question-stats[data-question-id="sound"] p.counts').text
             b.check("1 answered" in sound and "2 audio" in sound, f"the audio question's counts: {sound!r}")
             tag = office.find('section.question-stats[data-question-id="tag"]').text
@@ -380,6 +382,9 @@ final class MediaAndBarcodeTests: XCTestCase {
         let script = try XCTUnwrap(Bundle.module.url(forResource: "mi_office_browser", withExtension: "py"))
         let screenshots = OfficeBrowserTests.screenshots
         try FileManager.default.createDirectory(at: screenshots, withIntermediateDirectories: true)
+        for old in try FileManager.default.contentsOfDirectory(atPath: screenshots.path) where old.hasPrefix("media-") {
+            try FileManager.default.removeItem(at: screenshots.appendingPathComponent(old))
+        }
         let factsJSON = String(decoding: try JSONSerialization.data(withJSONObject: facts), as: UTF8.self)
         return try Sandbox.execute(URL(fileURLWithPath: "/usr/bin/timeout"),
                                    ["--kill-after=10", "300", "python3", "-c", Self.browserSteps,

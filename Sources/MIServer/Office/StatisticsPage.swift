@@ -215,7 +215,10 @@ struct StatisticsPage {
                 return cellValues
             }
         }
+        // A question answered by its files (a photo) has its counts and files above, not "no value".
+        let answeredByFiles = question.answered > 0 && !question.media.isEmpty
         values["nothingToChart"] = question.options == nil && question.cells == nil && values["numbers"] == nil && values["values"] == nil
+            && !answeredByFiles
         return values
     }
 
