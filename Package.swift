@@ -49,6 +49,7 @@ let package = Package(
         .target(name: "MICLI", dependencies: [
             "MIKit",
             "CMISystem",
+            "MIDevices",
             "MIDirectory",
             "MITransport",
             "MIDevices",
