@@ -8,6 +8,7 @@ extension MI {
             abstract: "Answer questions without prompts.",
             discussion: """
                 mi answer FORM QUESTION VALUE… [--comment TEXT]
+                mi answer FORM QUESTION --clear [--comment TEXT]
                 mi answer FORM --file answers.json
 
                 QUESTION is the question's id or its number from 1. VALUE is read as `mi fill` reads a typed \
@@ -16,6 +17,11 @@ extension MI {
                 takes one JSON array of rows with null in the cells that take no value. The answers file \
                 maps question ids to values (or to {"value": …, "comment": …}); --file - reads it from \
                 standard input. Nothing is saved unless every answer is valid.
+
+                --clear withdraws the question's answer (null in an answers file does the same): the value \
+                is removed, the comment stays unless --comment "" removes it, the attached media stay \
+                (`mi detach FORM MEDIA` removes one), and the audit trail records "cleared". A question \
+                left with neither an answer nor a comment is open again.
 
                 A template with a consent text takes no answer until the respondent accepts it: \
                 --accept-consent records that acceptance (who, when, the text's SHA-256) with the answers, \
@@ -39,6 +45,9 @@ extension MI {
         @Option(help: ArgumentHelp("A JSON file of question id → value (- for standard input).", valueName: "answers.json"), completion: .file())
         var file: String?
 
+        @Flag(help: "Withdraw the question's answer (its comment and media stay).")
+        var clear = false
+
         @Flag(help: "The respondent accepts the template's consent text (see `mi review`).")
         var acceptConsent = false
 
@@ -52,15 +61,18 @@ extension MI {
         }
 
         func validate() throws {
+            if clear, !answerWords.isEmpty {
+                throw ValidationError("give either a value or --clear, not both")
+            }
             if file != nil {
-                if question != nil || !answerWords.isEmpty || comment != nil {
-                    throw ValidationError("give either --file or QUESTION VALUE…/--comment, not both")
+                if question != nil || !answerWords.isEmpty || comment != nil || clear {
+                    throw ValidationError("give either --file or QUESTION VALUE…/--comment/--clear, not both (in the file, null clears an answer)")
                 }
             } else if question == nil, acceptConsent {
                 return
             } else {
                 guard question != nil else { throw ValidationError("say which question to answer, or pass --file answers.json") }
-                if answerWords.isEmpty && comment == nil {
+                if answerWords.isEmpty && comment == nil && !clear {
                     throw ValidationError("give a value for question \(question ?? ""), a --comment, or both")
                 }
             }
@@ -73,10 +85,12 @@ extension MI {
                 updates = try Workflow.updates(fromAnswersFile: try Self.read(file))
             } else if let question {
                 let words = answerWords
-                updates = [AnswerUpdate(question: question, value: words.isEmpty ? nil : .words(words), comment: comment)]
+                let input: AnswerUpdate.Input? = clear ? .clear : words.isEmpty ? nil : .words(words)
+                updates = [AnswerUpdate(question: question, value: input, comment: comment)]
             } else {
                 updates = []
             }
+            let before = clear ? try context.run { try $0.store.load($0.resolve(form)) } : nil
             let saved = try context.run { try $0.answer(form, updates, acceptingConsent: acceptConsent) }
             if global.json {
                 try Terminal.json(FormJSON(saved))
@@ -87,7 +101,14 @@ extension MI {
                 } else if acceptConsent, updates.isEmpty {
                     Terminal.out("Template \(saved.template.id) asks no consent: nothing to accept.")
                 }
-                if !updates.isEmpty {
+                if clear, let question, let index = try? Workflow.question(question, in: saved.template).index {
+                    let id = saved.template.questions[index].id
+                    let had = before.map { $0.answer(for: id).value != nil || $0.answer(for: id).draft != nil } ?? true
+                    let media = saved.answer(for: id).media.count
+                    let kept = media == 0 ? "" : " (its \(Format.plural(media, "media file")) kept; `\(ShellWord.mi("detach", saved.name))` MEDIA removes one)"
+                    Terminal.out(had ? "Cleared the answer to \(DisplayText.escaped(id)) in \(saved.name)\(kept) (\(done) of \(saved.template.questions.count) questions done)."
+                                     : "\(DisplayText.escaped(id)) in \(saved.name) had no answer: nothing to clear.")
+                } else if !updates.isEmpty {
                     Terminal.out("Saved \(Format.plural(updates.count, "answer")) in \(saved.name) (\(done) of \(saved.template.questions.count) questions done).")
                 }
             }

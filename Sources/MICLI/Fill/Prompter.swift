@@ -47,6 +47,8 @@ enum FillInput: Equatable {
     /// `:img`: open the question's picture.
     case image
     case comment(String)
+    /// `:clear`: withdraw the question's answer.
+    case clear
     case next
     case answer(String)
 
@@ -58,6 +60,7 @@ enum FillInput: Equatable {
         case ":x", ":exit", ":save", ":q", ":quit": self = .saveAndExit
         case "?", ":?", ":h", ":help": self = .help
         case ":img", ":image", ":imagen": self = .image
+        case ":clear": self = .clear
         case "": self = .next
         default:
             for prefix in [":comment", ":c"] where lowered == prefix || lowered.hasPrefix(prefix + " ") {
@@ -68,5 +71,5 @@ enum FillInput: Equatable {
         }
     }
 
-    static let legend = "Enter = next (keeps the current answer) · :b back without saving · :x save and exit · ? help · :c TEXT comment"
+    static let legend = "Enter = next (keeps the current answer) · :b back without saving · :x save and exit · ? help · :c TEXT comment · :clear withdraws the answer"
 }
