@@ -122,7 +122,7 @@ final class OfficeBrowserTests: XCTestCase {
              "published": ["integer": true, "min": 1, "max": 40]],
             ["type": "multipleChoice", "id": "cap", "text": "Outlet cap", "options": ["Present", "Missing"],
              "inputs": ["maxAnswers": "wholeNumber"],
-             "settings": ["maxAnswers": "1"], "published": ["maxAnswers": 1]],
+             "settings": ["maxAnswers": "1"], "published": ["Max-answers": 1]],
         ]
         let facts: [String: Any] = [
             "templateId": "hydrant-flow", "templateTitle": "Hydrant flow test",
