@@ -69,8 +69,8 @@ final class WithdrawAnswerTests: XCTestCase {
         XCTAssertTrue(seal.stdout.contains("1 media file kept"), seal.stdout)
         let sealAnswer = try XCTUnwrap(try answers(sandbox, name)["seal"])
         XCTAssertNil(sealAnswer["value"])
-        XCTAssertEqual(sealAnswer["media"] as? [String], ["Qid3(1).jpg"])
-        XCTAssertTrue(FileManager.default.fileExists(atPath: sandbox.formFolder(name).appendingPathComponent("Qid3(1).jpg").path))
+        XCTAssertEqual(sealAnswer["media"] as? [String], ["Qid2(1).jpg"])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: sandbox.formFolder(name).appendingPathComponent("Qid2(1).jpg").path))
 
         // The history tells it, in words and in --json.
         let history = try sandbox.run(["review", name, "--history"])
@@ -203,7 +203,7 @@ final class WithdrawAnswerTests: XCTestCase {
         XCTAssertTrue(cleared.stdout.contains("Cleared the answer (1 media file kept)"), cleared.stdout)
         let seal = try XCTUnwrap(try answers(sandbox, name)["seal"])
         XCTAssertNil(seal["value"])
-        XCTAssertEqual(seal["media"] as? [String], ["Qid3(1).jpg"])
+        XCTAssertEqual(seal["media"] as? [String], ["Qid2(1).jpg"])
         XCTAssertEqual(try audit(sandbox, name).last?["action"] as? String, "cleared")
     }
 
