@@ -115,7 +115,7 @@ final class QuestionTypeTests: XCTestCase {
         for type in QuestionTypes.all {
             for field in type.editorFields where !structured.contains(field.input) {
                 let name = NSRegularExpression.escapedPattern(for: field.key.rawValue)
-                let pattern = try NSRegularExpression(pattern: #"["']"# + name + #"["']|\."# + name + #"\b"#)
+                let pattern = try NSRegularExpression(pattern: #"["']"# + name + #"["']|question\."# + name + #"\b"#)
                 let found = pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text))
                 XCTAssertNil(found, "editor.js names \(type.typeKey)'s key \(field.key)")
             }
