@@ -102,6 +102,48 @@ final class OfficeBrowserTests: XCTestCase {
         withExtendedLifetime(server) {}
     }
 
+    /// The editor draws every setting from MIKit's registry (each type's `editorFields`, the
+    /// template's `Template.editorFields`): fiona ticks the template's one-form-per-technician
+    /// flag, builds a numeric question through its checkbox and number inputs — the live check
+    /// naming a min above the max, then a fraction in a whole-number question, beside the min
+    /// input — publishes it, and the editor reads every setting back; `mi` enforces the bounds.
+    func testEditorDrawsEverySettingFromTheRegistry() throws {
+        let sandbox = try Sandbox()
+        try ServerTests.prepare(sandbox)
+        let server = try RunningServer(sandbox)
+        let questions: [[String: Any]] = [
+            ["type": "numeric", "id": "flow", "text": "Flow at the outlet (l/min)",
+             "inputs": ["integer": "flag", "min": "number", "max": "number"],
+             "bad": [
+                ["key": "min", "value": "10", "with": ["max": "2"], "at": "min", "message": "is greater than max"],
+                ["key": "integer", "value": true, "with": ["min": "0.5", "max": "40"], "at": "min", "message": "not a whole number"],
+             ],
+             "settings": ["integer": true, "min": "1", "max": "40"],
+             "published": ["integer": true, "min": 1, "max": 40]],
+            ["type": "multipleChoice", "id": "cap", "text": "Outlet cap", "options": ["Present", "Missing"],
+             "inputs": ["maxAnswers": "wholeNumber"],
+             "settings": ["maxAnswers": "1"], "published": ["Max-answers": 1]],
+        ]
+        let facts: [String: Any] = [
+            "templateId": "hydrant-flow", "templateTitle": "Hydrant flow test",
+            "fionaPassword": TestDirectory.password(for: "fiona"), "questions": questions,
+        ]
+        let run = try browse(sandbox, mode: ["--generic-editor"], facts: facts, screenshots: "generic-")
+        let log = (try? String(contentsOf: server.log, encoding: .utf8)) ?? ""
+        XCTAssertEqual(run.status, 0, "the steps:\n\(run.output)\nmi-server's log (last 3000):\n\(log.suffix(3000))")
+        XCTAssertTrue(run.stdout.contains("all 4 steps passed"), "not every step ran and passed (above)")
+        guard run.status == 0 else { return }
+
+        let refresh = try sandbox.run(["templates", "--refresh"], as: "ana")
+        XCTAssertEqual(refresh.status, 0, refresh.output)
+        _ = try sandbox.newForm("hydrant-flow", as: "ana", name: "hydrant-1")
+        for (value, status) in [("0", 65), ("2.5", 65), ("41", 65), ("12", 0)] {
+            let answered = try sandbox.run(["answer", "hydrant-1", "flow", value], as: "ana")
+            XCTAssertEqual(answered.status, Int32(status), "flow \(value): \(answered.output)")
+        }
+        withExtendedLifetime(server) {}
+    }
+
     /// 12 forms made by `mi simulate` (`sim-3-1` … `sim-3-12`) and one real one, on a server that
     /// accepts simulated forms: one switch hides the simulated ones in the listing and the
     /// statistics, names sort naturally (`sim-3-2` before `sim-3-12`), and the pages of 5 say

@@ -35,10 +35,16 @@ final class AnswersFileTests: XCTestCase {
         XCTAssertEqual(result[1].comment, "counter hard to read")
     }
 
-    func testNullValueInAnObjectMeansNoValue() throws {
-        let result = try updates(#"{"notes": {"value": null, "comment": "n/a"}}"#)
-        XCTAssertNil(result.first?.value)
-        XCTAssertEqual(result.first?.comment, "n/a")
+    /// null withdraws the answer (it used to keep the old value without a word); the comment
+    /// beside it still applies.
+    func testNullWithdrawsTheValueAndTheCommentBesideItApplies() throws {
+        let result = try updates(#"{"notes": {"value": null, "comment": "n/a"}, "pressure": null, "guard": {"comment": "c"}}"#)
+        XCTAssertEqual(result.map(\.question), ["guard", "notes", "pressure"])
+        guard case .clear? = result[1].value else { return XCTFail("\(String(describing: result[1].value))") }
+        XCTAssertEqual(result[1].comment, "n/a")
+        guard case .clear? = result[2].value else { return XCTFail("\(String(describing: result[2].value))") }
+        XCTAssertNil(result[2].comment)
+        XCTAssertNil(result[0].value, "no \"value\": the value stays")
     }
 
     func testMalformedJSONIsOneClearError() {

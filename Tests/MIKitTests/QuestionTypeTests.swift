@@ -86,4 +86,48 @@ final class QuestionTypeTests: XCTestCase {
         XCTAssertEqual(naming, [], "these files switch over (or name) question types outside Sources/MIKit/Template/Types")
         XCTAssertGreaterThan(try FileManager.default.contentsOfDirectory(atPath: sources.appendingPathComponent("MIKit/Template/Types").path).count, 5)
     }
+
+    /// The office editor draws each type's keys from `editorFields`: every key a type reads has
+    /// exactly one field there, and a template's own editable keys are template keys.
+    func testEveryKeyOfEveryTypeHasOneEditorField() {
+        for type in QuestionTypes.all {
+            let fields = type.editorFields.map(\.key)
+            XCTAssertEqual(fields.count, Set(fields).count, "\(type.typeKey) lists a key twice: \(fields)")
+            XCTAssertEqual(Set(fields), Set(type.keys), "\(type.typeKey)'s editor fields are not its keys")
+            for field in type.editorFields where field.input == .choice {
+                XCTAssertFalse(field.choices.isEmpty, "\(type.typeKey).\(field.key) is a choice of nothing")
+            }
+        }
+        XCTAssertEqual(NumericQuestion.editorFields.map(\.input), [.flag, .number, .number])
+        XCTAssertEqual(MultipleChoiceQuestion.editorFields.map(\.input), [.options, .wholeNumber])
+        XCTAssertEqual(TableQuestion.editorFields.map(\.input), [.rows, .columns, .cells])
+        // A type that declares nothing gets a line of text per key, captioned from the key's name.
+        XCTAssertEqual(EditorField(TemplateKeys.Key("minAccuracy"), .number).caption, "Min accuracy")
+        let templateKeys = Set(TemplateKeys.Key.allCases)
+        for field in Template.editorFields {
+            XCTAssertTrue(templateKeys.contains(field.key), "\(field.key) is not a known key")
+            XCTAssertFalse([TemplateKeys.Key.id, .title, .version, .questions].contains(field.key), "\(field.key) has its own input")
+        }
+        XCTAssertEqual(Template.editorFields.first { $0.key == .scoring }?.choices, Scoring.allCases.map(\.rawValue))
+    }
+
+    /// editor.js names no scalar key of any type: it draws them from the registry, so a new
+    /// type's keys need no change there.
+    func testEditorScriptNamesNoScalarKey() throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/MIServer/Office/Assets/editor.js")
+        let text = try String(contentsOf: script, encoding: .utf8)
+        let structured: Set<EditorField.Input> = [.options, .rows, .columns, .cells]
+        for type in QuestionTypes.all {
+            for field in type.editorFields where !structured.contains(field.input) {
+                let name = NSRegularExpression.escapedPattern(for: field.key.rawValue)
+                let pattern = try NSRegularExpression(pattern: #"["']"# + name + #"["']|question\."# + name + #"\b"#)
+                let found = pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text))
+                XCTAssertNil(found, "editor.js names \(type.typeKey)'s key \(field.key)")
+            }
+        }
+        for field in Template.editorFields {
+            XCTAssertFalse(text.contains("\"\(field.key.rawValue)\""), "editor.js names the template key \(field.key)")
+        }
+    }
 }

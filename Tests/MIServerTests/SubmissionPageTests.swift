@@ -152,6 +152,21 @@ class SubmissionPageTests: EngineTestCase {
         }
     }
 
+    /// A withdrawn answer is in the history the office shows, in the words `mi review` uses.
+    func testAWithdrawnAnswerIsInTheHistory() async throws {
+        let fixture = try makeFixture()
+        try await fixture.test { client in
+            let token = try await client.login("fiona")
+            let data = try ServerFixture.formData(cleared: ["pressure", "hours"])
+            try await assertStatus(.created, try await client.upload(try ServerFixture.upload(formData: data), token: token))
+            let session = try await client.officeSession("fiona", fixture: fixture)
+            let page = try await client.execute(uri: "/submissions/\(ServerFixture.formID.uuidString.lowercased())", method: .get,
+                                                headers: [.cookie: session.cookieHeader]) { $0 }
+            XCTAssertEqual(page.status, .ok, page.text)
+            XCTAssertTrue(page.text.contains("cleared the answer to pressure, hours by ana"), page.text)
+        }
+    }
+
     func testADownloadNameCannotBreakTheHeader() {
         XCTAssertEqual(SubmissionPageController.attachment("bomba \"7\"\r\nX: y ñ.pdf"),
                        "attachment; filename=\"bomba _7___X: y _.pdf\"; filename*=UTF-8''bomba%20%227%22%0D%0AX%3A%20y%20%C3%B1.pdf")

@@ -10,6 +10,7 @@ extension MI {
             discussion: """
                 mi answer FORM QUESTION VALUE… [--comment TEXT]
                 mi answer FORM QUESTION --from-image PHOTO
+                mi answer FORM QUESTION --clear [--comment TEXT]
                 mi answer FORM --file answers.json
                 mi answer FORM QUESTION --gps [--gps-timeout SECONDS]
 
@@ -35,6 +36,11 @@ extension MI {
                 photo (with zbarimg) and keeps the photo as the question's media. A photo with no code, or \
                 with several different codes, saves nothing. A photo, audio or video question's answer is \
                 its file: VALUE is the path of the file (or files) to attach, as `mi attach` does.
+
+                --clear withdraws the question's answer (null in an answers file does the same): the value \
+                is removed, the comment stays unless --comment "" removes it, the attached media stay \
+                (`mi detach FORM MEDIA` removes one), and the audit trail records "cleared". A question \
+                left with neither an answer nor a comment is open again.
 
                 A template with a consent text takes no answer until the respondent accepts it: \
                 --accept-consent records that acceptance (who, when, the text's SHA-256) with the answers, \
@@ -62,6 +68,9 @@ extension MI {
                                    valueName: "photo"), completion: .file())
         var fromImage: String?
 
+        @Flag(help: "Withdraw the question's answer (its comment and media stay).")
+        var clear = false
+
         @Flag(help: "The respondent accepts the template's consent text (see `mi review`).")
         var acceptConsent = false
 
@@ -81,6 +90,12 @@ extension MI {
         }
 
         func validate() throws {
+            if clear, !answerWords.isEmpty {
+                throw ValidationError("give either a value or --clear, not both")
+            }
+            if clear, gps || fromImage != nil {
+                throw ValidationError("give either --clear or --gps/--from-image, not both")
+            }
             if gps, fromImage != nil { throw ValidationError("give either --gps or --from-image, not both") }
             if gps {
                 guard file == nil, question != nil, answerWords.isEmpty else {
@@ -97,14 +112,14 @@ extension MI {
                 return
             }
             if file != nil {
-                if question != nil || !answerWords.isEmpty || comment != nil {
-                    throw ValidationError("give either --file or QUESTION VALUE…/--comment, not both")
+                if question != nil || !answerWords.isEmpty || comment != nil || clear {
+                    throw ValidationError("give either --file or QUESTION VALUE…/--comment/--clear, not both (in the file, null clears an answer)")
                 }
             } else if question == nil, acceptConsent {
                 return
             } else {
                 guard question != nil else { throw ValidationError("say which question to answer, or pass --file answers.json") }
-                if answerWords.isEmpty && comment == nil {
+                if answerWords.isEmpty && comment == nil && !clear {
                     throw ValidationError("give a value for question \(question ?? ""), a --comment, or both")
                 }
             }
@@ -122,10 +137,12 @@ extension MI {
                 updates = [try fix(question, context: context)]
             } else if let question {
                 let words = answerWords
-                updates = [AnswerUpdate(question: question, value: words.isEmpty ? nil : .words(words), comment: comment)]
+                let input: AnswerUpdate.Input? = clear ? .clear : words.isEmpty ? nil : .words(words)
+                updates = [AnswerUpdate(question: question, value: input, comment: comment)]
             } else {
                 updates = []
             }
+            let before = clear ? try context.run { try $0.store.load($0.resolve(form)) } : nil
             let saved = try context.run { try $0.answer(form, updates, acceptingConsent: acceptConsent) }
             if global.json {
                 try Terminal.json(FormJSON(saved))
@@ -136,7 +153,14 @@ extension MI {
                 } else if acceptConsent, updates.isEmpty {
                     Terminal.out("Template \(saved.template.id) asks no consent: nothing to accept.")
                 }
-                if !updates.isEmpty {
+                if clear, let question, let index = try? Workflow.question(question, in: saved.template).index {
+                    let id = saved.template.questions[index].id
+                    let had = before.map { $0.answer(for: id).value != nil || $0.answer(for: id).draft != nil } ?? true
+                    let media = saved.answer(for: id).media.count
+                    let kept = media == 0 ? "" : " (its \(Format.plural(media, "media file")) kept; `\(ShellWord.mi("detach", saved.name))` MEDIA removes one)"
+                    Terminal.out(had ? "Cleared the answer to \(DisplayText.escaped(id)) in \(saved.name)\(kept) (\(done) of \(saved.template.answerableCount) questions done)."
+                                     : "\(DisplayText.escaped(id)) in \(saved.name) had no answer: nothing to clear.")
+                } else if !updates.isEmpty {
                     Terminal.out("Saved \(Format.plural(updates.count, "answer")) in \(saved.name) (\(done) of \(saved.template.answerableCount) questions done).")
                 }
             }

@@ -7,7 +7,8 @@ extension MI {
             abstract: "Fill a form question by question (works typed or with piped input).",
             discussion: """
                 At each question type the answer and press Enter (Next saves it). Enter alone keeps the \
-                current answer. :b goes back without saving, :x saves and exits, ? shows the question's \
+                current answer (on a terminal it asks first: Enter again keeps it, clear withdraws it). \
+                :clear withdraws the answer (its comment and media stay). :b goes back without saving, :x saves and exits, ? shows the question's \
                 help, :c TEXT adds a comment, :img opens the question's picture (with xdg-open when there is a \
                 display; otherwise its path is shown). A question needs an answer or a comment to go on; a note is \
                 shown and passed. A table is \

@@ -158,9 +158,30 @@ struct FillSession {
         if let media = question.type.answerMedia { return try askFiles(question, media, rules: rules) }
 
         var pendingComment: String?
+        /// A line typed at the keep-or-clear question that is a new answer: read as if typed here.
+        var typedAhead: String?
         while true {
-            guard let line = prompter.ask(QuestionPrompt.answerPrompt(for: question), completing: labels) else {
+            let current = form.answer(for: question.id)
+            guard let line = typedAhead ?? prompter.ask(QuestionPrompt.answerPrompt(for: question), completing: labels) else {
                 return try saveThenExit(question, pendingComment)
+            }
+            typedAhead = nil
+            var input = FillInput(line)
+            // Enter on an answered question, on a terminal, asks before it goes on: Enter again
+            // keeps the answer (what Enter always did), `clear` withdraws it, anything else is a
+            // new answer. Piped, an empty line keeps the answer without asking.
+            if input == .next, let old = current.value, prompter.interactive {
+                let shown = ReviewText.display(old, question: question)
+                guard let reply = prompter.ask("Enter keeps \(shown); type clear to withdraw it, or a new answer > ", completing: labels) else {
+                    return try saveThenExit(question, pendingComment)
+                }
+                switch reply.trimmingCharacters(in: .whitespaces).lowercased() {
+                case "": break
+                case "clear", ":clear": input = .clear
+                default:
+                    typedAhead = reply
+                    continue
+                }
             }
             let value: AnswerValue?
             if let wanted = question.type.positionFix, Self.asksForFix(line, answered: current.value != nil) {
@@ -178,7 +199,7 @@ struct FillSession {
                     continue
                 }
             } else {
-            switch FillInput(line) {
+            switch input {
             case .back:
                 if pendingComment != nil { prompter.say("The comment was not saved (:b goes back without saving).") }
                 return .back
@@ -202,6 +223,10 @@ struct FillSession {
             case .comment(let text):
                 pendingComment = text
                 prompter.say(text.isEmpty ? "Comment removed (saved with Next)." : "Comment noted (saved with Next).")
+                continue
+            case .clear:
+                try clearAnswer(question, pendingComment)
+                pendingComment = nil
                 continue
             case .next:
                 value = nil
@@ -233,6 +258,24 @@ struct FillSession {
     static func asksForFix(_ line: String, answered: Bool) -> Bool {
         let word = line.trimmingCharacters(in: .whitespaces).lowercased()
         return word == "gps" || (word.isEmpty && !answered)
+    }
+
+    /// Withdraws the question's answer (with a pending comment, saved with it); its comment and
+    /// media stay. The question is asked again: a new answer, a comment, or :x to leave it open.
+    mutating func clearAnswer(_ question: Question, _ pendingComment: String?,
+                              hint: String = "Type a new answer, :c TEXT for a comment, or :x to leave it open.") throws {
+        let before = form.answer(for: question.id)
+        guard before.value != nil || before.draft != nil else {
+            if let pendingComment { try save(question, value: nil, comment: pendingComment) }
+            return prompter.say("There is no answer to clear.")
+        }
+        try save(AnswerUpdate(question: question.id, value: .clear, comment: pendingComment))
+        let after = form.answer(for: question.id)
+        var kept: [String] = []
+        if after.comment != nil { kept.append("the comment") }
+        if !after.media.isEmpty { kept.append(Format.plural(after.media.count, "media file")) }
+        let keeping = kept.isEmpty ? "" : " (\(kept.joined(separator: " and ")) kept)"
+        prompter.say("Cleared the answer\(keeping). \(hint)")
     }
 
     func showHelp(_ question: Question) {
@@ -292,6 +335,8 @@ struct FillSession {
             case .help: showHelp(question)
             case .image: showImage(question)
             case .scan: prompter.say("Type the path of the \(media.kind.rawValue) itself: it is the answer.")
+            case .clear:
+                prompter.say("The \(media.kind.rawValue) attached is the answer: `\(ShellWord.mi("detach", form.name)) MEDIA` removes one.")
             case .comment(let text):
                 pendingComment = text
                 prompter.say(text.isEmpty ? "Comment removed (saved with Next)." : "Comment noted (saved with Next).")
@@ -346,13 +391,18 @@ struct FillSession {
         if valueCells.allSatisfy({ cells[$0.row][$0.column] != nil }) {
             let finished = current.draft == nil
             while !stepping {
-                let prompt = finished ? "Enter keeps the table, e edits it (or :b/:x/:c TEXT/?) > "
-                                      : "Enter saves this table, e edits it (or :b/:x/:c TEXT/?) > "
+                let prompt = finished ? "Enter keeps the table, e edits it (or :b/:x/:c TEXT/:clear/?) > "
+                                      : "Enter saves this table, e edits it (or :b/:x/:c TEXT/:clear/?) > "
                 guard let line = prompter.ask(prompt) else { return .exit }
                 switch FillInput(line) {
                 case .next:
                     if !finished { try save(question, value: try rules.checkTable(cells), comment: nil) }
                     return .next
+                case .clear:
+                    // The whole table withdrawn: its cells are asked again from the first.
+                    try clearAnswer(question, nil, hint: "Its cells are asked again from the first; :x leaves it open.")
+                    cells = rows.map { _ in columns.map { _ -> String? in nil } }
+                    stepping = true
                 case .back: return .back
                 case .saveAndExit: return .exit
                 case .comment(let text): try saveTableComment(question, text)
@@ -397,6 +447,11 @@ struct FillSession {
                 prompter.say(FillSession.noScanHere)
             case .comment(let text):
                 try saveTableComment(question, text)
+            case .clear:
+                try clearAnswer(question, nil, hint: "Its cells are asked again from the first; :x leaves it open.")
+                cells = rows.map { _ in columns.map { _ -> String? in nil } }
+                stepping = false
+                position = 0
             case .next:
                 if old != nil { position = following(position) } else {
                     try refuse(FillError.cellNeedsValue(question: rules.label, cell: rules.place(r, c)))

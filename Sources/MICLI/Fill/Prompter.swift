@@ -49,6 +49,8 @@ enum FillInput: Equatable {
     /// `:scan PATH`: read the answer from the barcode in a photo, and keep the photo.
     case scan(String)
     case comment(String)
+    /// `:clear`: withdraw the question's answer.
+    case clear
     case next
     case answer(String)
 
@@ -60,6 +62,7 @@ enum FillInput: Equatable {
         case ":x", ":exit", ":save", ":q", ":quit": self = .saveAndExit
         case "?", ":?", ":h", ":help": self = .help
         case ":img", ":image", ":imagen": self = .image
+        case ":clear": self = .clear
         case "": self = .next
         default:
             if lowered == ":scan" || lowered.hasPrefix(":scan ") {
@@ -85,5 +88,5 @@ enum FillInput: Equatable {
         return path
     }
 
-    static let legend = "Enter = next (keeps the current answer) · :b back without saving · :x save and exit · ? help · :c TEXT comment"
+    static let legend = "Enter = next (keeps the current answer) · :b back without saving · :x save and exit · ? help · :c TEXT comment · :clear withdraws the answer"
 }

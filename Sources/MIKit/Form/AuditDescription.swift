@@ -10,6 +10,8 @@ extension AuditEvent {
             return ["created", note.map { "from \($0)" }, who].compactMap { $0 }.joined(separator: " ")
         case .answered:
             return ["answered", questionList.isEmpty ? nil : questionList, who].compactMap { $0 }.joined(separator: " ")
+        case .cleared:
+            return ["cleared the answer to", questionList.isEmpty ? nil : questionList, who].compactMap { $0 }.joined(separator: " ")
         case .attached:
             return ["attached", media, questionList.isEmpty ? nil : "to \(questionList)", who].compactMap { $0 }.joined(separator: " ")
         case .detached:

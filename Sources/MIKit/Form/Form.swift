@@ -229,6 +229,8 @@ public struct AuditEvent: Codable, Sendable, Equatable {
         case simulated
         /// The respondent accepted the template's consent text (`note`: its SHA-256).
         case consented
+        /// Answers were withdrawn (`questions`): their values removed, comments and media kept.
+        case cleared
     }
     public var at: Date
     public var by: String

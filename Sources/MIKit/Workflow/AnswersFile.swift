@@ -3,6 +3,8 @@ import Foundation
 /// Answers given as data: an answers file, or one update from the command line.
 extension Workflow {
     /// Parses an answers file: `{question id: value}` or `{question id: {"value": …, "comment": …}}`.
+    /// A value of `null` withdraws the answer (`AnswerUpdate.Input.clear`); a comment beside it
+    /// still applies. An entry without `"value"` leaves the value as it is.
     public static func updates(fromAnswersFile data: Data) throws -> [AnswerUpdate] {
         let json: JSONValue
         do { json = try JSONValue.parse(data) } catch let error as DecodingError {
@@ -13,6 +15,7 @@ extension Workflow {
         }
         return try object.keys.sorted().compactMap { key -> AnswerUpdate? in
             guard let value = object[key] else { return nil }
+            if value == .null { return AnswerUpdate(question: key, value: .clear) }
             guard case .object(let parts) = value else { return AnswerUpdate(question: key, value: .json(value)) }
             let unknown = parts.keys.filter { !["value", "comment"].contains($0) }.sorted()
             guard unknown.isEmpty else {
@@ -28,8 +31,8 @@ extension Workflow {
                 }
                 comment = text
             }
-            return AnswerUpdate(question: key, value: parts["value"].flatMap { $0 == .null ? nil : .json($0) },
-                                comment: comment)
+            let input: AnswerUpdate.Input? = parts["value"].map { $0 == .null ? .clear : .json($0) }
+            return AnswerUpdate(question: key, value: input, comment: comment)
         }
     }
 }
@@ -42,6 +45,9 @@ public struct AnswerUpdate: Sendable {
         case validated(AnswerValue)
         /// The cells of a table typed so far; kept as the answer's draft.
         case draft([[String?]])
+        /// Withdraws the answer: no value and no draft. The comment and the media stay (media are
+        /// removed one by one with `mi detach`).
+        case clear
     }
     public var question: String
     public var value: Input?
@@ -57,7 +63,8 @@ public struct AnswerUpdate: Sendable {
 
 extension Answer {
     /// Applies one update after checking it: a value replaces the value and ends any draft, a
-    /// draft keeps the value as it is, a comment replaces the comment (empty removes it).
+    /// draft keeps the value as it is, a clear removes both, a comment replaces the comment
+    /// (empty removes it).
     mutating func apply(_ update: AnswerUpdate, rules: AnswerRules) throws {
         try rules.checkTakesAnswer()
         switch update.value {
@@ -66,6 +73,7 @@ extension Answer {
         case .json(let json): (value, draft) = (try rules.value(fromJSON: json), nil)
         case .validated(let validated): (value, draft) = (validated, nil)
         case .draft(let cells): draft = try rules.draft(cells)
+        case .clear: (value, draft) = (nil, nil)
         }
         // Every source of a value (words, JSON, `mi fill`'s validated ones, drafts) meets the text rule.
         let field = "answer to \(rules.question.id)"

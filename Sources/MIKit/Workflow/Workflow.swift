@@ -67,7 +67,19 @@ public struct Workflow: Sendable {
         try Self.checkConsent(form, name: location.name)
         let changed = try Self.apply(updates, to: &form)
         guard form != original else { return form }
-        if !changed.isEmpty { form.record(AuditEvent(at: date, by: actor.name, action: .answered, questions: changed)) }
+        // A withdrawn answer is its own event ("cleared"); a comment given with it, and every
+        // other update, is "answered". A clear of a question that had no value records nothing.
+        let cleared = updates.compactMap { update -> String? in
+            guard case .clear = update.value, let question = try? Self.question(update.question, in: original.template).1 else { return nil }
+            let before = original.answer(for: question.id)
+            return before.value != nil || before.draft != nil ? question.id : nil
+        }
+        let answered = zip(updates, changed).compactMap { update, id -> String? in
+            if case .clear = update.value, update.comment == nil || original.answer(for: id).comment == form.answer(for: id).comment { return nil }
+            return id
+        }
+        if !cleared.isEmpty { form.record(AuditEvent(at: date, by: actor.name, action: .cleared, questions: cleared)) }
+        if !answered.isEmpty { form.record(AuditEvent(at: date, by: actor.name, action: .answered, questions: answered)) }
         try store.save(form, at: location)
         return form
     }

@@ -94,16 +94,22 @@ struct TemplatesPage {
     }
 
     /// The editor reads the configured key names from `data-keys`, the question types (their
-    /// names, menu labels and the settings keys each has, from `QuestionTypes.all`) from
-    /// `data-types`, and the version it starts from with a GET of `data-source`.
+    /// names, menu labels, the settings keys each has and how each is edited — `editorFields`
+    /// — from `QuestionTypes.all`) from `data-types`, the template's own editable keys
+    /// (`Template.editorFields`) from `data-template-fields`, and the version it starts from
+    /// with a GET of `data-source`.
     private func editorPage(context: ServerContext, title: String, source: TemplateCatalog.Entry?) -> Response {
         let keys = Dictionary(uniqueKeysWithValues: TemplateKeys.Key.allCases.map { ($0.rawValue, catalog.coding.keys[$0]) })
         let keysJSON = (try? JSONSerialization.data(withJSONObject: keys, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         let types = QuestionTypes.all.map { type -> [String: Any] in
-            ["type": type.typeKey.rawValue, "label": type.displayName, "keys": type.keys.map(\.rawValue)]
+            ["type": type.typeKey.rawValue, "label": type.displayName, "keys": type.keys.map(\.rawValue),
+             "fields": type.editorFields.map(\.editorJSON)]
         }
         let typesJSON = (try? JSONSerialization.data(withJSONObject: types, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
-        var values: [String: Any] = ["heading": title, "keys": keysJSON, "types": typesJSON,
+        let templateFields = Template.editorFields.map(\.editorJSON)
+        let templateFieldsJSON = (try? JSONSerialization.data(withJSONObject: templateFields, options: [.sortedKeys]))
+            .map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+        var values: [String: Any] = ["heading": title, "keys": keysJSON, "types": typesJSON, "templateFields": templateFieldsJSON,
                                      "typeOptions": types.map { ["type": $0["type"] ?? "", "label": $0["label"] ?? ""] }]
         if let source {
             values["basedOnId"] = source.id

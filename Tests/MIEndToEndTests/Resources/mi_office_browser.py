@@ -1273,6 +1273,125 @@ def run_editor(office, facts):
                                                                  "editor-phone", True), office.resize(WIDTH, HEIGHT)))
 
 
+# ---- the editor's generic settings: every key drawn from the registry --------------------------
+
+
+def setting(question, key):
+    """The input of a question's setting by its data-key (the key's logical name)."""
+    found = question.find_elements(By.CSS_SELECTOR, f"div.q-fields > [data-key='{key}']")
+    check(found, f"the div.q-editor has no input with data-key {key!r}; it shows: {question.text[:200]!r}")
+    return found[0]
+
+
+def note_after(office, node):
+    """The text of the p.field-problem right after `node`, or None."""
+    return office.driver.execute_script(
+        "var n = arguments[0].nextElementSibling;"
+        " return n && n.classList.contains('field-problem') ? n.textContent : null", node)
+
+
+def set_setting(node, value):
+    """Ticks a checkbox to `value` (a bool), chooses in a menu, or types into a text or number input."""
+    if node.get_attribute("type") == "checkbox":
+        if node.is_selected() != bool(value):
+            node.click()
+    elif node.tag_name == "select":
+        choose(node, value)
+    else:
+        type_into(node, str(value))
+
+
+def problem_at(office, question_index, key, text):
+    """Waits until the check names `text` at the setting `key` of the question at `question_index`."""
+    def found():
+        node = setting(office.all("div.q-editor")[question_index], key)
+        note = note_after(office, node)
+        return note if note and text in note else None
+    return wait_for(office, found, 5, lambda: f"no p.field-problem with {text!r} after data-key {key!r}; "
+                                              f"ul#problems lists {problems(office)}")
+
+
+def build_generic_template(office, facts):
+    office.open("/templates/new", "generic-empty")
+    type_into(office.find("input#template-id"), facts["templateId"])
+    type_into(office.find("input#template-title"), facts["templateTitle"])
+    # The template's own flag, drawn from Template.editorFields.
+    once = office.find("#template-settings input#template-once-per-user")
+    check(once.get_attribute("type") == "checkbox" and once.get_attribute("data-input") == "flag",
+          "the template's oncePerUser is not a checkbox")
+    once.click()
+    notes = []
+    for index, spec in enumerate(facts["questions"]):
+        question = add_question(office, spec["type"])
+        type_into(inside(question, "input.q-id")[0], spec["id"])
+        type_into(inside(question, "input.q-text")[0], spec["text"])
+        if spec.get("options"):
+            fill_options(question, spec["options"])
+        for key, kind in spec.get("inputs", {}).items():
+            node = setting(question, key)
+            check(node.get_attribute("data-input") == kind,
+                  f"{spec['id']}.{key} is drawn as {node.get_attribute('data-input')!r}, expected {kind!r}")
+        # A wrong value first: the live check names it beside its input; then the right ones.
+        for bad in spec.get("bad", []):
+            set_setting(setting(question, bad["key"]), bad["value"])
+            for key, value in bad.get("with", {}).items():
+                set_setting(setting(question, key), value)
+            notes.append(problem_at(office, len(office.all("div.q-editor")) - 1, bad["at"], bad["message"]))
+        for key, value in spec["settings"].items():
+            set_setting(setting(office.all("div.q-editor")[-1], key), value)
+    office.screenshot("generic-built")
+    wait_for(office, lambda: not problems(office), 5, lambda: f"ul#problems lists {problems(office)}")
+    check(not office.all("p.field-problem"), "a p.field-problem stays without problems")
+    preview = office.find("pre#preview").text
+    for spec in facts["questions"]:
+        check(spec["text"] in preview, f"pre#preview lacks {spec['text']!r}: {preview[:400]!r}")
+    return "; ".join(notes)
+
+
+def generic_published(office, facts):
+    confirm_publish(office)
+    result = wait_for(office, lambda: "…" not in office.find("#publish-result").text and office.find("#publish-result").text.strip(), 10,
+                      lambda: "#publish-result stays empty after publishing")
+    check("version 1" in result, f"#publish-result says {result!r}")
+    status, _, body = office.http(f"/templates/{facts['templateId']}/versions/1")
+    check(status == 200, f"the published version: {status}")
+    published = json.loads(body)
+    check(published.get("oncePerUser") is True, f"published oncePerUser {published.get('oncePerUser')!r}")
+    for spec in facts["questions"]:
+        question = [q for q in published["questions"] if q["id"] == spec["id"]][0]
+        for key, value in spec["published"].items():
+            check(question.get(key) == value, f"published {spec['id']}.{key} is {question.get(key)!r}, expected {value!r}")
+    return result
+
+
+def generic_read_back(office, facts):
+    """The editor opened on the published version shows every setting as it was typed."""
+    leave_editor(office, f"/templates/{facts['templateId']}/edit", "generic-read-back")
+    wait_for(office, lambda: len(office.all("div.q-editor")) == len(facts["questions"]), 5,
+             lambda: f"the editor shows {len(office.all('div.q-editor'))} questions")
+    check(office.find("input#template-once-per-user").is_selected(), "oncePerUser is not ticked when read back")
+    for index, spec in enumerate(facts["questions"]):
+        question = office.all("div.q-editor")[index]
+        for key, value in spec["settings"].items():
+            node = setting(question, key)
+            shown = node.is_selected() if node.get_attribute("type") == "checkbox" else node.get_attribute("value")
+            expected = value if isinstance(value, bool) else str(value)
+            check(shown == expected, f"{spec['id']}.{key} reads back as {shown!r}, expected {expected!r}")
+    wait_for(office, lambda: office.find("#editor").get_attribute("data-checked") == "true" and not problems(office), 5,
+             lambda: f"the published template read back has problems: {problems(office)}")
+    check(leaving_warns(office) is False, "the template read back counts as changed")
+
+
+def run_generic_editor(office, facts):
+    if not office.step("fiona (foreman) signs in", signed_in, office, "fiona", facts["fionaPassword"], "fiona"):
+        return
+    if not office.step("settings drawn from the registry, checked live at their inputs", build_generic_template, office, facts):
+        return
+    if not office.step("published with every setting", generic_published, office, facts):
+        return
+    office.step("read back into the editor", generic_read_back, office, facts)
+
+
 # ---- simulated forms, natural names, positions ------------------------------------------------
 
 
@@ -1381,6 +1500,8 @@ def main():
     parser.add_argument("--editor", action="store_true", help="build and publish the template the facts describe")
     parser.add_argument("--simulated", action="store_true", help="the listing and statistics over simulated forms")
     parser.add_argument("--locations", action="store_true", help="locations on the submission and statistics pages, GeoJSON")
+    parser.add_argument("--generic-editor", action="store_true",
+                        help="build, publish and read back the template of facts' questions through their settings")
     parser.add_argument("--capture", metavar="PNG", help="only sign in and save the first submission's page")
     parser.add_argument("--page", help="with --capture: the submission page's path")
     parser.add_argument("--user", default="fiona")
@@ -1388,6 +1509,7 @@ def main():
     arguments = parser.parse_args()
     try:
         prefix = ("capture-" if arguments.capture else "editor-" if arguments.editor
+                  else "generic-" if arguments.generic_editor
                   else "simulated-" if arguments.simulated else "locations-" if arguments.locations else "review-")
         office = Office(arguments.base, arguments.profile, arguments.screenshots, prefix)
     except WebDriverException as error:
@@ -1403,6 +1525,8 @@ def main():
             run_simulated(office, json.loads(arguments.facts))
         elif arguments.locations:
             run_locations(office, json.loads(arguments.facts))
+        elif arguments.generic_editor:
+            run_generic_editor(office, json.loads(arguments.facts))
         else:
             run_all(office, json.loads(arguments.facts), arguments.screenshots)
             office.no_alert()

@@ -84,7 +84,7 @@ final class ServerFixture: @unchecked Sendable {
 
     static func formData(id: UUID = formID, user: String = "ana",
                          note: String = "all fine", media: [String] = media.keys.sorted(),
-                         simulated: Bool = false) throws -> Data {
+                         simulated: Bool = false, cleared: [String] = []) throws -> Data {
         var form = Form(id: id, name: "pump-1", user: user, template: try TemplateFixture.sampleTemplate(),
                         createdAt: TestClock.start)
         form.status = .completed
@@ -92,6 +92,7 @@ final class ServerFixture: @unchecked Sendable {
         form.answers["bearings"] = Answer(comment: "motor not measured", media: media.filter { $0.hasPrefix("Qid6") })
         form.answers["notes"] = Answer(value: .text(note))
         if simulated { form.record(AuditEvent(at: TestClock.start, by: user, action: .simulated)) }
+        if !cleared.isEmpty { form.record(AuditEvent(at: TestClock.start, by: user, action: .cleared, questions: cleared)) }
         return try FormFile.encode(form)
     }
 

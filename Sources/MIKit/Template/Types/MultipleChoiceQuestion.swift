@@ -41,6 +41,10 @@ public struct MultipleChoiceQuestion: QuestionType {
     public static let typeKey = TemplateKeys.Key("multipleChoice")
     public static let displayName = "Multiple choice"
     public static let keys: [TemplateKeys.Key] = [.options, .maxAnswers]
+    public static let editorFields = [
+        EditorField(.options, .options, "Options"),
+        EditorField(.maxAnswers, .wholeNumber, "Max-answers (1 = one, 0 = any, n = up to n)", placeholder: "1"),
+    ]
     public static let nestedKeys: [TemplateKeys.Key] = [.choiceName, .choiceLabel]
 
     public static func decode(_ object: [String: JSONValue], question label: String, validator: inout TemplateValidator) -> Self? {

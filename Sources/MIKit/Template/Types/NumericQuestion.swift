@@ -17,6 +17,9 @@ public struct NumericQuestion: QuestionType {
     public static let typeKey = TemplateKeys.Key("numeric")
     public static let displayName = "Number"
     public static let keys: [TemplateKeys.Key] = [.integer, .min, .max]
+    public static let editorFields = [
+        EditorField(.integer, .flag, "Whole numbers only"), EditorField(.min, .number, "Minimum"), EditorField(.max, .number, "Maximum"),
+    ]
 
     public static func decode(_ object: [String: JSONValue], question label: String, validator: inout TemplateValidator) -> Self? {
         var integer = false

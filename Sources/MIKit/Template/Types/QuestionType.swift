@@ -28,6 +28,11 @@ public protocol QuestionType: Sendable, Equatable {
     static var displayName: String { get }
     /// A short human name of the type with its rules ("whole number from 0 to 10").
     var typeDescription: String { get }
+    /// How the office template editor edits each of `keys`, in the order it shows them: the
+    /// input each needs (a checkbox, a number, an ISO date, the options editor, …) and its
+    /// caption. The default takes every key as a line of text; a type whose keys are not text
+    /// says so here, in its own file.
+    static var editorFields: [EditorField] { get }
 
     // MARK: Answers
 
@@ -102,6 +107,7 @@ public protocol QuestionType: Sendable, Equatable {
 extension QuestionType {
     public var typeKey: TemplateKeys.Key { Self.typeKey }
     public static var nestedKeys: [TemplateKeys.Key] { [] }
+    public static var editorFields: [EditorField] { keys.map { EditorField($0, .text) } }
 
     public var takesAnswer: Bool { true }
 

@@ -20,6 +20,9 @@ public struct TableQuestion: QuestionType {
     public static let typeKey = TemplateKeys.Key("table")
     public static let displayName = "Table"
     public static let keys: [TemplateKeys.Key] = [.rows, .columns, .noCells]
+    public static let editorFields = [
+        EditorField(.rows, .rows, "Rows"), EditorField(.columns, .columns, "Columns"), EditorField(.noCells, .cells, "Click a cell: no value"),
+    ]
 
     public static func decode(_ object: [String: JSONValue], question label: String, validator: inout TemplateValidator) -> Self? {
         let rows = validator.strings(object, .rows, question: label)

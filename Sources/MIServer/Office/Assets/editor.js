@@ -4,6 +4,16 @@
 // with the problems MIKit finds and the preview `mi fill` would show. The JSON it sends uses the
 // key names the server's Config.plist TemplateKeys give (from #editor's data-keys).
 //
+// What a question type's settings are, and how each is edited, comes from the server's registry
+// (MIKit's QuestionTypes, each type's `editorFields`): every key with the kind of input it needs —
+// a checkbox (flag), a number, a whole number, a line or lines of text, an ISO date, time or
+// date-time typed as text, a choice among values — or one of the structured editors (options;
+// a table's rows, columns and no-value cells). Scalar keys are drawn and sent the same way
+// whatever the type, so a new type appears here with all its keys without a change to this file.
+// The template's own keys (one form per technician, scoring, consent, …) come the same way from
+// data-template-fields. Keys the editor does not edit (a question's picture, say) are kept as
+// they were loaded and sent back unchanged.
+//
 // A table's rows and columns are lists of labels, one input each (a label may hold a comma),
 // and its no-value cells are kept by the row and the column they belong to — not by position —
 // so inserting, removing or moving a row or a column keeps every red cell where it was. The
@@ -19,13 +29,20 @@
   Object.keys(keys).forEach((name) => { logicalName[keys[name]] = name; });
   const csrf = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
   // The question types as the server's registry lists them (MIKit's QuestionTypes): each its
-  // menu label and the settings keys it has. The editor draws a setting by its key (options,
-  // maxAnswers, integer, min, max, rows, columns, noCells), never by the type's name.
+  // menu label and its settings as fields (key, input, caption). The editor draws a setting by
+  // its input, never by the type's name or the key's.
   const typeList = JSON.parse(editor.dataset.types || "[]");
+  const templateFields = JSON.parse(editor.dataset.templateFields || "[]");
   const typeNames = {};
-  const typeKeys = {};
-  typeList.forEach((entry) => { typeNames[entry.type] = entry.label; typeKeys[entry.type] = entry.keys; });
-  const has = (question, name) => (typeKeys[question.type] || []).indexOf(name) >= 0;
+  const typeFields = {};
+  typeList.forEach((entry) => { typeNames[entry.type] = entry.label; typeFields[entry.type] = entry.fields || []; });
+  const fieldsOf = (question) => typeFields[question.type] || [];
+  // The field of a structured editor (options, rows, columns, cells) the question's type has.
+  const structured = (question, input) => fieldsOf(question).find((field) => field.input === input);
+  const scalarInputs = ["flag", "number", "wholeNumber", "text", "longText", "date", "time", "dateTime", "choice"];
+  const isScalar = (field) => scalarInputs.indexOf(field.input) >= 0;
+  // The class of a key's input: `maxAnswers` → q-max-answers.
+  const kebab = (name) => name.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
   // A question of a type the server no longer lists is edited as the first type without settings.
   const plainType = (typeList.find((entry) => entry.keys.length === 0) || typeList[0] || { type: "" }).type;
   const questionsBox = document.getElementById("questions");
@@ -38,11 +55,14 @@
   const confirmText = document.getElementById("publish-confirm-text");
   const idInput = document.getElementById("template-id");
   const titleInput = document.getElementById("template-title");
+  const settingsBox = document.getElementById("template-settings");
 
   // The template the editor was opened from ("" for a new one): a draft may become its next
   // version, never, by its id, a version of another template (the server checks it too).
   let basedOn = editor.dataset.basedOn || "";
-  const state = { id: "", title: "", questions: [] };
+  // `settings` holds the template's own editable keys by logical name, `extra` the keys it does
+  // not edit (by JSON name), sent back as they came.
+  const state = { id: "", title: "", questions: [], settings: {}, extra: {} };
   // The draft as last loaded or published: leaving the page with another one asks first.
   let saved = "";
   let nextKey = 1;
@@ -54,21 +74,41 @@
   // store ("" = the label is the name).
   function option(text, name) { return { label: text, name: name || "" }; }
 
-  // Gives `question` what its type needs, keeping what another type left (switching back finds it).
+  // An empty scalar value of `field`: false for a flag, "" for the rest.
+  const emptyValue = (field) => (field.input === "flag" ? false : "");
+
+  // Gives `question` what its type needs, keeping what another type left (switching back finds
+  // it, and a key two types share — min, max — keeps its value). Scalar values are kept in
+  // `question.values` by the key's logical name.
   function shape(question) {
-    if (has(question, "options")) {
-      if (!question.options) { question.options = [option(""), option("")]; }
-      if (question.maxAnswers === undefined) { question.maxAnswers = 1; }
-    }
-    if (has(question, "integer") && question.integer === undefined) { question.integer = false; }
-    if (has(question, "min") && question.min === undefined) { question.min = ""; }
-    if (has(question, "max") && question.max === undefined) { question.max = ""; }
-    if (has(question, "rows")) {
-      if (!question.rows) { question.rows = [label("Row 1"), label("Row 2")]; }
-      if (!question.columns) { question.columns = [label("Column 1"), label("Column 2")]; }
-      if (!question.noCells) { question.noCells = new Set(); }
-    }
+    if (!question.values) { question.values = {}; }
+    if (!question.extra) { question.extra = {}; }
+    fieldsOf(question).forEach((field) => {
+      if (field.input === "options" && !question.options) { question.options = [option(""), option("")]; }
+      if (field.input === "rows" && !question.rows) { question.rows = [label("Row 1"), label("Row 2")]; }
+      if (field.input === "columns" && !question.columns) { question.columns = [label("Column 1"), label("Column 2")]; }
+      if (field.input === "cells" && !question.noCells) { question.noCells = new Set(); }
+      if (isScalar(field) && question.values[field.key] === undefined) { question.values[field.key] = emptyValue(field); }
+    });
     return question;
+  }
+
+  // A scalar value as the server's JSON, or undefined to leave the key out: a flag only when
+  // ticked; a number as a number (what is not one goes as typed, for the check to name it);
+  // texts trimmed, a long text as typed; empty ones left out.
+  function scalarJSON(field, value) {
+    if (field.input === "flag") { return value === true ? true : undefined; }
+    const text = String(value === undefined || value === null ? "" : value);
+    if (text.trim() === "") { return undefined; }
+    if (field.input === "number" || field.input === "wholeNumber") { return numberOrText(text); }
+    return field.input === "longText" ? text : text.trim();
+  }
+
+  // A stored value back into its input: a flag is ticked only by true; other values as text.
+  function scalarValue(field, json) {
+    if (field.input === "flag") { return json === true; }
+    if (json === undefined || json === null) { return ""; }
+    return typeof json === "object" ? JSON.stringify(json) : String(json);
   }
 
   function newQuestion(type) {
@@ -86,35 +126,42 @@
   }
 
   function draft() {
-    return {
+    const template = Object.assign({}, state.extra, {
       [key("id")]: state.id,
       [key("title")]: state.title,
-      [key("questions")]: state.questions.map((question) => {
-        const json = { [key("id")]: question.id, [key("type")]: key(question.type), [key("text")]: question.text };
-        if (question.help.trim() !== "") { json[key("help")] = question.help; }
-        if (has(question, "options")) {
-          json[key("options")] = question.options.map((choice) =>
+    });
+    templateFields.forEach((field) => {
+      const value = scalarJSON(field, state.settings[field.key]);
+      if (value !== undefined) { template[key(field.key)] = value; }
+    });
+    template[key("questions")] = state.questions.map((question) => {
+      const json = Object.assign({}, question.extra,
+        { [key("id")]: question.id, [key("type")]: key(question.type), [key("text")]: question.text });
+      if (question.help.trim() !== "") { json[key("help")] = question.help; }
+      fieldsOf(question).forEach((field) => {
+        const name = key(field.key);
+        if (isScalar(field)) {
+          const value = scalarJSON(field, question.values[field.key]);
+          if (value !== undefined) { json[name] = value; }
+        } else if (field.input === "options") {
+          json[name] = question.options.map((choice) =>
             choice.name.trim() === "" || choice.name === choice.label
               ? choice.label : { [key("name")]: choice.name.trim(), [key("label")]: choice.label });
-        }
-        if (has(question, "maxAnswers")) {
-          json[key("maxAnswers")] = numberOrText(question.maxAnswers);
-        }
-        if (has(question, "integer")) { json[key("integer")] = question.integer; }
-        if (has(question, "min") && String(question.min).trim() !== "") { json[key("min")] = numberOrText(question.min); }
-        if (has(question, "max") && String(question.max).trim() !== "") { json[key("max")] = numberOrText(question.max); }
-        if (has(question, "rows")) {
-          json[key("rows")] = question.rows.map((row) => row.label.trim());
-          json[key("columns")] = question.columns.map((column) => column.label.trim());
+        } else if (field.input === "rows") {
+          json[name] = question.rows.map((row) => row.label.trim());
+        } else if (field.input === "columns") {
+          json[name] = question.columns.map((column) => column.label.trim());
+        } else if (field.input === "cells") {
           const cells = [];
           question.rows.forEach((row, r) => question.columns.forEach((column, c) => {
             if (question.noCells.has(cellKey(row, column))) { cells.push([r, c]); }
           }));
-          json[key("noCells")] = cells;
+          json[name] = cells;
         }
-        return json;
-      }),
-    };
+      });
+      return json;
+    });
+    return template;
   }
 
   const snapshot = () => JSON.stringify(draft());
@@ -126,31 +173,40 @@
     Object.keys(typeNames).forEach((type) => { types[key(type)] = type; });
     state.id = json[key("id")] || "";
     state.title = json[key("title")] || "";
+    state.settings = {};
+    state.extra = {};
+    templateFields.forEach((field) => { state.settings[field.key] = scalarValue(field, json[key(field.key)]); });
+    const handled = [key("id"), key("title"), key("version"), key("questions")].concat(templateFields.map((field) => key(field.key)));
+    Object.keys(json).forEach((name) => { if (handled.indexOf(name) < 0) { state.extra[name] = json[name]; } });
     state.questions = (json[key("questions")] || []).map((item) => {
       const type = types[item[key("type")]] || plainType;
-      const question = { key: newKey(), type: type };
+      const question = { key: newKey(), type: type, values: {}, extra: {} };
       question.id = item[key("id")] || "";
       question.text = item[key("text")] || "";
       question.help = item[key("help")] || "";
-      if (has(question, "options")) {
-        question.options = (item[key("options")] || []).map((entry) =>
-          entry !== null && typeof entry === "object"
-            ? option(String(entry[key("label")] ?? ""), String(entry[key("name")] ?? "")) : option(String(entry)));
-        question.maxAnswers = item[key("maxAnswers")] === undefined ? 1 : item[key("maxAnswers")];
-      }
-      if (has(question, "integer")) { question.integer = item[key("integer")] === true; }
-      if (has(question, "min")) { question.min = item[key("min")] === undefined ? "" : String(item[key("min")]); }
-      if (has(question, "max")) { question.max = item[key("max")] === undefined ? "" : String(item[key("max")]); }
-      if (has(question, "rows")) {
-        question.rows = (item[key("rows")] || []).map((text) => label(String(text)));
-        question.columns = (item[key("columns")] || []).map((text) => label(String(text)));
+      const own = [key("id"), key("type"), key("text"), key("help")];
+      fieldsOf(question).forEach((field) => {
+        const value = item[key(field.key)];
+        own.push(key(field.key));
+        if (isScalar(field)) { question.values[field.key] = scalarValue(field, value); }
+        if (field.input === "options") {
+          question.options = (value || []).map((entry) =>
+            entry !== null && typeof entry === "object"
+              ? option(String(entry[key("label")] ?? ""), String(entry[key("name")] ?? "")) : option(String(entry)));
+        }
+        if (field.input === "rows") { question.rows = (value || []).map((text) => label(String(text))); }
+        if (field.input === "columns") { question.columns = (value || []).map((text) => label(String(text))); }
+      });
+      const cellsField = structured(question, "cells");
+      if (cellsField && question.rows && question.columns) {
         question.noCells = new Set();
-        (item[key("noCells")] || []).forEach((cell) => {
+        (item[key(cellsField.key)] || []).forEach((cell) => {
           const row = question.rows[cell[0]];
           const column = question.columns[cell[1]];
           if (row && column) { question.noCells.add(cellKey(row, column)); }
         });
       }
+      Object.keys(item).forEach((name) => { if (own.indexOf(name) < 0) { question.extra[name] = item[name]; } });
       return shape(question);
     });
   }
@@ -307,6 +363,103 @@
     });
   }
 
+  // The input of one scalar setting, bound to `values[setting.key]`: a checkbox, a number, a
+  // text (dates and times are typed as ISO text, the placeholder showing how), a text area or a
+  // menu of the setting's choices. Its class is `className`, its data-key the key's logical name
+  // (where a problem about the key is shown).
+  function scalarField(container, setting, values, className, id) {
+    let node;
+    if (setting.input === "longText") {
+      node = element("textarea", className);
+    } else if (setting.input === "choice") {
+      node = element("select", className);
+      const current = String(values[setting.key] || "");
+      const choices = [""].concat(setting.choices || []);
+      // A stored value the server no longer offers stays selectable, for the check to name it.
+      if (choices.indexOf(current) < 0) { choices.push(current); }
+      choices.forEach((choice) => {
+        const item = element("option", "", choice === "" ? "(none)" : choice);
+        item.value = choice;
+        node.appendChild(item);
+      });
+    } else {
+      const kinds = { flag: "checkbox", number: "number", wholeNumber: "number" };
+      node = input(className, kinds[setting.input] || "text");
+      if (setting.input === "number") { node.step = "any"; }
+      if (setting.input === "wholeNumber") { node.step = "1"; }
+      if (setting.input === "date" || setting.input === "time" || setting.input === "dateTime") { node.spellcheck = false; }
+    }
+    if (setting.placeholder && node.type !== "checkbox") { node.placeholder = setting.placeholder; }
+    node.dataset.key = setting.key;
+    node.dataset.input = setting.input;
+    if (id) { node.id = id; }
+    const caption = element("label", "", setting.caption);
+    if (id) { caption.htmlFor = id; }
+    container.appendChild(caption);
+    container.appendChild(node);
+    if (node.type === "checkbox") { node.checked = values[setting.key] === true; } else { node.value = values[setting.key]; }
+    node.addEventListener(node.type === "checkbox" || node.tagName === "SELECT" ? "change" : "input", () => {
+      values[setting.key] = node.type === "checkbox" ? node.checked : node.value;
+      changed();
+    });
+    return node;
+  }
+
+  function drawOptionsEditor(question, setting, fields) {
+    const options = element("div", "q-options");
+    fields.appendChild(element("label", "", setting.caption));
+    const column = element("div", "q-options-holder");
+    column.dataset.key = setting.key;
+    column.appendChild(options);
+    column.appendChild(button("secondary q-add-option", "Add option", "", () => {
+      question.options.push(option(""));
+      drawOptions(question, options);
+      const boxes = options.querySelectorAll("input.q-option");
+      boxes[boxes.length - 1].focus();
+      changed();
+    }));
+    fields.appendChild(column);
+    drawOptions(question, options);
+  }
+
+  // A table's rows, columns and no-value cells, edited together.
+  function drawTableEditor(question, fields) {
+    const grid = element("div", "q-grid-holder");
+    const cells = structured(question, "cells");
+    if (cells) { grid.dataset.key = cells.key; }
+    for (const which of ["rows", "columns"]) {
+      const setting = structured(question, which);
+      const holder = element("div", "q-" + which);
+      if (setting) { holder.dataset.key = setting.key; }
+      const labels = element("div", "q-labels");
+      holder.appendChild(labels);
+      const noun = which === "rows" ? "row" : "column";
+      holder.appendChild(button("secondary q-add-" + noun, "Add " + noun, "", () => {
+        question[which].push(label(""));
+        drawLabels(question, which, labels, grid);
+        drawGrid(question, grid);
+        const boxes = labels.querySelectorAll("input.q-" + noun);
+        boxes[boxes.length - 1].focus();
+        changed();
+      }));
+      fields.appendChild(element("label", "", setting ? setting.caption : (which === "rows" ? "Rows" : "Columns")));
+      fields.appendChild(holder);
+      drawLabels(question, which, labels, grid);
+    }
+    fields.appendChild(element("label", "", cells ? cells.caption : "Click a cell: no value"));
+    fields.appendChild(grid);
+    drawGrid(question, grid);
+  }
+
+  // The template's own settings, under its id and title.
+  function drawSettings() {
+    settingsBox.textContent = "";
+    templateFields.forEach((setting) => {
+      if (state.settings[setting.key] === undefined) { state.settings[setting.key] = emptyValue(setting); }
+      scalarField(settingsBox, setting, state.settings, "template-setting", "template-" + kebab(setting.key));
+    });
+  }
+
   function drawQuestion(question, index) {
     const box = element("div", "q-editor");
     box.dataset.type = question.type;
@@ -342,55 +495,17 @@
     fields.appendChild(element("label", "", "Type"));
     fields.appendChild(typeChoice);
 
-    if (has(question, "options")) {
-      const options = element("div", "q-options");
-      fields.appendChild(element("label", "", "Options"));
-      const column = element("div", "q-options-holder");
-      column.appendChild(options);
-      column.appendChild(button("secondary q-add-option", "Add option", "", () => {
-        question.options.push(option(""));
-        drawOptions(question, options);
-        const boxes = options.querySelectorAll("input.q-option");
-        boxes[boxes.length - 1].focus();
-        changed();
-      }));
-      fields.appendChild(column);
-      drawOptions(question, options);
-    }
-    if (has(question, "maxAnswers")) {
-      const max = input("q-max-answers", "number");
-      max.min = "0";
-      max.step = "1";
-      field(fields, "Max-answers (1 = one, 0 = any, n = up to n)", max, question, "maxAnswers");
-    }
-    if (has(question, "integer")) {
-      field(fields, "Whole numbers only", input("q-integer", "checkbox"), question, "integer");
-    }
-    if (has(question, "min")) { field(fields, "Minimum", input("q-min", "number"), question, "min"); }
-    if (has(question, "max")) { field(fields, "Maximum", input("q-max", "number"), question, "max"); }
-    if (has(question, "rows")) {
-      const grid = element("div", "q-grid-holder");
-      for (const which of ["rows", "columns"]) {
-        const holder = element("div", "q-" + which);
-        const labels = element("div", "q-labels");
-        holder.appendChild(labels);
-        const noun = which === "rows" ? "row" : "column";
-        holder.appendChild(button("secondary q-add-" + noun, "Add " + noun, "", () => {
-          question[which].push(label(""));
-          drawLabels(question, which, labels, grid);
-          drawGrid(question, grid);
-          const boxes = labels.querySelectorAll("input.q-" + noun);
-          boxes[boxes.length - 1].focus();
-          changed();
-        }));
-        fields.appendChild(element("label", "", which === "rows" ? "Rows" : "Columns"));
-        fields.appendChild(holder);
-        drawLabels(question, which, labels, grid);
+    let tableDrawn = false;
+    fieldsOf(question).forEach((setting) => {
+      if (isScalar(setting)) {
+        scalarField(fields, setting, question.values, "q-" + kebab(setting.key));
+      } else if (setting.input === "options") {
+        drawOptionsEditor(question, setting, fields);
+      } else if (!tableDrawn) {
+        tableDrawn = true;
+        drawTableEditor(question, fields);
       }
-      fields.appendChild(element("label", "", "Click a cell: no value"));
-      fields.appendChild(grid);
-      drawGrid(question, grid);
-    }
+    });
     box.appendChild(fields);
     return box;
   }
@@ -435,7 +550,7 @@
       if (name === "id") { return [idInput]; }
       if (name === "title") { return [titleInput]; }
       if (name === "questions") { return [document.getElementById("add-question")]; }
-      return [];
+      return name ? Array.from(settingsBox.children).filter((node) => node.dataset.key === name) : [];
     }
     const boxes = Array.from(questionsBox.querySelectorAll("div.q-editor"));
     let chosen;
@@ -448,12 +563,14 @@
       const repeat = /\(question (\d+)\)/.exec(problem.message);
       if (repeat && boxes[Number(repeat[1]) - 1]) { chosen = [boxes[Number(repeat[1]) - 1]]; }
     }
-    const selectors = {
-      id: "input.q-id", text: "input.q-text", help: "textarea.q-help", type: "select.q-type-choice",
-      options: "div.q-options-holder", maxAnswers: "input.q-max-answers", integer: "input.q-integer",
-      min: "input.q-min", max: "input.q-max", rows: "div.q-rows", columns: "div.q-columns", noCells: "div.q-grid-holder",
-    };
-    return chosen.map((box) => box.querySelector(selectors[name] || "div.q-fields") || box);
+    // The question's own fields by their class, a setting by its data-key; else the whole box.
+    const selectors = { id: "input.q-id", text: "input.q-text", help: "textarea.q-help", type: "select.q-type-choice" };
+    return chosen.map((box) => {
+      const fieldsBox = box.querySelector("div.q-fields");
+      const setting = fieldsBox && name
+        ? Array.from(fieldsBox.children).find((node) => node.dataset.key === name) : null;
+      return (selectors[name] && box.querySelector(selectors[name])) || setting || fieldsBox || box;
+    });
   }
 
   function markFields(problems) {
@@ -632,6 +749,7 @@
   function start() {
     idInput.value = state.id;
     titleInput.value = state.title;
+    drawSettings();
     saved = snapshot();
     editor.dataset.dirty = "false";
     draw();
