@@ -52,7 +52,6 @@ let package = Package(
             "MIDevices",
             "MIDirectory",
             "MITransport",
-            "MIDevices",
             "CEdit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
