@@ -23,6 +23,11 @@ final class MediaAndBarcodeTypeTests: XCTestCase {
                        ["barcode or QR code", "photo (one file)", "audio (up to 2 files)", "video (one file)"])
         let coding = TemplateCoding()
         XCTAssertEqual(try coding.decode(coding.encode(template), source: "again"), template)
+        // The office editor asks maxFiles as a whole number (a line of text would write a string).
+        for type in [PhotoQuestion.self, AudioQuestion.self, VideoQuestion.self] as [any MediaQuestion.Type] {
+            XCTAssertEqual(type.editorFields, [EditorField(.maxFiles, .wholeNumber, "Most files", placeholder: "1")])
+        }
+        XCTAssertEqual(BarcodeQuestion.editorFields, [])
         for (bad, message) in [(#""maxFiles": 0"#, "expected a whole number from 1 to 1000, found 0"),
                                (#""maxFiles": 1.5"#, "expected a whole number from 1 to 1000, found 1.5"),
                                (#""maxFiles": "two""#, "expected a whole number of at least 1, found a string")] {
