@@ -51,6 +51,7 @@ let package = Package(
             "CMISystem",
             "MIDirectory",
             "MITransport",
+            "MIDevices",
             "CEdit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),

@@ -58,7 +58,7 @@ final class ReportComposer {
         paragraph(form.template.title, style: .title, after: 2)
         paragraph("Template \(form.template.id), version \(form.template.version)", style: .note, after: 8)
         let summary = form.summary
-        let fields: [(String, String)] = [
+        var fields: [(String, String)] = [
             ("Form", form.name),
             ("Form id", form.id.uuidString.lowercased()),
             ("Technician", form.technicianLabel),
@@ -66,6 +66,11 @@ final class ReportComposer {
             ("Submitted", form.submittedAt.map { dates.string(from: $0) } ?? "not submitted"),
             ("Status", "\(form.status.rawValue) — \(summary.answered) of \(summary.questions) questions answered"),
         ]
+        if let point = form.startLocation {
+            fields.append(("Started at", Self.coordinates(point)))
+        } else if form.template.captureLocation {
+            fields.append(("Started at", "no location recorded (see the audit trail)"))
+        }
         for (label, value) in fields { field(label, value, labelWidth: 80, after: 1) }
         space(6)
         rule()
@@ -92,6 +97,8 @@ final class ReportComposer {
     /// empty, options with a box each, yes/no in words, anything else as its text.
     private func answerPart(_ question: Question, _ value: AnswerValue?) {
         let shape = question.type.presentation(of: value)
+        // A note is its text, already drawn: no answer line.
+        if case .note? = shape { return }
         if case .grid(let grid, let cells)? = shape {
             table(rows: grid.rows, columns: grid.columns, noCells: grid.noCells, values: cells)
             if value == nil { paragraph("no answer", style: .note, indent: Self.indent, after: 3) }
@@ -113,9 +120,25 @@ final class ReportComposer {
             field("Answer:", yes ? "Yes" : "No", indent: Self.indent, labelWidth: Self.answerLabelWidth, after: 3)
         case .text(let text):
             field("Answer:", text, indent: Self.indent, labelWidth: Self.answerLabelWidth, after: 3)
-        case .grid:
+        case .location(let point):
+            field("Answer:", Self.coordinates(point), indent: Self.indent, labelWidth: Self.answerLabelWidth, after: 1)
+            if let altitude = point.altitude {
+                field("Altitude:", "\(formatNumber(altitude)) m", indent: Self.indent, labelWidth: Self.answerLabelWidth, after: 1)
+            }
+            if let accuracy = point.accuracy {
+                field("Accuracy:", "±\(formatNumber(accuracy)) m", indent: Self.indent, labelWidth: Self.answerLabelWidth, after: 1)
+            }
+            space(2)
+        case .grid, .note:
             break
         }
+    }
+
+    /// `19.4326° N, 99.1332° W (19.4326, -99.1332)`: readable, and the decimal pair a map takes.
+    static func coordinates(_ point: Geopoint) -> String {
+        let latitude = "\(formatNumber(abs(point.latitude)))° \(point.latitude < 0 ? "S" : "N")"
+        let longitude = "\(formatNumber(abs(point.longitude)))° \(point.longitude < 0 ? "W" : "E")"
+        return "\(latitude), \(longitude) (\(formatNumber(point.latitude)), \(formatNumber(point.longitude)))"
     }
 
     private func foremanComments() {

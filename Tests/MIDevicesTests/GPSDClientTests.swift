@@ -1,6 +1,7 @@
 import Foundation
 import MIDevices
 import MIKit
+import TestSupport
 import XCTest
 #if canImport(Glibc)
 import Glibc

@@ -178,6 +178,11 @@ final class OfficeBrowserTests: XCTestCase {
     /// Runs the browser script in `mode` over `facts`, its screenshots named `screenshots`… (those
     /// of an earlier run removed first), in a fresh chromium profile.
     func browse(_ sandbox: Sandbox, mode: [String], facts: [String: Any], screenshots prefix: String) throws -> RunResult {
+        try Self.browse(sandbox, mode: mode, facts: facts, screenshots: prefix)
+    }
+
+    /// The same, for other test classes (LocationTests).
+    static func browse(_ sandbox: Sandbox, mode: [String], facts: [String: Any], screenshots prefix: String) throws -> RunResult {
         try FileManager.default.createDirectory(at: Self.screenshots, withIntermediateDirectories: true)
         for old in try FileManager.default.contentsOfDirectory(atPath: Self.screenshots.path) where old.hasPrefix(prefix) {
             try FileManager.default.removeItem(at: Self.screenshots.appendingPathComponent(old))

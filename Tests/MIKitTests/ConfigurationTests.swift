@@ -209,6 +209,16 @@ final class ConfigurationTests: XCTestCase {
                        ["Server.AcceptSimulated: expected a boolean, found a string"])
     }
 
+    func testLocationGPSDDefaultsToTheLocalGpsdAndIsCheckedAsHostAndPort() throws {
+        XCTAssertEqual(try XCTUnwrap(try check([]).configuration).location.gpsd, "127.0.0.1:2947")
+        XCTAssertEqual(try XCTUnwrap(try check([.set("Location", ["GPSD": "[::1]:2948"])]).configuration).location.gpsd, "[::1]:2948")
+        XCTAssertEqual(try XCTUnwrap(try check([.set("Location", ["GPSD": "gps.local"])]).configuration).location.gpsd, "gps.local")
+        XCTAssertEqual(errors(try check([.set("Location", ["GPSD": "gps.local:70000"])])),
+                       [#"Location.GPSD: "gps.local:70000" is not gpsd's address: the port "70000" is not a number from 1 to 65535 — write HOST:PORT, e.g. 127.0.0.1:2947"#])
+        XCTAssertEqual(errors(try check([.set("Location", ["GPSD": 2947])])), ["Location.GPSD: expected a string, found an integer"])
+        XCTAssertEqual(try check([.set("Location", ["GPSD": "127.0.0.1:2947", "Baud": 9600])]).warnings.map(\.description).count, 1)
+    }
+
     func testTLSFilesAreAbsentByDefaultAndResolvedAgainstThePlistFolder() throws {
         XCTAssertNil(try XCTUnwrap(try check([]).configuration).server.tls)
         let configuration = try XCTUnwrap(try check([.set("Server.TLSCertificateFile", "tls/server.pem"),

@@ -6,13 +6,16 @@ import XCTest
 /// round trip through template JSON, and the shapes readers draw.
 final class QuestionTypeTests: XCTestCase {
     func testRegistryListsEveryTypeOnceInItsOrder() {
-        XCTAssertEqual(QuestionTypes.all.map { $0.typeKey.rawValue }, ["multipleChoice", "trueFalse", "shortAnswer", "numeric", "table"])
+        XCTAssertEqual(QuestionTypes.all.map { $0.typeKey.rawValue }, ["multipleChoice", "trueFalse", "shortAnswer", "numeric", "table",
+                                                                       "date", "time", "dateTime", "range", "note", "geopoint"])
         // Config.plist's key list (and its "known:" message) keeps the order it always had.
         XCTAssertEqual(TemplateKeys.Key.allCases.map(\.rawValue), [
-            "id", "title", "version", "questions", "scoring", "oncePerUser", "consent",
+            "id", "title", "version", "questions", "scoring", "oncePerUser", "consent", "captureLocation",
             "type", "text", "help", "image", "options", "maxAnswers", "integer", "min", "max", "rows", "columns", "noCells",
+            "start", "end", "step",
+            "minAccuracy",
             "name", "label",
-            "multipleChoice", "trueFalse", "shortAnswer", "numeric", "table",
+            "multipleChoice", "trueFalse", "shortAnswer", "numeric", "table", "date", "time", "dateTime", "range", "note", "geopoint",
         ])
         XCTAssertEqual(TemplateKeys.Key(rawValue: "maxAnswers")?.defaultName, "Max-answers")
         XCTAssertNil(TemplateKeys.Key(rawValue: "maxanswers"))
@@ -43,7 +46,7 @@ final class QuestionTypeTests: XCTestCase {
         }
         let unknown = json.replacingOccurrences(of: #""type": "number""#, with: #""type": "numeric""#)
         XCTAssertThrowsError(try coding.decode(Data(unknown.utf8), source: "t.json")) { error in
-            XCTAssertTrue(error.localizedDescription.contains(#"unknown question type "numeric" (known: "multipleChoice", "trueFalse", "shortAnswer", "number", "table")"#),
+            XCTAssertTrue(error.localizedDescription.contains(#"unknown question type "numeric" (known: "multipleChoice", "trueFalse", "shortAnswer", "number", "table", "date", "time", "dateTime", "range", "note", "geopoint")"#),
                           error.localizedDescription)
         }
     }

@@ -71,6 +71,8 @@ final class SimulatorTests: XCTestCase {
                     XCTAssertEqual(rows[1][2], nil, "a no-value cell stays empty")
                     XCTAssertEqual(rows.flatMap { $0 }.compactMap { $0 }.count, 4, "every other cell has a value")
                     XCTAssertTrue(rows.flatMap { $0 }.compactMap { $0 }.allSatisfy { Double($0) != nil }, "cells are numbers")
+                case .location(let point):
+                    XCTAssertEqual(try rules.value(fromJSON: point.json), value)
                 case .bool, .text: break
                 }
                 if question.id == "fixed" { XCTAssertEqual(value, .number(4)) }

@@ -153,6 +153,21 @@ class ExportAPITests: EngineTestCase {
         }
     }
 
+    func testGeoJSONOfFormsWithoutALocationIsAnEmptyCollection() async throws {
+        let fixture = try makeFixture()
+        try await fixture.test { client in
+            _ = try await Self.upload(client)
+            let token = try await client.login("fiona")
+            let response = try await client.get(Self.path + "?format=geojson", token: token)
+            XCTAssertEqual(response.status, .ok, response.text)
+            XCTAssertEqual(response.headers[.contentType], "application/geo+json")
+            XCTAssertTrue(response.headers[.contentDisposition]?.contains("pump-inspection-export.geojson") ?? false)
+            let collection = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(response.text.utf8)) as? [String: Any])
+            XCTAssertEqual(collection["type"] as? String, "FeatureCollection")
+            XCTAssertEqual((collection["features"] as? [Any])?.count, 0, "no pump inspection has a location")
+        }
+    }
+
     func testATechnicianExportsOnlyTheirOwnAndIsRefusedAnothers() async throws {
         let fixture = try makeFixture()
         try await fixture.test { client in

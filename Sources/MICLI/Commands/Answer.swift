@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MIKit
+import MIDevices
 
 extension MI {
     struct Answer: ParsableCommand {
@@ -10,6 +11,7 @@ extension MI {
                 mi answer FORM QUESTION VALUE… [--comment TEXT]
                 mi answer FORM QUESTION --clear [--comment TEXT]
                 mi answer FORM --file answers.json
+                mi answer FORM QUESTION --gps [--gps-timeout SECONDS]
 
                 QUESTION is the question's id or its number from 1. VALUE is read as `mi fill` reads a typed \
                 line: multiple choice takes option numbers or labels (2, 1,3, "1 3", "Mechanical seal, \
@@ -22,6 +24,17 @@ extension MI {
                 is removed, the comment stays unless --comment "" removes it, the attached media stay \
                 (`mi detach FORM MEDIA` removes one), and the audit trail records "cleared". A question \
                 left with neither an answer nor a comment is open again.
+
+                A date is 2026-11-26 or today, a time 14:30 or now, a date and time 2026-11-26T14:30 (in the \
+                form's time zone, or with an offset: +01:00, Z) or now; a day/month order such as 03/04/2026 is \
+                refused, not guessed. A range takes a value on its scale (start to end in steps). A note takes \
+                no answer, comment or file.
+
+                A location (geopoint) is typed as latitude longitude [altitude] [accuracy] in decimal degrees \
+                and metres (19.4326 -99.1332 2240 5), or taken from gpsd with --gps (Location.GPSD in \
+                Config.plist, default 127.0.0.1:2947): the wait shows the accuracy on a terminal and ends after \
+                --gps-timeout seconds (default 30); with the question's minAccuracy it waits for a fix that good. \
+                No fix saves nothing and exits 75.
 
                 A template with a consent text takes no answer until the respondent accepts it: \
                 --accept-consent records that acceptance (who, when, the text's SHA-256) with the answers, \
@@ -51,6 +64,12 @@ extension MI {
         @Flag(help: "The respondent accepts the template's consent text (see `mi review`).")
         var acceptConsent = false
 
+        @Flag(help: "Answer a location question with a fix from gpsd (Location.GPSD in Config.plist).")
+        var gps = false
+
+        @Option(name: .customLong("gps-timeout"), help: ArgumentHelp("Seconds to wait for the GPS fix.", valueName: "seconds"))
+        var gpsTimeout = GPSFix.defaultTimeout
+
         /// The value's words without the `--` that lets a value start with a dash (`mi answer F q
         /// -- -3`): ArgumentParser hands the terminator on with the unrecognized words.
         var answerWords: [String] {
@@ -61,9 +80,18 @@ extension MI {
         }
 
         func validate() throws {
-            if clear, !answerWords.isEmpty {
-                throw ValidationError("give either a value or --clear, not both")
+            if clear, !answerWords.isEmpty || gps {
+                throw ValidationError("give either a value (or --gps) or --clear, not both")
             }
+            if gps {
+                guard file == nil, question != nil, answerWords.isEmpty else {
+                    throw ValidationError("--gps answers one location question: mi answer FORM QUESTION --gps (no value, no --file)")
+                }
+            }
+            guard (1...3600).contains(gpsTimeout) else {
+                throw ValidationError("--gps-timeout must be 1 to 3600 seconds, got \(gpsTimeout)")
+            }
+            if gps { return }
             if file != nil {
                 if question != nil || !answerWords.isEmpty || comment != nil || clear {
                     throw ValidationError("give either --file or QUESTION VALUE…/--comment/--clear, not both (in the file, null clears an answer)")
@@ -83,6 +111,8 @@ extension MI {
             let updates: [AnswerUpdate]
             if let file {
                 updates = try Workflow.updates(fromAnswersFile: try Self.read(file))
+            } else if gps, let question {
+                updates = [try fix(question, context: context)]
             } else if let question {
                 let words = answerWords
                 let input: AnswerUpdate.Input? = clear ? .clear : words.isEmpty ? nil : .words(words)
@@ -95,7 +125,7 @@ extension MI {
             if global.json {
                 try Terminal.json(FormJSON(saved))
             } else {
-                let done = saved.template.questions.count - saved.openQuestions.count
+                let done = saved.template.answerableCount - saved.openQuestions.count
                 if acceptConsent, let consent = saved.consent {
                     Terminal.out("Consent accepted by \(consent.by) (text SHA-256 \(consent.sha256)).")
                 } else if acceptConsent, updates.isEmpty {
@@ -106,11 +136,29 @@ extension MI {
                     let had = before.map { $0.answer(for: id).value != nil || $0.answer(for: id).draft != nil } ?? true
                     let media = saved.answer(for: id).media.count
                     let kept = media == 0 ? "" : " (its \(Format.plural(media, "media file")) kept; `\(ShellWord.mi("detach", saved.name))` MEDIA removes one)"
-                    Terminal.out(had ? "Cleared the answer to \(DisplayText.escaped(id)) in \(saved.name)\(kept) (\(done) of \(saved.template.questions.count) questions done)."
+                    Terminal.out(had ? "Cleared the answer to \(DisplayText.escaped(id)) in \(saved.name)\(kept) (\(done) of \(saved.template.answerableCount) questions done)."
                                      : "\(DisplayText.escaped(id)) in \(saved.name) had no answer: nothing to clear.")
                 } else if !updates.isEmpty {
-                    Terminal.out("Saved \(Format.plural(updates.count, "answer")) in \(saved.name) (\(done) of \(saved.template.questions.count) questions done).")
+                    Terminal.out("Saved \(Format.plural(updates.count, "answer")) in \(saved.name) (\(done) of \(saved.template.answerableCount) questions done).")
                 }
+            }
+        }
+
+        /// The answer to a location question from gpsd, waiting for the accuracy it asks
+        /// (`QuestionType.positionFix`).
+        /// Taken outside the store's lock (the wait may be long); the value then goes through the
+        /// question's own rules like a typed one.
+        func fix(_ reference: String, context: Context) throws -> AnswerUpdate {
+            let (_, current) = try context.run { try $0.openForChange(form) }
+            let (_, question) = try Workflow.question(reference, in: current.template)
+            guard let wanted = question.type.positionFix else {
+                throw ValidationError("--gps answers a location question; \(question.id) is a \(question.typeDescription) question")
+            }
+            do {
+                let point = try GPSFix.take(context.configuration, accuracy: wanted.accuracy, timeout: gpsTimeout)
+                return AnswerUpdate(question: question.id, value: .json(point.json), comment: comment)
+            } catch let error as GPSDError {
+                throw GPSFixError(underlying: error, typed: ShellWord.mi("answer", current.name, question.id, "LATITUDE", "LONGITUDE"))
             }
         }
 

@@ -8,14 +8,19 @@ import Glibc
 extension MI {
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Export a template's completed forms as a zip (CSV + media) or JSON Lines (a foreman: everyone's).",
+            abstract: "Export a template's completed forms as a zip (CSV + media), JSON Lines or GeoJSON (a foreman: everyone's).",
             discussion: """
                 Writes the completed (submitted) forms in this computer's store — a technician's own, a foreman's \
                 of every technician — to --output. The zip holds <template>.csv (UTF-8 with a byte-order mark, \
                 RFC 4180, one row per form: SubmissionDate, a column per question, <question>/<option> 0/1 columns, \
                 <question>-<row>-<column> table cells, <question>-comment, then KEY, User, UserName, FormVersion, \
                 AttachmentsPresent, AttachmentsExpected, ForemanComments) and media/<form id>/<file> (not with \
-                --no-media). --format jsonl writes one form.json per line instead. An existing --output file is replaced only with --force. The same layout as the server's \
+                --no-media). A location question adds <question>-Latitude, -Longitude, -Altitude and -Accuracy columns, and a \
+                template that records where forms are started StartLocation-Latitude … after SubmissionDate. \
+                --format jsonl writes one form.json per line instead; --format geojson a GeoJSON FeatureCollection with one \
+                Point feature per form, at where it was started or else its first location answer, coordinates \
+                [longitude, latitude, altitude], the answers as properties (forms without a location are left out \
+                and counted). An existing --output file is replaced only with --force. The same layout as the server's \
                 /api/v1/templates/{id}/export.zip. Dates are UTC days of submission (--to is inclusive). The file \
                 appears only once complete: a failed export leaves nothing at --output.
                 """)
@@ -37,7 +42,7 @@ extension MI {
         @Flag(name: .customLong("no-media"), help: "Leave the media files out of the zip (the CSV still counts them).")
         var noMedia = false
 
-        @Option(help: ArgumentHelp("zip (CSV and media) or jsonl (one form.json per line).", valueName: "format"))
+        @Option(help: ArgumentHelp("zip (CSV and media), jsonl (one form.json per line) or geojson (a point per form).", valueName: "format"))
         var format = "zip"
 
         /// `--json`'s summary.
@@ -52,6 +57,8 @@ extension MI {
             var mediaCount: Int
             var bytes: UInt64
             var skipped: [Skipped]
+            /// GeoJSON: forms left out because they have no location (absent for other formats).
+            var withoutLocationCount: Int?
         }
 
         func run() throws {
@@ -85,7 +92,8 @@ extension MI {
             let progress = writer.progress
             let summary = Summary(output: destination.path, format: format.rawValue, template: local.template.id,
                                   templateVersion: local.template.version, formCount: progress.formsExported,
-                                  mediaCount: progress.mediaFiles, bytes: progress.bytes, skipped: skipped)
+                                  mediaCount: progress.mediaFiles, bytes: progress.bytes, skipped: skipped,
+                                  withoutLocationCount: format == .geojson ? progress.formsWithoutLocation : nil)
             if global.json {
                 try Terminal.json(summary)
                 return
@@ -99,6 +107,9 @@ extension MI {
             var text = "Exported \(Format.plural(summary.formCount, "form"))"
             if format == .zip { text += " and \(Format.plural(summary.mediaCount, "media file"))" }
             text += " (\(Format.bytes(Int64(clamping: summary.bytes)))) to \(DisplayText.escaped(summary.output))"
+            if let left = summary.withoutLocationCount, left > 0 {
+                text += "; left out \(Format.plural(left, "form")) without a location"
+            }
             if !summary.skipped.isEmpty {
                 text += "; skipped \(Format.plural(summary.skipped.count, "unreadable form")): "
                     + summary.skipped.map { DisplayText.escaped($0.form) }.joined(separator: ", ")

@@ -10,13 +10,14 @@ extension MI {
                 current answer (on a terminal it asks first: Enter again keeps it, clear withdraws it). \
                 :clear withdraws the answer (its comment and media stay). :b goes back without saving, :x saves and exits, ? shows the question's \
                 help, :c TEXT adds a comment, :img opens the question's picture (with xdg-open when there is a \
-                display; otherwise its path is shown). A question needs an answer or a comment to go on. A table is \
+                display; otherwise its path is shown). A question needs an answer or a comment to go on; a note is \
+                shown and passed. A table is \
                 saved cell by cell as a draft until every cell has a value; inside a table :b goes back one \
                 cell, and a finished table being changed stays finished. After the last question the review \
                 is shown: type a question number to edit it, :s to submit.
 
                 On a terminal the line can be edited (arrow keys, Home/End, Ctrl-A/E/U/W), ↑ and ↓ recall \
-                earlier answers, Tab completes option labels, and an invalid answer is asked again. \
+                earlier answers, Tab completes option labels (and today or now for a date or time), and an invalid answer is asked again. \
                 Ctrl-C saves what was typed and exits (status 130). With piped input the first invalid \
                 line ends fill with its message (status 65); the answers before it stay saved.
 
@@ -33,13 +34,19 @@ extension MI {
         @Flag(help: "The respondent accepts the template's consent text without being asked.")
         var acceptConsent = false
 
+        @Option(name: .customLong("gps-timeout"), help: ArgumentHelp("Seconds a location question waits for gpsd's fix.", valueName: "seconds"))
+        var gpsTimeout = GPSFix.defaultTimeout
+
         func validate() throws {
             if global.json { throw ValidationError("fill is interactive and has no --json output; use `mi answer --json`") }
+            guard (1...3600).contains(gpsTimeout) else {
+                throw ValidationError("--gps-timeout must be 1 to 3600 seconds, got \(gpsTimeout)")
+            }
         }
 
         func run() throws {
             let context = try Context.technician(global)
-            var session = try FillSession(context: context, reference: form, acceptConsent: acceptConsent)
+            var session = try FillSession(context: context, reference: form, acceptConsent: acceptConsent, gpsTimeout: gpsTimeout)
             _ = try session.run()
             if session.interrupted { throw ExitCode(130) }
         }

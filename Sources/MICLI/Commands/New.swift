@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MIKit
+import MIDevices
 import MITransport
 
 extension MI {
@@ -11,6 +12,11 @@ extension MI {
                 A template answered once per person ("oncePerUser") is refused while you have a form of \
                 it here, incomplete or submitted, or on the server: when logged in online the server's \
                 list is asked and remembered, so the refusal holds offline too.
+
+                A template with "captureLocation": true records where the form is started: from gpsd \
+                (Location.GPSD in Config.plist, waiting up to --gps-timeout seconds, the accuracy shown on a \
+                terminal), or from --location "LATITUDE LONGITUDE [ALTITUDE] [ACCURACY]". When gpsd gives no fix \
+                the form is still started, without a location, and its audit trail says why.
                 """)
 
         @OptionGroup var global: GlobalOptions
@@ -21,16 +27,65 @@ extension MI {
         @Option(help: "The form's name (default: <template>-<date>-<time>).")
         var name: String?
 
+        @Option(parsing: .unconditional, help: ArgumentHelp("Where the form is started, instead of asking gpsd: \"19.4326 -99.1332 [altitude] [accuracy]\".",
+                                   valueName: "lat lon"))
+        var location: String?
+
+        @Option(name: .customLong("gps-timeout"), help: ArgumentHelp("Seconds to wait for gpsd's fix (captureLocation templates).", valueName: "seconds"))
+        var gpsTimeout = GPSFix.defaultTimeout
+
+        func validate() throws {
+            guard (1...3600).contains(gpsTimeout) else {
+                throw ValidationError("--gps-timeout must be 1 to 3600 seconds, got \(gpsTimeout)")
+            }
+        }
+
 
         func run() throws {
             let context = try Context.technician(global)
             try checkServer(context)
-            let (_, form) = try context.run { try $0.startForm(templateID: template, name: name, displayName: context.session.displayName) }
+            let start = try startLocation(context)
+            let (_, form) = try context.run {
+                try $0.startForm(templateID: template, name: name, displayName: context.session.displayName, startLocation: start)
+            }
             if global.json {
                 try Terminal.json(FormSummaryJSON(form.summary, expiry: context.configuration.expiry, now: context.workflow.now()))
             } else {
                 Terminal.out("Started \(form.name) (id \(form.id.uuidString.lowercased())) from \(form.template.id) v\(form.template.version), \(Format.plural(form.template.questions.count, "question")).")
+                if let point = form.startLocation {
+                    Terminal.out("Started at \(point).")
+                }
                 Terminal.out("Fill it with: \(ShellWord.mi("fill", form.name))")
+            }
+        }
+
+        /// Where a `captureLocation` template's form starts: `--location` as typed (a bad one
+        /// refuses, nothing is created), else gpsd's fix; nil for other templates (which refuse
+        /// `--location`). No fix is not a failure:
+        /// the form is started without a location, saying why here and in its audit trail.
+        func startLocation(_ context: Context) throws -> StartLocation? {
+            let cached = try context.locked { try $0.templates.template(id: template) }
+            guard cached.captureLocation else {
+                if location != nil {
+                    throw ValidationError("--location: template \(cached.id) does not record where its forms are started (no \"captureLocation\": true)")
+                }
+                return nil
+            }
+            if let location {
+                do {
+                    return .point(try Geopoint.parse(location), source: "typed with --location")
+                } catch {
+                    throw LocationOptionError(rule: error.rule)
+                }
+            }
+            do {
+                let address = try GPSFix.address(context.configuration)
+                let point = try GPSFix.take(context.configuration, accuracy: nil, timeout: gpsTimeout)
+                return .point(point, source: "gpsd at \(address)")
+            } catch let error as GPSDError {
+                let reason = error.errorDescription ?? error.code
+                Terminal.warning("no location recorded: \(reason) — the form is started without one (or give --location \"LAT LON\")")
+                return .unavailable(reason: reason)
             }
         }
 
@@ -50,4 +105,12 @@ extension MI {
             _ = try context.locked { try $0.rememberOnServer(listing, of: cached, user: context.actor.name) }
         }
     }
+}
+
+/// `mi new --location` that is not a point; nothing was created.
+struct LocationOptionError: ClassifiedError {
+    let rule: String
+    var failureClass: FailureClass { .badData }
+    var code: String { "invalid-location" }
+    var errorDescription: String? { "--location: \(rule) — no form was started" }
 }

@@ -37,13 +37,14 @@ extension MI {
 enum ReviewText {
     static func render(_ form: Form, media: [MediaFile], history: Bool) -> String {
         var lines: [String] = []
-        let done = form.template.questions.count - form.openQuestions.count
+        let done = form.template.answerableCount - form.openQuestions.count
         lines.append("\(form.name) — \(form.template.title) (\(form.template.id) v\(form.template.version))")
         lines.append("id \(form.id.uuidString.lowercased()) · \(form.technicianLabel) · \(form.status.rawValue) · created \(Format.date(form.createdAt)) · updated \(Format.date(form.updatedAt))"
                      + (form.submittedAt.map { " · submitted \(Format.date($0))" } ?? ""))
-        lines.append("\(done) of \(form.template.questions.count) questions done")
+        lines.append("\(done) of \(form.template.answerableCount) questions done")
         if form.isSimulated { lines.append("Simulated form (mi simulate) — not a real inspection") }
         if let line = consentLine(form) { lines.append(line) }
+        if let line = startLocationLine(form) { lines.append(line) }
         if let note = form.returnNote, let returned = form.returnedAt {
             lines.append("Sent back \(Format.date(returned)): \(note)")
         }
@@ -54,7 +55,8 @@ enum ReviewText {
             let files = media.filter { $0.questionID == question.id }
                 .map { "\($0.name) (\($0.kind.rawValue), \(Format.bytes($0.bytes)))" }.joined(separator: "\n")
             var answerText = displayDraftAnswer(answer, question: question)
-                ?? answer.value.map { display($0, question: question) } ?? (answer.isDone ? "—" : "— (open)")
+                ?? answer.value.map { display($0, question: question) } ?? (form.isDone(question) ? "—" : "— (open)")
+            if case .note? = question.type.presentation(of: answer.value) { answerText = "(note)" }
             if answerText.isEmpty { answerText = "—" }
             table.add([String(index + 1), "\(question.text) [\(question.id)]", answerText, answer.comment ?? "", files]
                 .map { DisplayText.escaped($0, keepingNewlines: true) })
@@ -90,6 +92,14 @@ enum ReviewText {
         return form.hasRequiredConsent ? accepted : accepted + " — not this template's text; accept it again with `\(ShellWord.mi("fill", form.name))`"
     }
 
+    /// Where the form was started, for a form that has a start location or a template that asks
+    /// for one.
+    static func startLocationLine(_ form: Form) -> String? {
+        if let point = form.startLocation { return "Started at \(point)" }
+        guard form.template.captureLocation else { return nil }
+        return "Started at: no location recorded (`\(ShellWord.mi("review", form.name)) --history` says why)"
+    }
+
     /// The answer as its type presents it: a grid one line per row so it reads as a table,
     /// choices as the chosen labels; control characters are escaped.
     static func display(_ value: AnswerValue, question: Question) -> String {
@@ -103,6 +113,8 @@ enum ReviewText {
         case .choices(let list)?: return DisplayText.escaped(list.chosen.joined(separator: ", "), keepingNewlines: true)
         case .yesNo(let yes)?: return yes ? "true" : "false"
         case .text(let text)?: return DisplayText.escaped(text, keepingNewlines: true)
+        case .note?: return "(note)"
+        case .location(let point)?: return point.description
         case nil: return DisplayText.escaped(value.display, keepingNewlines: true)
         }
     }

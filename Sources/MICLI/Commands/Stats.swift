@@ -10,7 +10,8 @@ extension MI {
                 Counts the completed (submitted) forms in this computer's store: a technician's own, a foreman's \
                 of every technician. Per question: answered, comment-only and unanswered forms; options with \
                 their count and percent of the forms that answered; numbers with mean, standard deviation, \
-                quartiles and a histogram; the most frequent short answers; table cells; media by kind; then \
+                quartiles and a histogram; the most frequent short answers; table cells; locations with their \
+                count, bounding box and a plot of the points (the office draws it as SVG); media by kind; then \
                 forms per day; for a scored template (IPAQ, MMSE) each score recomputed from the answers, \
                 categories with their percent and numbers summarized. Dates are UTC days of submission (--to is inclusive). On a terminal the bars are \
                 block characters sized to its width; piped, they are # characters and nothing else is styled. \
@@ -130,9 +131,21 @@ struct StatisticsText {
         if let numbers = question.numbers {
             lines += numberLines(numbers)
         }
+        if let dates = question.dates, let first = dates.first, let last = dates.last {
+            lines.append("   per day, \(first.day) to \(last.day) (\(Format.plural(dates.count, "day")) with answers):")
+            lines += countLines(dates.map { ($0.day, $0.count) })
+        }
+        if let hours = question.hours, let first = hours.firstIndex(where: { $0.count > 0 }),
+           let last = hours.lastIndex(where: { $0.count > 0 }) {
+            lines.append("   per hour of the day:")
+            lines += countLines(hours[first...last].map { (Self.hourLabel($0.hour), $0.count) })
+        }
         if let values = question.values {
             lines += valueLines(values, distinct: question.distinctValues ?? values.count,
-                                what: question.numbers == nil ? "most frequent" : "not numbers")
+                                what: question.numbers != nil ? "not numbers" : question.dates != nil ? "not dates" : question.hours != nil ? "not times" : "most frequent")
+        }
+        if let locations = question.locations, locations.count > 0 {
+            lines += locationLines(locations)
         }
         for cell in question.cells ?? [] {
             let name = "\(DisplayText.escaped(cell.rowLabel)) / \(DisplayText.escaped(cell.columnLabel))"
@@ -157,6 +170,28 @@ struct StatisticsText {
             lines.append("   media: " + question.media.map { "\($0.kind) \($0.count)" }.joined(separator: " · "))
         }
         return lines.flatMap { $0.count > width ? TextWrap.fitting($0, width: width).components(separatedBy: "\n") : [$0] }
+    }
+
+    /// A location question: the count, the bounding box and its size, then the points plotted
+    /// north up (`LocationPlot`), `•`/`●` on a terminal, `*`/`#` piped.
+    private func locationLines(_ locations: LocationStatistics) -> [String] {
+        var lines = ["   points \(locations.count)"]
+        guard let box = locations.boundingBox else { return lines }
+        let plot = LocationPlot(locations)
+        lines[0] += " · north \(formatNumber(box.north)) · south \(formatNumber(box.south)) · west \(formatNumber(box.west))"
+            + " · east \(formatNumber(box.east)) · \(Self.distance(plot.widthMetres)) × \(Self.distance(plot.heightMetres))"
+        if locations.pointsOmitted > 0 { lines.append("   the plot shows the first \(locations.points.count) points") }
+        let rows = max(4, min(10, (width - 6) / 2))
+        for row in plot.characters(rows: rows) {
+            let text = style == .blocks ? row : String(row.map { $0 == "•" ? "*" : ($0 == "●" ? "#" : ".") })
+            lines.append("   " + text)
+        }
+        return lines
+    }
+
+    /// `850 m`, `12.3 km`.
+    static func distance(_ metres: Double) -> String {
+        metres < 1_000 ? "\(Int(metres.rounded())) m" : String(format: "%.1f km", metres / 1_000)
     }
 
     /// The scores recomputed from the answers: words as a bar chart with counts and percents,
@@ -189,6 +224,20 @@ struct StatisticsText {
         }
         lines += chart.lines(width: width, style: style)
         return lines
+    }
+
+    /// One bar per labelled count, scaled to the largest.
+    private func countLines(_ counts: [(String, Int)]) -> [String] {
+        var chart = BarChart()
+        let most = max(counts.map(\.1).max() ?? 1, 1)
+        for (label, count) in counts { chart.add(label, fraction: Double(count) / Double(most), String(count)) }
+        return chart.lines(width: width, style: style)
+    }
+
+    /// `14:00–14:59`.
+    static func hourLabel(_ hour: Int) -> String {
+        let two = hour < 10 ? "0\(hour)" : "\(hour)"
+        return "\(two):00–\(two):59"
     }
 
     private func valueLines(_ values: [ValueCount], distinct: Int, what: String) -> [String] {

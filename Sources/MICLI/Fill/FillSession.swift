@@ -1,5 +1,6 @@
 import Foundation
 import MIKit
+import MIDevices
 
 /// `mi fill`: the form question by question. Next saves the answer (form.json is written
 /// under the store's lock at every step), a table is saved cell by cell as a draft until it is
@@ -13,12 +14,15 @@ struct FillSession {
     var form: Form
     /// `--accept-consent`: accept the template's consent text without asking.
     let acceptConsent: Bool
+    /// Seconds a location question waits for gpsd's fix (`--gps-timeout`).
+    let gpsTimeout: Int
 
     enum Step { case next, back, exit }
 
-    init(context: Context, reference: String, acceptConsent: Bool = false) throws {
+    init(context: Context, reference: String, acceptConsent: Bool = false, gpsTimeout: Int = GPSFix.defaultTimeout) throws {
         self.context = context
         self.acceptConsent = acceptConsent
+        self.gpsTimeout = gpsTimeout
         let (location, form) = try context.run { try $0.openForChange(reference, operation: .filled) }
         self.location = location
         self.form = form
@@ -34,11 +38,15 @@ struct FillSession {
         guard try askConsent() else { return false }
         prompter.say(FillInput.legend)
         var index = questions.firstIndex { !form.isDone($0) } ?? questions.count
+        // The notes just before the first open question are shown before it.
+        while index > 0, index < questions.count, !questions[index - 1].type.takesAnswer { index -= 1 }
         while index < questions.count {
             switch try ask(index) {
             case .next: index += 1
             case .back:
-                if index == 0 { prompter.say("This is the first question.") } else { index -= 1 }
+                // Back goes to the previous question that takes an answer, past the notes.
+                let previous = questions[..<index].lastIndex { $0.type.takesAnswer }
+                if let previous { index = previous } else { prompter.say("This is the first question.") }
             case .exit:
                 finish()
                 return false
@@ -133,12 +141,14 @@ struct FillSession {
 
     mutating func ask(_ index: Int) throws -> Step {
         let question = form.template.questions[index]
-        let rules = Workflow.rules(for: index, in: form.template)
+        let rules = Workflow.rules(for: index, in: form)
         let current = form.answer(for: question.id)
         prompter.say("")
         for line in QuestionPrompt.lines(for: question, index: index, count: form.template.questions.count) {
             prompter.say(line)
         }
+        // A note is shown and passed: nothing to answer.
+        guard question.type.takesAnswer else { return .next }
         let labels = question.type.completions
         if let value = current.value { prompter.say("Current answer: \(ReviewText.display(value, question: question))") }
         if let comment = current.comment { prompter.say("Comment: \(DisplayText.escaped(comment, keepingNewlines: true))") }
@@ -173,6 +183,21 @@ struct FillSession {
                 }
             }
             let value: AnswerValue?
+            if let wanted = question.type.positionFix, input != .clear, Self.asksForFix(line, answered: current.value != nil) {
+                do {
+                    let point = try GPSFix.take(context.configuration, accuracy: wanted.accuracy, timeout: gpsTimeout)
+                    value = try rules.value(fromJSON: point.json)
+                    prompter.say("GPS fix: \(point)")
+                } catch let error as GPSDError {
+                    if !prompter.interactive, let pendingComment { try save(question, value: nil, comment: pendingComment) }
+                    try refuse(GPSFixError(underlying: error, typed: "latitude longitude [altitude] [accuracy], e.g. 19.4326 -99.1332"))
+                    continue
+                } catch {
+                    if !prompter.interactive, let pendingComment { try save(question, value: nil, comment: pendingComment) }
+                    try refuse(error)
+                    continue
+                }
+            } else {
             switch input {
             case .back:
                 if pendingComment != nil { prompter.say("The comment was not saved (:b goes back without saving).") }
@@ -204,6 +229,7 @@ struct FillSession {
                     continue
                 }
             }
+            }
             let comment = pendingComment ?? current.comment ?? ""
             if value == nil && current.value == nil && comment.trimmingCharacters(in: .whitespaces).isEmpty {
                 try refuse(FillError.needsAnswerOrComment(question: rules.label))
@@ -232,6 +258,13 @@ struct FillSession {
         if !after.media.isEmpty { kept.append(Format.plural(after.media.count, "media file")) }
         let keeping = kept.isEmpty ? "" : " (\(kept.joined(separator: " and ")) kept)"
         prompter.say("Cleared the answer\(keeping). \(hint)")
+    }
+
+    /// On a location question, `gps` takes a fix from gpsd, and so does Enter while the question
+    /// has no answer yet (with one, Enter keeps it, as on every question).
+    static func asksForFix(_ line: String, answered: Bool) -> Bool {
+        let word = line.trimmingCharacters(in: .whitespaces).lowercased()
+        return word == "gps" || (word.isEmpty && !answered)
     }
 
     func showHelp(_ question: Question) {

@@ -11,6 +11,8 @@ struct FormJSON: Encodable {
     /// Whether the form may be answered and submitted as far as consent goes (true when the
     /// template has no consent text).
     var consentAccepted: Bool
+    /// Where the form was started (`Geopoint.json`), when it was recorded.
+    var startLocation: JSONValue?
     var questions: [QuestionJSON]
     var foremanComments: [ForemanComment]
     var audit: [AuditJSON]?
@@ -97,7 +99,7 @@ struct FormJSON: Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case returnNote, consent, consentAccepted, questions, foremanComments, audit, scores, scoreItems, scoreNote
+        case returnNote, consent, consentAccepted, startLocation, questions, foremanComments, audit, scores, scoreItems, scoreNote
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -106,6 +108,7 @@ struct FormJSON: Encodable {
         try container.encodeIfPresent(returnNote, forKey: .returnNote)
         try container.encodeIfPresent(consent, forKey: .consent)
         try container.encode(consentAccepted, forKey: .consentAccepted)
+        try container.encodeIfPresent(startLocation, forKey: .startLocation)
         try container.encode(questions, forKey: .questions)
         try container.encode(foremanComments, forKey: .foremanComments)
         try container.encodeIfPresent(audit, forKey: .audit)
@@ -119,6 +122,7 @@ struct FormJSON: Encodable {
         returnNote = form.returnNote
         consent = form.consent
         consentAccepted = form.hasRequiredConsent
+        startLocation = form.startLocation?.json
         questions = form.template.questions.enumerated().map { index, question in
             let answer = form.answer(for: question.id)
             let files = media?.filter { $0.questionID == question.id }
@@ -128,7 +132,7 @@ struct FormJSON: Encodable {
             return QuestionJSON(number: index + 1, id: question.id, type: question.typeName, typeDescription: question.typeDescription,
                                 text: question.text, help: question.help, settings: settings,
                                 value: answer.value, draft: answer.draft, comment: answer.comment, media: files,
-                                done: answer.isDone)
+                                done: form.isDone(question))
         }
         foremanComments = form.foremanComments
         audit = history ? form.audit.map(AuditJSON.init) : nil

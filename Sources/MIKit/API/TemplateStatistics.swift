@@ -85,7 +85,7 @@ public struct StatisticsFilters: Codable, Sendable, Equatable {
     }
 }
 
-/// Forms submitted on one UTC day.
+/// Forms submitted on one UTC day (or, in a question's `dates`, answers naming that day).
 public struct DayCount: Codable, Sendable, Equatable {
     /// `2026-11-23`.
     public var day: String
@@ -115,7 +115,8 @@ public struct GroupStatistics: Codable, Sendable, Equatable {
 public struct QuestionStatistics: Codable, Sendable, Equatable {
     public var id: String
     public var text: String
-    /// The template's type name: `multipleChoice`, `trueFalse`, `shortAnswer`, `numeric`, `table`.
+    /// The template's type name: `multipleChoice`, `trueFalse`, `shortAnswer`, `numeric`, `table`, `date`, `time`,
+    /// `dateTime`, `range`… (a `note` takes no answer and has no entry).
     public var type: String
     /// Forms with a value.
     public var answered: Int
@@ -136,13 +137,21 @@ public struct QuestionStatistics: Codable, Sendable, Equatable {
     public var distinctValues: Int?
     /// Tables: one entry per cell that takes a value, row by row.
     public var cells: [CellStatistics]?
+    /// Dates and dates with times: forms per calendar day of the answer (the local date it was
+    /// given on), oldest first; days without any are absent. Values that are not dates are in `values`.
+    public var dates: [DayCount]?
+    /// Times: forms per hour of the answer, 00 to 23, every hour present. Values that are not
+    /// times are in `values`.
+    public var hours: [HourCount]?
+    /// Locations (`geopoint`): how many, their bounding box, and the points for a plot.
+    public var locations: LocationStatistics?
     /// Attached files per kind (`photo`, `video`, `audio`, `other`); kinds without any are absent.
     public var media: [MediaCount]
 
     public init(id: String, text: String, type: String, answered: Int, commentOnly: Int, unanswered: Int,
                 options: [OptionCount]? = nil, multipleAnswers: Bool? = nil, numbers: NumberSummary? = nil,
                 values: [ValueCount]? = nil, distinctValues: Int? = nil, cells: [CellStatistics]? = nil,
-                media: [MediaCount] = []) {
+                dates: [DayCount]? = nil, hours: [HourCount]? = nil, media: [MediaCount] = []) {
         self.id = id
         self.text = text
         self.type = type
@@ -155,7 +164,67 @@ public struct QuestionStatistics: Codable, Sendable, Equatable {
         self.values = values
         self.distinctValues = distinctValues
         self.cells = cells
+        self.dates = dates
+        self.hours = hours
         self.media = media
+    }
+}
+
+/// Answers given at one hour of the day (`hour` 0–23: 14 holds 14:00 to 14:59:59).
+public struct HourCount: Codable, Sendable, Equatable {
+    public var hour: Int
+    public var count: Int
+
+    public init(hour: Int, count: Int) {
+        self.hour = hour
+        self.count = count
+    }
+}
+
+/// The points of a location question: how many, the box that holds them all, and the points
+/// themselves (the first `StatisticsBuilder.plottedPoints` in the order the forms were counted)
+/// for a plot: the office draws them as SVG, `mi stats` as a character plot.
+public struct LocationStatistics: Codable, Sendable, Equatable {
+    /// Points counted (answers that are locations).
+    public var count: Int
+    /// The smallest latitude/longitude box holding every point; nil without points.
+    public var boundingBox: LocationBox?
+    /// The points plotted, latitude and longitude only.
+    public var points: [PlottedPoint]
+    /// Points counted but not listed in `points` (past the limit).
+    public var pointsOmitted: Int
+
+    public init(count: Int, boundingBox: LocationBox?, points: [PlottedPoint], pointsOmitted: Int) {
+        self.count = count
+        self.boundingBox = boundingBox
+        self.points = points
+        self.pointsOmitted = pointsOmitted
+    }
+}
+
+/// Degrees: `south` ≤ `north`, `west` ≤ `east`.
+public struct LocationBox: Codable, Sendable, Equatable {
+    public var south: Double
+    public var west: Double
+    public var north: Double
+    public var east: Double
+
+    public init(_ box: GeoBoundingBox) {
+        south = box.south
+        west = box.west
+        north = box.north
+        east = box.east
+    }
+}
+
+/// One point of a plot, in decimal degrees.
+public struct PlottedPoint: Codable, Sendable, Equatable {
+    public var latitude: Double
+    public var longitude: Double
+
+    public init(latitude: Double, longitude: Double) {
+        self.latitude = latitude
+        self.longitude = longitude
     }
 }
 

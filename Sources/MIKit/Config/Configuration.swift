@@ -15,6 +15,16 @@ public struct Configuration: Sendable {
     public var reminderDays: [Int]
     /// The JSON key names templates use.
     public var templateKeys: TemplateKeys
+    /// Where positions come from (`Location`).
+    public var location = Location()
+
+    /// `Location`: the gpsd a `geopoint` question and a `captureLocation` template take a fix from.
+    public struct Location: Sendable, Equatable {
+        /// `Location.GPSD`: gpsd's `HOST:PORT` (`HostPortText`), default `127.0.0.1:2947`.
+        public var gpsd: String
+        public static let defaultGPSD = "127.0.0.1:2947"
+        public init(gpsd: String = Self.defaultGPSD) { self.gpsd = gpsd }
+    }
 
     public struct Server: Sendable {
         public var scheme: String

@@ -91,12 +91,29 @@ public enum ConfigurationLoader {
             if Set(reminderDays).count != reminderDays.count { root.warning("ReminderDays", "lists a day twice") }
         }
         let templateKeys = root.dictionary("TemplateKeys", required: false).map(readTemplateKeys) ?? .default
+        let location = root.dictionary("Location", required: false).map(readLocation) ?? Configuration.Location()
         root.warnAboutUnknownKeys()
 
         guard let server, let ldap, let documents, let expiryDays, let reminderDays else { return nil }
-        return Configuration(sourceURL: source, server: server, ldap: ldap, documents: documents,
-                             expiryDays: expiryDays, reminderDays: Array(Set(reminderDays)).sorted(),
-                             templateKeys: templateKeys)
+        var configuration = Configuration(sourceURL: source, server: server, ldap: ldap, documents: documents,
+                                          expiryDays: expiryDays, reminderDays: Array(Set(reminderDays)).sorted(),
+                                          templateKeys: templateKeys)
+        configuration.location = location
+        return configuration
+    }
+
+    /// `Location`: `GPSD` is gpsd's `HOST:PORT` (default 127.0.0.1:2947).
+    private static func readLocation(_ reader: PlistReader) -> Configuration.Location {
+        var location = Configuration.Location()
+        if let gpsd = reader.string("GPSD", required: false) {
+            switch HostPortText.parse(gpsd, defaultPort: 2947) {
+            case .success: location.gpsd = gpsd.trimmingCharacters(in: .whitespaces)
+            case .failure(let problem):
+                reader.error("GPSD", "\"\(SafeName.printable(String(gpsd.prefix(80))))\" is not gpsd's address: \(problem.reason) — write HOST:PORT, e.g. 127.0.0.1:2947")
+            }
+        }
+        reader.warnAboutUnknownKeys()
+        return location
     }
 
     private static func readServer(_ reader: PlistReader, folder: URL) -> Configuration.Server? {

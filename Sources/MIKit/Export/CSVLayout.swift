@@ -3,14 +3,20 @@ import Foundation
 /// The columns of an export's `<template>.csv`, laid out from one template version (the
 /// newest) in the order ODK Central users know:
 ///
-/// `SubmissionDate`, then per question of the template, in its order, its type's columns
+/// `SubmissionDate`, then — when the template records where a form was started
+/// (`captureLocation`) — `StartLocation-Latitude`, `-Longitude`, `-Altitude`, `-Accuracy`, then per question of the template, in its order, its type's columns
 /// (`QuestionType.csvHeader`):
 /// - multiple choice: `<id>` with the chosen options' names separated by spaces, then
 ///   `<id>/<name>` per option holding 1 or 0 (empty when the question has no value), as ODK
 ///   Central writes a select-multiple (an option given as a plain string is its own name);
 /// - true/false: `true` or `false`; numbers without a trailing `.0`; short answers as typed;
 /// - table: `<id>-<row label>-<column label>` per cell, row by row;
+/// - date, time, date and time: ISO 8601 as stored (`2026-11-26`, `14:30`,
+///   `2026-11-26T14:30:00-06:00`); range: the number;
+/// - location: `<id>-Latitude`, `<id>-Longitude`, `<id>-Altitude`, `<id>-Accuracy`, ODK Central's names;
 /// - `<id>-comment`;
+///
+/// A note takes no answer and has no column, not even a comment column.
 ///
 /// then, when the template names a scorer, one column per key it can produce
 /// (`ScoreSheet.keys(of:)`: `ipaq.walkingMET` … `ipaq.sittingMinutes`), named by the key and
@@ -37,7 +43,8 @@ public struct CSVLayout: Sendable {
     public init(template: Template) {
         self.template = template
         var header = ["SubmissionDate"]
-        for question in template.questions {
+        if template.captureLocation { header += Self.pointHeader(prefix: Self.startLocationPrefix) }
+        for question in template.questions where question.type.takesAnswer {
             header += question.type.csvHeader(question: question.id)
             header.append("\(question.id)-comment")
         }
@@ -50,7 +57,8 @@ public struct CSVLayout: Sendable {
     public func row(for form: Form, attachmentsPresent: Int) -> [String] {
         var row: [String] = [form.submittedAt.map(Self.timestamp) ?? ""]
         row.reserveCapacity(header.count)
-        for question in template.questions {
+        if template.captureLocation { row += Self.pointCells(form.startLocation) }
+        for question in template.questions where question.type.takesAnswer {
             let answer = form.answers[question.id]
             row += question.type.csvCells(answer?.value, question: question.id, form: form)
             row.append(answer?.comment ?? "")
@@ -66,6 +74,23 @@ public struct CSVLayout: Sendable {
         return row
     }
 
+    /// The columns of where the form was started: `StartLocation-Latitude`, ….
+    public static let startLocationPrefix = "StartLocation"
+
+    /// A point's columns as ODK Central names them: `<prefix>-Latitude`, `-Longitude`,
+    /// `-Altitude`, `-Accuracy` (a location question's, and where the form was started).
+    public static func pointHeader(prefix: String) -> [String] {
+        ["Latitude", "Longitude", "Altitude", "Accuracy"].map { "\(prefix)-\($0)" }
+    }
+
+    /// A point's four cells under `pointHeader` (empty for an unknown altitude or accuracy, all
+    /// empty for no point).
+    public static func pointCells(_ point: Geopoint?) -> [String] {
+        guard let point else { return ["", "", "", ""] }
+        return [formatNumber(point.latitude), formatNumber(point.longitude),
+                point.altitude.map(formatNumber) ?? "", point.accuracy.map(formatNumber) ?? ""]
+    }
+
     /// A value as its CSV cell: `true`/`false`, numbers without `.0`, choices joined by ` | `.
     static func text(_ value: AnswerValue) -> String {
         switch value {
@@ -74,6 +99,7 @@ public struct CSVLayout: Sendable {
         case .bool(let bool): return bool ? "true" : "false"
         case .choices(let labels): return labels.joined(separator: " | ")
         case .cells: return value.display
+        case .location(let point): return point.typedString
         }
     }
 

@@ -31,7 +31,7 @@ public enum ExportError: ClassifiedError, Sendable, Equatable {
         case .output(let path, let reason):
             return "cannot write the export \(path): \(reason) — check the folder's free space and permissions; no partial file was left"
         case .unknownFormat(let name):
-            return "\"\(SafeName.printable(name))\" is not an export format — use zip or jsonl"
+            return "\"\(SafeName.printable(name))\" is not an export format — use zip, jsonl or geojson"
         }
     }
 }

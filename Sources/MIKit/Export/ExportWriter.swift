@@ -40,15 +40,23 @@ public enum ExportFormat: String, Sendable, CaseIterable {
     case zip
     /// One form.json per line (JSON Lines), for scripts; no media.
     case jsonl
+    /// A GeoJSON FeatureCollection: one Point per form that has a location (`GeoJSON`); no media.
+    case geojson
 
-    /// The format named `name` (`zip` or `jsonl`).
+    /// The format named `name` (`zip`, `jsonl` or `geojson`).
     public init(parsing name: String) throws(ExportError) {
         guard let format = ExportFormat(rawValue: name.lowercased()) else { throw ExportError.unknownFormat(name) }
         self = format
     }
 
     /// The MIME type the server answers with.
-    public var contentType: String { self == .zip ? "application/zip" : "application/x-ndjson" }
+    public var contentType: String {
+        switch self {
+        case .zip: return "application/zip"
+        case .jsonl: return "application/x-ndjson"
+        case .geojson: return "application/geo+json"
+        }
+    }
     /// The file name extension.
     public var fileExtension: String { rawValue }
 }
@@ -64,6 +72,8 @@ public struct ExportProgress: Sendable, Equatable {
     public var mediaFiles = 0
     /// Bytes of output made.
     public var bytes: UInt64 = 0
+    /// GeoJSON: forms the filters kept but left out because they have no location.
+    public var formsWithoutLocation = 0
 }
 
 /// Writes an export — a zip of `<template>.csv` then `media/<form id>/<file>` per form, or
@@ -92,6 +102,8 @@ public final class ExportWriter {
     private let includeMedia: Bool
     private var zip: ZipWriter?
     private var lines: [UInt8] = []
+    /// GeoJSON: whether a Feature has been written (the next one needs a comma before it).
+    private var wroteFeature = false
     private let mediaList: SpoolFile?
     private var state: State = .start
     private var openMedia: OpenMedia?
@@ -174,6 +186,7 @@ public final class ExportWriter {
                 CSVText.append(layout.header, to: &bytes)
                 zip!.write(bytes)
             }
+            if format == .geojson { lines += GeoJSON.head }
             state = .forms(0)
         case .forms(let index):
             guard index < source.count else {
@@ -181,6 +194,7 @@ public final class ExportWriter {
                     try zip!.end()
                     state = includeMedia ? .media : .directory
                 } else {
+                    if format == .geojson { lines += GeoJSON.tail }
                     state = .done
                 }
                 return
@@ -207,11 +221,21 @@ public final class ExportWriter {
         }
         let form = item.form
         guard form.template.id == layout.template.id, filters.includes(form) else { return }
-        progress.formsExported += 1
         switch format {
         case .jsonl:
+            progress.formsExported += 1
             Self.appendLine(item.json, to: &lines)
+        case .geojson:
+            guard let feature = GeoJSON.feature(for: form, template: layout.template) else {
+                progress.formsWithoutLocation += 1
+                return
+            }
+            progress.formsExported += 1
+            lines += Array((wroteFeature ? ",\n" : "\n").utf8)
+            lines += feature
+            wroteFeature = true
         case .zip:
+            progress.formsExported += 1
             let listed = Self.mediaNames(of: form)
             let present = listed.filter { item.mediaPaths[$0] != nil }
             var bytes: [UInt8] = []

@@ -21,13 +21,25 @@ public struct AnswerRules: Sendable {
     public let question: Question
     /// How messages name the question: `q3 (3 of 7)`.
     public let label: String
+    /// The clock and zone `today` and `now` are read against and a date and time typed without
+    /// an offset is placed in: the form's zone (`Form.temporalContext`).
+    public let temporal: TemporalContext
 
-    public init(question: Question, position: Int, count: Int) {
+    public init(question: Question, position: Int, count: Int, temporal: TemporalContext = .system()) {
         self.question = question
         self.label = "\(question.id) (\(position) of \(count))"
+        self.temporal = temporal
     }
 
     public func refuse(_ rule: String) -> AnswerError { AnswerError(question: label, rule: rule) }
+
+    /// Refuses anything given to a question that takes no answer (a note): a value, a comment
+    /// or a file alike.
+    public func checkTakesAnswer() throws {
+        guard question.type.takesAnswer else {
+            throw refuse("this is a \(question.typeDescription): it shows text and takes no answer, comment or media")
+        }
+    }
 
     /// From command-line words (`mi answer FORM QUESTION WORDS…`): the words joined by spaces
     /// and read as one typed line, so `mi answer` accepts exactly what `mi fill` accepts.

@@ -29,6 +29,8 @@ extension AuditEvent {
             return "uploaded \(who)"
         case .simulated:
             return "answers simulated (mi simulate) \(who)"
+        case .located:
+            return ["location", note, who].compactMap { $0 }.joined(separator: " ")
         case .consented:
             return "consent accepted \(who)" + (note.map { " (text SHA-256 \($0))" } ?? "")
         }

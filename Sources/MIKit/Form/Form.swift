@@ -30,6 +30,10 @@ public struct Form: Sendable, Equatable {
     /// The time zone the form was started in (an identifier such as `America/Mexico_City`):
     /// the calendar scorers judge dates in. Nil in forms written before it was recorded (UTC).
     public var timeZone: String?
+    /// Where the form was started (`"captureLocation": true` templates; seed 000's location of
+    /// the respondent): from gpsd or typed with `mi new --location`. Nil when the template does
+    /// not ask for it or none was available (the audit trail then says why).
+    public var startLocation: Geopoint?
 
     public enum Status: String, Codable, Sendable { case incomplete, completed }
 
@@ -49,11 +53,18 @@ public struct Form: Sendable, Equatable {
         self.audit = []
         self.consent = nil
         self.timeZone = nil
+        self.startLocation = nil
     }
 
     /// The zone `timeZone` names, or UTC.
     public var calendarTimeZone: TimeZone {
         timeZone.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? .current
+    }
+
+    /// The clock (`now`, the machine's by default) and the form's zone that `today` and `now`
+    /// are answered in and a date and time without an offset is placed in.
+    public func temporalContext(now: Date = Date()) -> TemporalContext {
+        TemporalContext(now: now, timeZone: calendarTimeZone)
     }
 
     /// Whether the form may take answers and be submitted: its template asks no consent, or
@@ -74,8 +85,9 @@ public struct Form: Sendable, Equatable {
 
     public func answer(for questionID: String) -> Answer { answers[questionID] ?? Answer() }
 
-    /// The seed's rule: a question is done when it has an answer or a comment.
-    public func isDone(_ question: Question) -> Bool { answer(for: question.id).isDone }
+    /// The seed's rule: a question is done when it has an answer or a comment. A question that
+    /// takes no answer (a note) is never open.
+    public func isDone(_ question: Question) -> Bool { !question.type.takesAnswer || answer(for: question.id).isDone }
 
     /// Questions that still have neither an answer nor a comment, in template order.
     public var openQuestions: [Question] { template.questions.filter { !isDone($0) } }
@@ -86,8 +98,8 @@ public struct Form: Sendable, Equatable {
         FormSummary(id: id, name: name, user: user, status: status, templateID: template.id,
                     templateTitle: template.title, templateVersion: template.version, createdAt: createdAt,
                     updatedAt: updatedAt, submittedAt: submittedAt, returnedAt: returnedAt,
-                    questions: template.questions.count,
-                    answered: template.questions.count - openQuestions.count, media: mediaCount)
+                    questions: template.answerableCount,
+                    answered: template.answerableCount - openQuestions.count, media: mediaCount)
     }
 
     /// Records who did what, and moves `updatedAt`.
@@ -142,6 +154,9 @@ public enum AnswerValue: Codable, Sendable, Equatable {
     case choices([String])
     /// Rows of cells; `nil` in the cells that take no value.
     case cells([[String?]])
+    /// A point on the globe (`geopoint`), stored as `Geopoint.json`: an object with latitude,
+    /// longitude and, when known, altitude and accuracy.
+    case location(Geopoint)
 
     public init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
@@ -149,6 +164,13 @@ public enum AnswerValue: Codable, Sendable, Equatable {
         else if let value = try? container.decode(Double.self) { self = .number(value) }
         else if let value = try? container.decode(String.self) { self = .text(value) }
         else if let value = try? container.decode([String].self) { self = .choices(value) }
+        else if let json = try? container.decode(JSONValue.self), json.objectValue != nil {
+            do {
+                self = .location(try Geopoint(json: json))
+            } catch {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: error.rule)
+            }
+        }
         else { self = .cells(try container.decode([[String?]].self)) }
     }
 
@@ -160,6 +182,7 @@ public enum AnswerValue: Codable, Sendable, Equatable {
         case .bool(let value): try container.encode(value)
         case .choices(let value): try container.encode(value)
         case .cells(let value): try container.encode(value)
+        case .location(let point): try container.encode(point.json)
         }
     }
 
@@ -172,6 +195,7 @@ public enum AnswerValue: Codable, Sendable, Equatable {
         case .choices(let choices): return choices.joined(separator: ", ")
         case .cells(let rows):
             return rows.map { $0.map { $0 ?? "—" }.joined(separator: " | ") }.joined(separator: " / ")
+        case .location(let point): return point.description
         }
     }
 }
@@ -197,6 +221,9 @@ public struct ForemanComment: Codable, Sendable, Equatable {
 public struct AuditEvent: Codable, Sendable, Equatable {
     public enum Action: String, Codable, Sendable {
         case created, answered, attached, detached, submitted, commented, returned, assigned, uploaded, renamed
+        /// Where the form was started was recorded (`note`: the point and its source), or none
+        /// was available (`note`: why), for a `captureLocation` template.
+        case located
         /// The answers were made up by `mi simulate`: not a real inspection.
         case simulated
         /// The respondent accepted the template's consent text (`note`: its SHA-256).

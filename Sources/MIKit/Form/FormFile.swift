@@ -16,6 +16,8 @@ public enum FormFile {
         var userDisplayName: String?
         var consent: ConsentAcceptance?
         var timeZone: String?
+        /// Where the form was started (`Geopoint.json`); absent when none was recorded.
+        var startLocation: JSONValue?
         /// The scores as computed when the file was written, for readers of form.json; MI
         /// itself always recomputes them from the answers and never reads these.
         var scores: JSONValue?
@@ -61,7 +63,8 @@ public enum FormFile {
                                            foremanComments: form.foremanComments, returnNote: form.returnNote,
                                            template: TemplateCoding().encode(form.template),
                                            userDisplayName: form.userDisplayName, consent: form.consent,
-                                           timeZone: form.timeZone, scores: form.scores?.valuesJSON))
+                                           timeZone: form.timeZone, startLocation: form.startLocation?.json,
+                                           scores: form.scores?.valuesJSON))
         var data = Data(header.dropLast())
         data.append(UInt8(ascii: ","))
         data.append(body.dropFirst())
@@ -93,6 +96,13 @@ public enum FormFile {
             form.userDisplayName = body.userDisplayName
             form.consent = body.consent
             form.timeZone = body.timeZone
+            if let location = body.startLocation, location != .null {
+                do {
+                    form.startLocation = try Geopoint(json: location)
+                } catch {
+                    throw FormFileError("its startLocation is not a location: \(error.rule)")
+                }
+            }
             return form
         } catch let error as DecodingError {
             throw FormFileError(error.summary)

@@ -32,7 +32,7 @@ public struct FormReader: Sendable {
     private enum Key: Int {
         case formatVersion, id, name, user, status, templateID, templateTitle, templateVersion, questions, answered, media
         case createdAt, updatedAt, submittedAt, returnedAt, returnNote, userDisplayName, answers, audit, foremanComments, template
-        case consent, timeZone, scores
+        case consent, timeZone, scores, startLocation
 
         init?(_ text: String) {
             switch text {
@@ -60,6 +60,7 @@ public struct FormReader: Sendable {
             case "consent": self = .consent
             case "timeZone": self = .timeZone
             case "scores": self = .scores
+            case "startLocation": self = .startLocation
             default: return nil
             }
         }
@@ -77,6 +78,7 @@ public struct FormReader: Sendable {
             var id: UUID?, name: String?, user: String?, status: Form.Status?
             var createdAt: Date?, updatedAt: Date?, submittedAt: Date?, returnedAt: Date?
             var returnNote: String?, displayName: String?, timeZone: String?, consent: ConsentAcceptance?
+            var startLocation: Geopoint?
             var answers: [String: Answer] = [:], audit: [AuditEvent] = [], comments: [ForemanComment] = []
             var template: Template?
             repeat {
@@ -120,6 +122,9 @@ public struct FormReader: Sendable {
                 case .consent: guard let value = parser.optional(Self.consent) else { return nil }; consent = value
                 // Written for other readers; MI recomputes scores from the answers.
                 case .scores: guard parser.value() != nil else { return nil }
+                case .startLocation:
+                    guard let value = parser.optional({ $0.value().flatMap { try? Geopoint(json: $0) } }) else { return nil }
+                    startLocation = value
                 }
             } while parser.take(UInt8(ascii: ","))
             guard parser.take(UInt8(ascii: "}")) else { return nil }
@@ -138,6 +143,7 @@ public struct FormReader: Sendable {
             form.userDisplayName = displayName
             form.timeZone = timeZone
             form.consent = consent
+            form.startLocation = startLocation
             return form
         }
     }
@@ -233,6 +239,10 @@ public struct FormReader: Sendable {
             if first == UInt8(ascii: "[") { return cells(&parser).map(AnswerValue.cells) }
             return nil
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return parser.number().map(AnswerValue.number)
+        // A location object; one that is not a point goes to the decoder, whose error names why.
+        case UInt8(ascii: "{"):
+            guard let json = parser.value(), let point = try? Geopoint(json: json) else { return nil }
+            return .location(point)
         default: return nil
         }
     }

@@ -33,7 +33,7 @@ public enum TextRules {
                     if let cell { try check(cell, field: "\(field), row \(row + 1) column \(column + 1)") }
                 }
             }
-        case .number, .bool: break
+        case .number, .bool, .location: break
         }
     }
 

@@ -6,8 +6,13 @@ import Foundation
 /// --seed S` must give the same forms forever.
 public struct SeededGenerator: Sendable {
     private var state: UInt64
+    /// The seed the sequence started from: what a whole run shares (a simulation's base location).
+    public let seed: UInt64
 
-    public init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) {
+        state = seed
+        self.seed = seed
+    }
 
     /// The next 64 random bits.
     public mutating func next() -> UInt64 {

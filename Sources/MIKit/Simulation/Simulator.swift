@@ -19,13 +19,14 @@ public struct Simulator: Sendable {
 
     public init(seed: UInt64) { generator = SeededGenerator(seed: seed) }
 
-    /// Answers (or comments) for every question of `template`, as an answers file would give them.
-    public mutating func updates(for template: Template) -> [AnswerUpdate] {
-        template.questions.map { question in
+    /// Answers (or comments) for every question of `template` that takes one, as an answers
+    /// file would give them; dates are drawn around `context.now`, in its zone (the form's start).
+    public mutating func updates(for template: Template, context: TemporalContext = .system()) -> [AnswerUpdate] {
+        template.questions.filter(\.type.takesAnswer).map { question in
             if generator.chance(Self.commentOnlyRate) {
                 return AnswerUpdate(question: question.id, value: nil, comment: generator.pick(Self.comments))
             }
-            guard let value = value(for: question.kind) else {
+            guard let value = question.type.simulatedValue(&generator, context: context) else {
                 return AnswerUpdate(question: question.id, value: nil, comment: "No value possible")
             }
             return AnswerUpdate(question: question.id, value: .json(value))
@@ -38,7 +39,7 @@ public struct Simulator: Sendable {
     public mutating func fill(_ form: inout Form, by user: String, at date: Date) throws {
         var filled = form
         filled.record(AuditEvent(at: date, by: user, action: .simulated))
-        let changed = try Workflow.apply(updates(for: form.template), to: &filled)
+        let changed = try Workflow.apply(updates(for: form.template, context: form.temporalContext(now: form.createdAt)), to: &filled)
         filled.record(AuditEvent(at: date, by: user, action: .answered, questions: changed))
         form = filled
     }

@@ -21,6 +21,8 @@ public struct StatisticsBuilder: Sendable {
     public let filters: StatisticsFilters
     /// Short answers and text cells list this many most frequent values.
     public static let topValues = 10
+    /// A location question lists this many points for its plot (all are counted and boxed).
+    public static let plottedPoints = 5_000
 
     private let groupQuestionIndex: Int?
     private var overall: Tally
@@ -136,7 +138,7 @@ enum ChoiceLabels {
         case .choices(let labels): return labels
         case .bool(let bool): return [bool ? "true" : "false"]
         case .text(let text): return [text]
-        case .number, .cells: return [value.display]
+        case .number, .cells, .location: return [value.display]
         }
     }
 }
@@ -163,8 +165,9 @@ private struct Tally: Sendable {
         for index in questions.indices where index < later.questions.count { questions[index].merge(later.questions[index]) }
     }
 
+    /// Every question that takes an answer (a note is left out).
     func statistics(_ template: Template) -> [QuestionStatistics] {
-        zip(template.questions, questions).map { question, tally in tally.statistics(question, forms: forms) }
+        zip(template.questions, questions).filter { $0.0.type.takesAnswer }.map { question, tally in tally.statistics(question, forms: forms) }
     }
 }
 
@@ -177,6 +180,13 @@ private struct QuestionTally: Sendable {
     var labels: [String: Int] = [:]
     var numbers: [Double] = []
     var cells: [Cell: CellTally] = [:]
+    /// Dates as days since 1970-01-01, times by hour: forms per day or hour.
+    var days: [Int: Int] = [:]
+    var hours: [Int: Int] = [:]
+    /// Location answers: how many, the box so far, and the first `plottedPoints` of them.
+    var pointCount = 0
+    var box: GeoBoundingBox?
+    var points: [PlottedPoint] = []
 
     static let mediaKinds = ["photo", "video", "audio", "other"]
 
@@ -204,6 +214,21 @@ private struct QuestionTally: Sendable {
             }
         case .texts:
             addText(value.display)
+        case .days:
+            // A date, or the local date a date and time was answered on.
+            if case .text(let text) = value, let date = try? LocalDate.parse(String(Trimmed.text(text).prefix(10))) {
+                days[date.daysSinceEpoch, default: 0] += 1
+            } else {
+                addText(value.display)
+            }
+        case .hours:
+            if case .text(let text) = value, let time = try? LocalTime.parse(Trimmed.text(text)) {
+                hours[time.hour, default: 0] += 1
+            } else {
+                addText(value.display)
+            }
+        case .notCounted:
+            break
         case .grid:
             guard case .cells(let rows) = value else {
                 addText(value.display)
@@ -215,7 +240,28 @@ private struct QuestionTally: Sendable {
                     cells[Cell(row: row, column: column), default: CellTally()].add(text)
                 }
             }
+        case .locations:
+            guard case .location(let point) = value else {
+                addText(value.display)
+                return
+            }
+            addPoint(point)
         }
+    }
+
+    private mutating func addPoint(_ point: Geopoint) {
+        pointCount += 1
+        box = GeoBoundingBox([point] + (box.flatMap(Self.corners) ?? []))
+        if points.count < StatisticsBuilder.plottedPoints {
+            points.append(PlottedPoint(latitude: point.latitude, longitude: point.longitude))
+        }
+    }
+
+    /// The box's south-west and north-east corners, so a box grows by points one at a time.
+    private static func corners(_ box: GeoBoundingBox) -> [Geopoint]? {
+        guard let southWest = try? Geopoint(latitude: box.south, longitude: box.west),
+              let northEast = try? Geopoint(latitude: box.north, longitude: box.east) else { return nil }
+        return [southWest, northEast]
     }
 
     mutating func merge(_ later: QuestionTally) {
@@ -225,6 +271,11 @@ private struct QuestionTally: Sendable {
         labels.merge(later.labels, uniquingKeysWith: +)
         numbers += later.numbers
         for (cell, tally) in later.cells { cells[cell, default: CellTally()].merge(tally) }
+        days.merge(later.days, uniquingKeysWith: +)
+        hours.merge(later.hours, uniquingKeysWith: +)
+        pointCount += later.pointCount
+        if let other = later.box { box = GeoBoundingBox((Self.corners(other) ?? []) + (box.flatMap(Self.corners) ?? [])) }
+        points += later.points.prefix(max(0, StatisticsBuilder.plottedPoints - points.count))
     }
 
     private mutating func addText(_ text: String) {
@@ -247,6 +298,16 @@ private struct QuestionTally: Sendable {
             if !labels.isEmpty { (result.values, result.distinctValues) = (Self.top(labels), labels.count) }
         case .texts:
             (result.values, result.distinctValues) = (Self.top(labels), labels.count)
+        case .days:
+            result.dates = days.keys.sorted().map { day in
+                DayCount(day: UTCDay.string(Date(timeIntervalSince1970: TimeInterval(day) * 86_400)), count: days[day] ?? 0)
+            }
+            if !labels.isEmpty { (result.values, result.distinctValues) = (Self.top(labels), labels.count) }
+        case .hours:
+            result.hours = (0..<24).map { HourCount(hour: $0, count: hours[$0] ?? 0) }
+            if !labels.isEmpty { (result.values, result.distinctValues) = (Self.top(labels), labels.count) }
+        case .notCounted:
+            break
         case .grid(let grid):
             let (rows, columns, noCells) = (grid.rows, grid.columns, grid.noCells)
             if !labels.isEmpty { (result.values, result.distinctValues) = (Self.top(labels), labels.count) }
@@ -272,6 +333,10 @@ private struct QuestionTally: Sendable {
                 }
                 return statistics
             }
+        case .locations:
+            if !labels.isEmpty { (result.values, result.distinctValues) = (Self.top(labels), labels.count) }
+            result.locations = LocationStatistics(count: pointCount, boundingBox: box.map(LocationBox.init), points: points,
+                                                  pointsOmitted: pointCount - points.count)
         }
         return result
     }

@@ -30,12 +30,12 @@ public enum QuestionPrompt {
     }
 
     /// Question `index` of `count` as a first fill asks it: its lines, then its prompt, or the
-    /// prompt of every cell that takes a value.
+    /// prompt of every cell that takes a value (a note has none: it is only shown).
     public static func preview(of question: Question, index: Int, count: Int) -> String {
         var lines = self.lines(for: question, index: index, count: count)
         if let grid = question.type.grid {
             lines += grid.valueCells.map { cellPrompt(row: grid.rows[$0.row], column: grid.columns[$0.column]) }
-        } else {
+        } else if question.type.takesAnswer {
             lines.append(answerPrompt(for: question))
         }
         return lines.joined(separator: "\n")

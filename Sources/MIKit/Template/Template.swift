@@ -13,9 +13,12 @@ public struct Template: Sendable, Equatable {
     public var oncePerUser: Bool
     /// A text the respondent must accept before the first answer (`"consent"`).
     public var consent: String?
+    /// `mi new` records where the form was started (`"captureLocation": true`): from gpsd, or
+    /// typed with `--location`; the form is started without one when none is available.
+    public var captureLocation: Bool
 
     public init(id: String, title: String, version: Int, questions: [Question], scoring: Scoring? = nil,
-                oncePerUser: Bool = false, consent: String? = nil) {
+                oncePerUser: Bool = false, consent: String? = nil, captureLocation: Bool = false) {
         self.id = id
         self.title = title
         self.version = version
@@ -23,6 +26,7 @@ public struct Template: Sendable, Equatable {
         self.scoring = scoring
         self.oncePerUser = oncePerUser
         self.consent = consent
+        self.captureLocation = captureLocation
     }
 
     /// Lowercase hex SHA-256 of the consent text's UTF-8 bytes: what an acceptance records.
@@ -33,6 +37,9 @@ public struct Template: Sendable, Equatable {
         var seen: Set<String> = []
         return questions.compactMap(\.image).filter { seen.insert($0).inserted }
     }
+
+    /// The questions that take an answer (all but notes): what "N of M questions done" counts.
+    public var answerableCount: Int { questions.reduce(0) { $0 + ($1.type.takesAnswer ? 1 : 0) } }
 
     public func question(id: String) -> Question? { questions.first { $0.id == id } }
     public func index(of questionID: String) -> Int? { questions.firstIndex { $0.id == questionID } }

@@ -47,6 +47,7 @@ public struct TemplateCoding: Sendable {
         if let scoring = template.scoring { object[keys[.scoring]] = .string(scoring.rawValue) }
         if template.oncePerUser { object[keys[.oncePerUser]] = .bool(true) }
         if let consent = template.consent { object[keys[.consent]] = .string(consent) }
+        if template.captureLocation { object[keys[.captureLocation]] = .bool(true) }
         return .object(object)
     }
 
@@ -148,6 +149,12 @@ public struct TemplateValidator {
         case .bool(let value)?: oncePerUser = value
         case let value?: problem(nil, .oncePerUser, "expected true or false, found \(value.kindDescription)")
         }
+        var captureLocation = false
+        switch object[keys[.captureLocation]] {
+        case nil, .null?: break
+        case .bool(let value)?: captureLocation = value
+        case let value?: problem(nil, .captureLocation, "expected true or false, found \(value.kindDescription)")
+        }
         var consent: String?
         switch object[keys[.consent]] {
         case nil, .null?: break
@@ -165,7 +172,7 @@ public struct TemplateValidator {
         }
         guard let id, let title, let version else { return nil }
         let template = Template(id: id, title: title, version: version, questions: questions, scoring: scoring,
-                                oncePerUser: oncePerUser, consent: consent)
+                                oncePerUser: oncePerUser, consent: consent, captureLocation: captureLocation)
         if let scoring, problems.isEmpty {
             for (question, message) in scoring.problems(in: template) { problem(question, .scoring, message) }
         }

@@ -31,10 +31,11 @@ public struct TemplateKeys: Sendable, Equatable {
         // template object
         public static let id = Key("id"), title = Key("title"), version = Key("version"), questions = Key("questions")
         public static let scoring = Key("scoring"), oncePerUser = Key("oncePerUser"), consent = Key("consent")
+        public static let captureLocation = Key("captureLocation")
         // every question object
         public static let type = Key("type"), text = Key("text"), help = Key("help"), image = Key("image")
 
-        static let templateScope: [Key] = [.id, .title, .version, .questions, .scoring, .oncePerUser, .consent]
+        static let templateScope: [Key] = [.id, .title, .version, .questions, .scoring, .oncePerUser, .consent, .captureLocation]
         /// The keys every question has, then each type's own keys (each once).
         static var questionScope: [Key] {
             var keys: [Key] = [.id, .type, .text, .help, .image]

@@ -66,6 +66,7 @@ extension Answer {
     /// draft keeps the value as it is, a clear removes both, a comment replaces the comment
     /// (empty removes it).
     mutating func apply(_ update: AnswerUpdate, rules: AnswerRules) throws {
+        try rules.checkTakesAnswer()
         switch update.value {
         case .none: break
         case .words(let words): (value, draft) = (try rules.value(fromWords: words), nil)

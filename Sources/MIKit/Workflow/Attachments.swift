@@ -7,6 +7,7 @@ extension Workflow {
     public func attach(_ reference: String, question questionReference: String, files: [URL]) throws -> [MediaFile] {
         let (location, original) = try openForChange(reference)
         let (index, question) = try Self.question(questionReference, in: original.template)
+        try Self.rules(for: index, in: original.template).checkTakesAnswer()
         // Every file is checked before the first is copied, so a mistyped name attaches nothing.
         var isFolder: ObjCBool = false
         for file in files where !FileManager.default.fileExists(atPath: file.path, isDirectory: &isFolder) || isFolder.boolValue {

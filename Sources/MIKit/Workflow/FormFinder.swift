@@ -96,8 +96,13 @@ extension Workflow {
         throw AnswerError(question: reference, rule: "no such question in template \(template.id) (questions: \(ids))")
     }
 
-    public static func rules(for index: Int, in template: Template) -> AnswerRules {
-        AnswerRules(question: template.questions[index], position: index + 1, count: template.questions.count)
+    public static func rules(for index: Int, in template: Template, temporal: TemporalContext = .system()) -> AnswerRules {
+        AnswerRules(question: template.questions[index], position: index + 1, count: template.questions.count, temporal: temporal)
+    }
+
+    /// The rules of question `index` of `form`, with `today` and `now` read in the form's zone.
+    public static func rules(for index: Int, in form: Form) -> AnswerRules {
+        rules(for: index, in: form.template, temporal: form.temporalContext())
     }
 
     // MARK: - Names

@@ -23,9 +23,14 @@ public struct Workflow: Sendable {
     /// `displayName` is the technician's name from the directory, recorded for the PDF.
     /// A template answered once per user is refused while the actor has a form of it here or
     /// remembered from the server (`existingForm`).
-    public func startForm(templateID: String, name: String? = nil, displayName: String? = nil) throws -> (FormLocation, Form) {
+    /// `startLocation` is where the form is started (a `captureLocation` template's, or one
+    /// typed with `mi new --location`): recorded with an audit event saying where it came from,
+    /// or, when unavailable, an audit event saying why none was recorded.
+    public func startForm(templateID: String, name: String? = nil, displayName: String? = nil,
+                          startLocation: StartLocation? = nil) throws -> (FormLocation, Form) {
         try checkOncePerUser(try templates.template(id: templateID), user: actor.name)
-        let form = try newForm(templateID: templateID, name: name, displayName: displayName)
+        var form = try newForm(templateID: templateID, name: name, displayName: displayName)
+        if let startLocation { form.recordStart(startLocation, by: actor.name, at: form.createdAt) }
         return (try store.create(form), form)
     }
 
@@ -87,7 +92,7 @@ public struct Workflow: Sendable {
         for update in updates {
             let (index, question) = try question(update.question, in: updated.template)
             var answer = updated.answer(for: question.id)
-            try answer.apply(update, rules: rules(for: index, in: updated.template))
+            try answer.apply(update, rules: rules(for: index, in: updated))
             updated.answers[question.id] = answer
             changed.append(question.id)
         }

@@ -5,7 +5,8 @@ import MIKit
 
 /// `GET Server.Paths.Template/export.zip` (`/api/v1/templates/{id}/export.zip?from=&to=&user=&version=&media=&format=`):
 /// a template's stored submissions as MIKit's `ExportWriter` lays them out — a zip of
-/// `<template>.csv` and `media/<form id>/<file>`, or (`format=jsonl`) one form.json per line —
+/// `<template>.csv` and `media/<form id>/<file>`, or (`format=jsonl`) one form.json per line, or
+/// (`format=geojson`) a GeoJSON FeatureCollection of the forms that have a location —
 /// streamed as it is made. Foremen export everyone's forms, a technician only their own.
 struct ExportController {
     let templatePath: String
@@ -28,7 +29,7 @@ struct ExportController {
         var format = ExportFormat.zip
     }
 
-    /// `media` (`true` or `false`, default true) and `format` (`zip` or `jsonl`, default zip)
+    /// `media` (`true` or `false`, default true) and `format` (`zip`, `jsonl` or `geojson`, default zip)
     /// of a request's query; the last of a repeated one wins. A bad value, an empty one
     /// included (no form on a page sends these two), is 400 naming the parameter.
     static func options(_ query: String?) throws -> Options {
@@ -46,7 +47,7 @@ struct ExportController {
                 do {
                     options.format = try ExportFormat(parsing: value)
                 } catch {
-                    throw HTTPError(.badRequest, message: "parameter `format` is \"\(SafeName.printable(value))\" — give zip (the default) or jsonl")
+                    throw HTTPError(.badRequest, message: "parameter `format` is \"\(SafeName.printable(value))\" — give zip (the default), jsonl or geojson")
                 }
             default:
                 continue
@@ -86,6 +87,10 @@ struct ExportController {
                 throw error
             }
             try await writer.finish(nil)
+            let withoutLocation = box.writer.progress.formsWithoutLocation
+            if withoutLocation > 0 {
+                logger.info("GeoJSON export of \(id) left out \(withoutLocation) form(s) without a location")
+            }
             let skipped = box.writer.skipped
             if !skipped.isEmpty {
                 // Damaged since the upload (it was checked then): the administrator restores it.

@@ -22,6 +22,7 @@ enum OfficeAssets {
         "chart-bars": PackageResources.chart_bars_mustache,
         "chart-columns": PackageResources.chart_columns_mustache,
         "chart-line": PackageResources.chart_line_mustache,
+        "chart-points": PackageResources.chart_points_mustache,
     ]
 
     /// Files served at `/static/{name}`.

@@ -1,4 +1,5 @@
 import Foundation
+import MIKit
 
 /// The geometry of the office's server-rendered SVG charts (the dashboard, the statistics
 /// page): figures in, positions in SVG user units out, drawn by the `chart-*` views with
@@ -106,12 +107,31 @@ enum SVGChart {
         ]
     }
 
+    /// Points on a square plot (`LocationPlot`, MIKit's projection) `side` units wide, each a dot
+    /// with its coordinates as the tooltip, in a frame with the bounding box's edges written
+    /// at its corners (north and west top left, south and east bottom right).
+    static func points(_ statistics: LocationStatistics, svgClass: String, label: String, side: Double = 360) -> [String: Any] {
+        let plot = LocationPlot(statistics)
+        let top = 16.0, bottom = 20.0
+        let dots: [[String: Any]] = zip(plot.positions, statistics.points).map { position, point -> [String: Any] in
+            let title = formatNumber(point.latitude) + ", " + formatNumber(point.longitude)
+            return ["x": rounded(position.x * side), "y": rounded(top + position.y * side), "title": title]
+        }
+        let box = statistics.boundingBox
+        return [
+            "dots": dots, "svgClass": svgClass, "ariaLabel": label,
+            "width": side, "height": top + side + bottom, "side": side, "top": top, "bottomY": top + side + 14,
+            "northWest": box.map { "N \(formatNumber($0.north)) · W \(formatNumber($0.west))" } ?? "",
+            "southEast": box.map { "S \(formatNumber($0.south)) · E \(formatNumber($0.east))" } ?? "",
+        ]
+    }
+
     /// `label` cut to `labelCharacters` with an ellipsis; the tooltip keeps it whole.
     static func shortened(_ label: String) -> String {
         label.count > labelCharacters ? String(label.prefix(labelCharacters - 1)) + "…" : label
     }
 
-    private static func rounded(_ value: Double) -> String {
+    static func rounded(_ value: Double) -> String {
         String(format: "%.1f", value)
     }
 }

@@ -95,6 +95,7 @@ struct StatisticsPage {
         // The export's from/to are submission days: a range of upload days is not passed on as one.
         let exported = choices.dates == .uploaded ? parameters.filter { $0.key != "from" && $0.key != "to" } : parameters
         values["export"] = Self.exportLink(templatePath: templatePath, id: id, parameters: exported)
+        values["exportGeoJSON"] = Self.exportLink(templatePath: templatePath, id: id, parameters: exported, format: .geojson)
         values["from"] = parameters["from"] ?? ""
         values["to"] = parameters["to"] ?? ""
         values["allUsers"] = session.role == .foreman
@@ -109,10 +110,11 @@ struct StatisticsPage {
     }
 
     /// The API's zip export of template `id` with the page's filters (`groupBy` is not one).
-    static func exportLink(templatePath: String, id: String, parameters: [String: String]) -> String {
-        let query = ["from", "to", "user", "version"].compactMap { name in
+    static func exportLink(templatePath: String, id: String, parameters: [String: String], format: ExportFormat = .zip) -> String {
+        var query = ["from", "to", "user", "version"].compactMap { name in
             parameters[name].map { "\(name)=\(FormQuery.encoded($0))" }
         }
+        if format != .zip { query.append("format=\(format.rawValue)") }
         let path = templatePath.replacingOccurrences(of: "{id}", with: TemplatesPage.pathSegment(id)) + "/export.zip"
         return query.isEmpty ? path : path + "?" + query.joined(separator: "&")
     }
@@ -215,8 +217,72 @@ struct StatisticsPage {
                 return cellValues
             }
         }
+        if let dates = question.dates, let answerDays = answerDayValues(dates, name: question.text) { values["dates"] = answerDays }
+        if let hours = question.hours, hours.contains(where: { $0.count > 0 }) { values["hours"] = hourValues(hours, name: question.text) }
+        if let locations = question.locations, locations.count > 0 {
+            values["locations"] = locationValues(locations, name: question.text)
+        }
         values["nothingToChart"] = question.options == nil && question.cells == nil && values["numbers"] == nil && values["values"] == nil
+            && values["dates"] == nil && values["hours"] == nil && values["locations"] == nil
         return values
+    }
+
+    /// The answers of a date question per day they name: a line from the first day to the last
+    /// (days between at zero), beside the table of days with answers; nil without any.
+    static func answerDayValues(_ days: [DayCount], name: String) -> [String: Any]? {
+        let numbered = days.compactMap { day in dayNumber(day.day).map { (number: $0, day: day) } }
+        guard let first = numbered.first, let last = numbered.last else { return nil }
+        let byNumber = Dictionary(numbered.map { ($0.number, $0.day.count) }, uniquingKeysWith: +)
+        let points = (first.number...last.number).map { number -> SVGChart.Point in
+            let count = byNumber[number] ?? 0
+            let day = UTCDay.string(Date(timeIntervalSince1970: Double(number) * 86_400))
+            return SVGChart.Point(value: count, title: count == 0 ? nil : "\(day): \(Self.count(count, "form"))")
+        }
+        return [
+            "chart": SVGChart.line(points, firstTick: first.day.day, lastTick: last.day.day, svgClass: "chart-answer-days",
+                                   label: "Answers to \(name) per day, from \(first.day.day) to \(last.day.day)"),
+            "first": first.day.day, "last": last.day.day, "withAnswers": count(days.count, "day"),
+            "rows": days.map { ["day": $0.day, "count": $0.count] },
+        ]
+    }
+
+    /// The answers of a time question per hour of the day, 00 to 23, as columns beside the table
+    /// of the hours with answers.
+    static func hourValues(_ hours: [HourCount], name: String) -> [String: Any] {
+        func label(_ hour: Int) -> String { hour < 10 ? "0\(hour):00" : "\(hour):00" }
+        let columns = hours.map { hour in
+            SVGChart.Column(value: hour.count, title: "\(label(hour.hour))–\(label(hour.hour).prefix(2)):59: \(count(hour.count, "form"))",
+                            tick: hour.hour % 3 == 0 ? label(hour.hour) : "", text: hour.count == 0 ? "" : "\(hour.count)")
+        }
+        return [
+            "chart": SVGChart.columns(columns, kind: "hour", svgClass: "chart-hours", label: "Answers to \(name) per hour of the day"),
+            "rows": hours.filter { $0.count > 0 }.map { ["hour": "\(label($0.hour))–\(label($0.hour).prefix(2)):59", "count": $0.count] },
+        ]
+    }
+
+    /// A location question's points plotted (`SVGChart.points`) beside their count and box.
+    static func locationValues(_ locations: LocationStatistics, name: String) -> [String: Any] {
+        var values: [String: Any] = [
+            "chart": SVGChart.points(locations, svgClass: "chart-locations", label: "Where the answers to \(name) lie"),
+            "count": locations.count,
+        ]
+        if let box = locations.boundingBox {
+            let plot = LocationPlot(locations)
+            values["box"] = [
+                "north": formatNumber(box.north), "south": formatNumber(box.south),
+                "west": formatNumber(box.west), "east": formatNumber(box.east),
+                "extent": "\(distance(plot.widthMetres)) × \(distance(plot.heightMetres))",
+            ]
+        }
+        if locations.pointsOmitted > 0 {
+            values["omitted"] = "The plot shows the first \(locations.points.count) of \(locations.count) points; the box holds them all."
+        }
+        return values
+    }
+
+    /// `850 m`, `12.3 km`.
+    static func distance(_ metres: Double) -> String {
+        metres < 1_000 ? "\(Int(metres.rounded())) m" : String(format: "%.1f km", metres / 1_000)
     }
 
     static func optionValues(_ options: [OptionCount], multiple: Bool, answered: Int, question: String) -> [String: Any] {

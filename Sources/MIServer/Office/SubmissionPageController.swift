@@ -77,8 +77,8 @@ struct SubmissionPageController {
     static func values(_ form: Form, receipt: Receipt) -> [String: Any] {
         let id = receipt.id
         let questions: [[String: Any]] = form.template.questions.enumerated().map { index, question in
-            Self.question(question, number: index + 1, answer: form.answer(for: question.id), submission: id,
-                          templateID: form.template.id)
+            Self.question(question, number: index + 1, answer: form.answer(for: question.id), done: form.isDone(question),
+                          submission: id, templateID: form.template.id)
         }
         var values: [String: Any] = [
             "id": id,
@@ -92,8 +92,8 @@ struct SubmissionPageController {
             "submitted": form.submittedAt.map(OfficeFormat.dateTime) ?? "not submitted",
             "uploaded": OfficeFormat.dateTime(receipt.receivedAt),
             "uploadedBy": receipt.uploadedBy,
-            "answered": form.template.questions.count - form.openQuestions.count,
-            "questionCount": form.template.questions.count,
+            "answered": form.template.answerableCount - form.openQuestions.count,
+            "questionCount": form.template.answerableCount,
             "mediaCount": form.mediaCount,
             "questions": questions,
             "hasForemanComments": !form.foremanComments.isEmpty,
@@ -104,6 +104,11 @@ struct SubmissionPageController {
             },
         ]
         if let consent = consent(form) { values["consent"] = consent }
+        if let point = form.startLocation {
+            values["startLocation"] = location(point)
+        } else if form.template.captureLocation {
+            values["noStartLocation"] = true
+        }
         if let sheet = form.scores { values["scores"] = scores(sheet, template: form.template) }
         return values
     }
@@ -151,6 +156,18 @@ struct SubmissionPageController {
         return values
     }
 
+    /// A point's figures for the view: decimal degrees, metres when known, and a `geo:` link
+    /// (RFC 5870) that a phone opens in its map.
+    static func location(_ point: Geopoint) -> [String: Any] {
+        var values: [String: Any] = [
+            "latitude": formatNumber(point.latitude), "longitude": formatNumber(point.longitude),
+            "geo": "geo:\(formatNumber(point.latitude)),\(formatNumber(point.longitude))",
+        ]
+        if let altitude = point.altitude { values["altitude"] = formatNumber(altitude) }
+        if let accuracy = point.accuracy { values["accuracy"] = formatNumber(accuracy) }
+        return values
+    }
+
     static func mediaURL(_ id: String, _ name: String) -> String {
         "/api/v1/submissions/\(id)/media/" + FormQuery.encoded(name)
     }
@@ -160,11 +177,11 @@ struct SubmissionPageController {
         "/templates/\(FormQuery.encoded(templateID))/files/\(FormQuery.encoded(name))"
     }
 
-    static func question(_ question: Question, number: Int, answer: Answer, submission id: String,
+    static func question(_ question: Question, number: Int, answer: Answer, done: Bool, submission id: String,
                          templateID: String) -> [String: Any] {
         var values: [String: Any] = [
             "id": question.id, "number": number, "text": question.text, "type": question.typeDescription,
-            "done": answer.isDone,
+            "done": done,
         ]
         if let help = question.help { values["help"] = help }
         if let picture = question.image { values["picture"] = ["name": picture, "url": pictureURL(templateID, picture)] }
@@ -190,6 +207,11 @@ struct SubmissionPageController {
                 },
             ] as [String: Any]
             values["answered"] = answer.value != nil
+        case .note?:
+            values["note"] = true
+        case .location(let point)?:
+            values["location"] = location(point)
+            values["answered"] = true
         case .yesNo, .text, nil:
             if let value = answer.value {
                 values["value"] = value.display

@@ -1426,6 +1426,71 @@ def run_simulated(office, facts):
                 office, facts)
 
 
+def location_submission(office, facts):
+    """The submission page shows where the form was started and each location answer."""
+    office.open(f"/submissions/{facts['locationId']}", "location-submission")
+    start = office.find("#submission-header dd.start-location")
+    check(start.get_attribute("data-latitude") == facts["startLatitude"],
+          f"dd.start-location data-latitude {start.get_attribute('data-latitude')!r}, expected {facts['startLatitude']!r}")
+    check(start.get_attribute("data-longitude") == facts["startLongitude"],
+          f"dd.start-location data-longitude {start.get_attribute('data-longitude')!r}, expected {facts['startLongitude']!r}")
+    answer = office.find(f"section.question[data-question-id='{facts['locationQuestion']}'] dl.location")
+    check(answer.find_element(By.CSS_SELECTOR, "dd.latitude").text == facts["answerLatitude"],
+          f"the answer's latitude shows {answer.text!r}, expected {facts['answerLatitude']!r}")
+    check(answer.find_element(By.CSS_SELECTOR, "dd.longitude").text == facts["answerLongitude"],
+          f"the answer's longitude shows {answer.text!r}, expected {facts['answerLongitude']!r}")
+    check(f"±{facts['answerAccuracy']} m" in answer.text, f"the answer's accuracy is not shown: {answer.text!r}")
+    link = answer.find_element(By.CSS_SELECTOR, "a.geo-link").get_attribute("href")
+    check(link == f"geo:{facts['answerLatitude']},{facts['answerLongitude']}", f"a.geo-link goes to {link!r}")
+
+
+def location_statistics(office, facts):
+    """The statistics page plots every point as SVG, drawn on the server, beside the count and box."""
+    office.open(f"/templates/{facts['locationTemplate']}/stats", "location-statistics")
+    section = office.find(f"section.question-stats[data-question-id='{facts['locationQuestion']}']")
+    dots = section.find_elements(By.CSS_SELECTOR, "svg.chart-locations circle.location")
+    check(len(dots) == facts["pointCount"], f"{len(dots)} points plotted, expected {facts['pointCount']}")
+    count = section.find_element(By.CSS_SELECTOR, "td.point-count").text
+    check(count == str(facts["pointCount"]), f"td.point-count says {count!r}, expected {facts['pointCount']}")
+    north = float(section.find_element(By.CSS_SELECTOR, "td.north").text)
+    south = float(section.find_element(By.CSS_SELECTOR, "td.south").text)
+    check(abs(north - facts["north"]) < 1e-3 and abs(south - facts["south"]) < 1e-3,
+          f"the box says north {north}, south {south}; expected {facts['north']}, {facts['south']}")
+    titles = [d.find_element(By.CSS_SELECTOR, "title").get_attribute("textContent") for d in dots]
+    check(all("," in t for t in titles), f"every point's tooltip gives its coordinates: {titles[:3]}")
+    return f"{len(dots)} points"
+
+
+def location_geojson(office, facts):
+    """The statistics page's GeoJSON link downloads one feature per located form, longitude first."""
+    href = office.find("a#export-geojson").get_attribute("href")
+    check("format=geojson" in href, f"a#export-geojson goes to {href!r}")
+    status, headers, body = office.http(href.replace(office.base, ""))
+    check(status == 200, f"the GeoJSON download answered {status}")
+    check("geo+json" in headers.get("Content-Type", ""), f"Content-Type {headers.get('Content-Type')!r}")
+    collection = json.loads(body)
+    check(collection.get("type") == "FeatureCollection", f"not a FeatureCollection: {str(collection)[:200]}")
+    features = collection["features"]
+    check(len(features) == facts["featureCount"], f"{len(features)} features, expected {facts['featureCount']}")
+    located = [f for f in features if f["id"] == facts["locationId"]]
+    check(located, f"no feature for {facts['locationId']}")
+    longitude, latitude = located[0]["geometry"]["coordinates"][:2]
+    check(abs(longitude - float(facts["startLongitude"])) < 1e-6 and abs(latitude - float(facts["startLatitude"])) < 1e-6,
+          f"coordinates {located[0]['geometry']['coordinates']}, expected [longitude, latitude] = "
+          f"[{facts['startLongitude']}, {facts['startLatitude']}]")
+    return f"{len(features)} features"
+
+
+def run_locations(office, facts):
+    if not office.step("fiona (foreman) signs in", signed_in, office, "fiona", facts["fionaPassword"], "fiona"):
+        return
+    office.step("the submission page shows the start location and the location answer", location_submission, office, facts)
+    office.step("the statistics page plots the points as SVG with their box", location_statistics, office, facts)
+    office.step("the GeoJSON download puts each form at [longitude, latitude]", location_geojson, office, facts)
+    office.step("a search for the answer's coordinates finds the form", filtered_by_word, office,
+                facts["searchWord"], 1, facts["locationForm"])
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", required=True, help="the office's address, e.g. http://127.0.0.1:8080")
@@ -1436,6 +1501,7 @@ def main():
     parser.add_argument("--simulated", action="store_true", help="the listing and statistics over simulated forms")
     parser.add_argument("--generic-editor", action="store_true",
                         help="build, publish and read back the template of facts' questions through their settings")
+    parser.add_argument("--locations", action="store_true", help="locations on the submission and statistics pages, GeoJSON")
     parser.add_argument("--capture", metavar="PNG", help="only sign in and save the first submission's page")
     parser.add_argument("--page", help="with --capture: the submission page's path")
     parser.add_argument("--user", default="fiona")
@@ -1444,7 +1510,7 @@ def main():
     try:
         prefix = ("capture-" if arguments.capture else "editor-" if arguments.editor
                   else "generic-" if arguments.generic_editor
-                  else "simulated-" if arguments.simulated else "review-")
+                  else "simulated-" if arguments.simulated else "locations-" if arguments.locations else "review-")
         office = Office(arguments.base, arguments.profile, arguments.screenshots, prefix)
     except WebDriverException as error:
         print(f"FAIL start chromium through /usr/bin/chromedriver: {error}", flush=True)
@@ -1459,6 +1525,8 @@ def main():
             run_simulated(office, json.loads(arguments.facts))
         elif arguments.generic_editor:
             run_generic_editor(office, json.loads(arguments.facts))
+        elif arguments.locations:
+            run_locations(office, json.loads(arguments.facts))
         else:
             run_all(office, json.loads(arguments.facts), arguments.screenshots)
             office.no_alert()

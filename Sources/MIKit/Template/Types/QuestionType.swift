@@ -36,6 +36,9 @@ public protocol QuestionType: Sendable, Equatable {
 
     // MARK: Answers
 
+    /// Whether the question takes an answer at all. A type that takes none (a note) is shown in
+    /// its place but never asked, never open, never exported or counted; `mi answer` refuses it.
+    var takesAnswer: Bool { get }
     /// The value of one typed line (`mi fill`, `mi answer FORM Q WORDS…`), refused through `rules`.
     func value(fromLine line: String, rules: AnswerRules) throws -> AnswerValue
     /// The value an answers file (or an upload) gives.
@@ -52,12 +55,18 @@ public protocol QuestionType: Sendable, Equatable {
     /// The grid a question answered cell by cell asks, saving a draft as it goes; nil for a
     /// question answered on one line.
     var grid: GridLayout? { get }
+    /// A question answered with a position from gpsd (`mi answer --gps`, Enter or `gps` in
+    /// `mi fill`): the fix it waits for; nil for a question that takes no position.
+    var positionFix: PositionFix? { get }
 
     // MARK: Simulation, statistics, exports, search
 
     /// A plausible valid value for `mi simulate`, as an answers file would give it; nil when
     /// the question admits none.
     func simulatedValue(_ generator: inout SeededGenerator) -> JSONValue?
+    /// The same for a form started at `context.now` in `context.timeZone` (a date drawn in a
+    /// window around it); by default `simulatedValue(_:)`.
+    func simulatedValue(_ generator: inout SeededGenerator, context: TemporalContext) -> JSONValue?
     /// How statistics count the type's answers.
     var tally: TallyShape { get }
     /// The labels a value counts as, for a `choices` tally (and grouping by the question).
@@ -83,10 +92,17 @@ extension QuestionType {
     public static var nestedKeys: [TemplateKeys.Key] { [] }
     public static var editorFields: [EditorField] { keys.map { EditorField($0, .text) } }
 
+    public var takesAnswer: Bool { true }
+
+    public func simulatedValue(_ generator: inout SeededGenerator, context: TemporalContext) -> JSONValue? {
+        simulatedValue(&generator)
+    }
+
     public var promptLines: [String] { [] }
     public var answerHint: String { "" }
     public var completions: [String] { [] }
     public var grid: GridLayout? { nil }
+    public var positionFix: PositionFix? { nil }
 
     public func tallyLabels(_ value: AnswerValue) -> [String] { ChoiceLabels.of(value) }
 
@@ -100,6 +116,7 @@ extension QuestionType {
         case .text(let text): return text
         case .number, .choices: return value.display
         case .cells(let rows): return rows.flatMap { $0.compactMap { $0 } }.joined(separator: " ")
+        case .location(let point): return point.typedString
         case .bool: return nil
         }
     }
@@ -122,6 +139,18 @@ public enum AnswerShape: Sendable, Equatable {
     case choices(ChoiceList)
     /// A grid of cells.
     case grid(GridLayout, cells: [[String?]])
+    /// Nothing to answer: the question's text is all there is (a note). Drawn without an answer
+    /// line and never marked open.
+    case note
+    /// A point on the globe: latitude, longitude, and altitude and accuracy when known.
+    case location(Geopoint)
+}
+
+/// What a question asks of gpsd: a fix whose accuracy is `accuracy` metres or better (any fix
+/// when nil). The fix is then read by the type's `value(fromJSON:)` like a typed point.
+public struct PositionFix: Sendable, Equatable {
+    public var accuracy: Double?
+    public init(accuracy: Double?) { self.accuracy = accuracy }
 }
 
 /// The options of a choice question and which were chosen.
@@ -175,4 +204,12 @@ public enum TallyShape: Sendable, Equatable {
     case texts
     /// Each cell of the grid counted on its own.
     case grid(GridLayout)
+    /// Calendar dates (`YYYY-MM-DD` text, or the date of a date and time) counted per day.
+    case days
+    /// Times of day (`HH:MM` text) counted per hour, 00 to 23.
+    case hours
+    /// Not counted: a type that takes no answer (a note) is left out of statistics.
+    case notCounted
+    /// Points counted, their bounding box, and the points themselves for a plot.
+    case locations
 }

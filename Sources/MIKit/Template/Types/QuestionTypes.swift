@@ -9,6 +9,12 @@ public enum QuestionTypes {
         ShortAnswerQuestion.self,
         NumericQuestion.self,
         TableQuestion.self,
+        DateQuestion.self,
+        TimeQuestion.self,
+        DateTimeQuestion.self,
+        RangeQuestion.self,
+        NoteQuestion.self,
+        GeopointQuestion.self,
     ]
 
     /// The type a template's `type` value names under `keys`.

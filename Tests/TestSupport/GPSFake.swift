@@ -1,33 +1,31 @@
 import Foundation
-import MIDevices
-import TestSupport
-import XCTest
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// A real gpsd fed by Debian's `gpsfake` (package gpsd-clients) from an NMEA log, listening on a
-/// free loopback port. gpsfake and the gpsd it starts run in a process group of their own, which
-/// `stop()` ends (SIGTERM, then SIGKILL) — called by the test's teardown, so they stop even when
+/// free loopback port (`127.0.0.1:port`); MIDevices' tests and the end-to-end tests share it.
+/// gpsfake and the gpsd it starts run in a process group of their own, which `stop()` ends (SIGTERM, then SIGKILL) — called by the test's teardown, so they stop even when
 /// the test fails, and by `deinit` as a last resort; coreutils' `timeout` leads the group and ends
 /// it after 5 minutes should the test process die first.
-final class GPSFake: @unchecked Sendable {
-    static let executable = "/usr/bin/gpsfake"
+public final class GPSFake: @unchecked Sendable {
+    public static let executable = "/usr/bin/gpsfake"
 
-    let port: UInt16
-    let address: GPSDAddress
-    private(set) var processGroup: pid_t = 0
+    public let port: UInt16
+    public private(set) var processGroup: pid_t = 0
     private let folder: TemporaryDirectory
+
+    /// The address as Config.plist's `Location.GPSD` writes it.
+    public var hostPort: String { "127.0.0.1:\(port)" }
 
     /// Starts gpsfake replaying `log` in a loop (a sentence every 50 ms) and waits until gpsd
     /// accepts connections.
-    init(log: URL, file: StaticString = #filePath, line: UInt = #line) throws {
+    public init(log: URL) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.executable) else {
             throw Failure("gpsfake is missing — run scripts/setup.sh (Debian's gpsd and gpsd-clients)")
         }
         folder = try TemporaryDirectory(prefix: "mi-gpsfake")
         port = try Self.freePort()
-        address = GPSDAddress(host: "127.0.0.1", port: port)
         let output = folder.path("gpsfake.log").path
         var environment = ProcessInfo.processInfo.environment
         environment["TMPDIR"] = folder.url.path           // gpsfake's control socket, one per test
@@ -49,17 +47,17 @@ final class GPSFake: @unchecked Sendable {
     }
 
     /// Whether the group's leader (`timeout`, with gpsfake under it) is still running.
-    var isRunning: Bool {
+    public var isRunning: Bool {
         guard processGroup > 0 else { return false }
         var status: Int32 = 0
         return waitpid(processGroup, &status, WNOHANG) == 0
     }
 
     /// Whether any process of the group is left.
-    var groupIsGone: Bool { processGroup == 0 || (kill(-processGroup, 0) != 0 && errno == ESRCH) }
+    public var groupIsGone: Bool { processGroup == 0 || (kill(-processGroup, 0) != 0 && errno == ESRCH) }
 
     /// Ends gpsfake and gpsd: SIGTERM to the group, up to 3 s, then SIGKILL; reaps gpsfake.
-    func stop() {
+    public func stop() {
         guard processGroup > 0 else { return }
         let group = processGroup
         kill(-group, SIGTERM)
@@ -82,13 +80,13 @@ final class GPSFake: @unchecked Sendable {
 
     // MARK: -
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-        init(_ description: String) { self.description = description }
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+        public init(_ description: String) { self.description = description }
     }
 
     /// A port that nothing listens on now: bound to port 0, read, released.
-    static func freePort() throws -> UInt16 {
+    public static func freePort() throws -> UInt16 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure("socket: \(errno)") }
         defer { close(fd) }
@@ -108,7 +106,7 @@ final class GPSFake: @unchecked Sendable {
     }
 
     /// Whether a TCP connection to 127.0.0.1:`port` is accepted.
-    static func accepts(_ port: UInt16) -> Bool {
+    public static func accepts(_ port: UInt16) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
@@ -145,49 +143,3 @@ final class GPSFake: @unchecked Sendable {
     }
 }
 
-/// A one-connection TCP peer on a loopback port that answers gpsd's watch request with given
-/// bytes — what a wrong or broken peer sends — then keeps the connection open until `hold`
-/// seconds pass, or closes it at once when `hold` is 0.
-final class FakePeer: @unchecked Sendable {
-    let port: UInt16
-    private let listener: Int32
-
-    init(replies: [Data], hold: TimeInterval) throws {
-        listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard listener >= 0 else { throw GPSFake.Failure("socket: \(errno)") }
-        var one: Int32 = 1
-        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let listener = listener
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Int32 in
-                guard bind(listener, pointer, length) == 0, listen(listener, 1) == 0 else { return -1 }
-                return getsockname(listener, pointer, &length)
-            }
-        }
-        guard bound == 0 else { close(listener); throw GPSFake.Failure("bind: \(errno)") }
-        port = UInt16(bigEndian: address.sin_port)
-        Thread.detachNewThread {
-            let connection = accept(listener, nil, nil)
-            guard connection >= 0 else { return }
-            var request = [UInt8](repeating: 0, count: 512)
-            _ = recv(connection, &request, request.count, 0)
-            for reply in replies {
-                reply.withUnsafeBytes { _ = send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                usleep(20_000)
-            }
-            if hold > 0 { usleep(useconds_t(hold * 1_000_000)) }
-            close(connection)
-        }
-    }
-
-    var address: GPSDAddress { GPSDAddress(host: "127.0.0.1", port: port) }
-
-    deinit {
-        shutdown(listener, Int32(SHUT_RDWR))   // wakes the accept of a peer never connected to
-        close(listener)
-    }
-}
