@@ -49,9 +49,9 @@ let package = Package(
         .target(name: "MICLI", dependencies: [
             "MIKit",
             "CMISystem",
+            "MIDevices",
             "MIDirectory",
             "MITransport",
-            "MIDevices",
             "CEdit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),

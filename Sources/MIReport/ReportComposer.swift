@@ -84,7 +84,7 @@ final class ReportComposer {
             if let help = question.help, !help.isEmpty { paragraph(help, style: .note, indent: Self.indent, after: 1) }
             if let picture = question.image { questionPicture(picture) }
             paragraph(question.typeDescription, style: .note, indent: Self.indent, after: 4)
-            answerPart(question, answer.value)
+            answerPart(question, answer)
             if let comment = answer.comment, !comment.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
                 field("Comment:", comment, valueStyle: .comment, indent: Self.indent, labelWidth: Self.answerLabelWidth, after: 3)
             }
@@ -95,10 +95,16 @@ final class ReportComposer {
 
     /// The answer in its type's shape (`QuestionType.presentation`): a grid is drawn even
     /// empty, options with a box each, yes/no in words, anything else as its text.
-    private func answerPart(_ question: Question, _ value: AnswerValue?) {
-        let shape = question.type.presentation(of: value)
+    private func answerPart(_ question: Question, _ answer: Answer) {
+        let value = answer.value
+        let shape = question.type.presentation(of: answer)
         // A note is its text, already drawn: no answer line.
         if case .note? = shape { return }
+        if case .media(let kind, let names)? = shape {
+            // The files themselves follow as the question's media (photos as thumbnails).
+            field("Answer:", "\(kind.attached(names.count)) (below)", indent: Self.indent, labelWidth: Self.answerLabelWidth, after: 3)
+            return
+        }
         if case .grid(let grid, let cells)? = shape {
             table(rows: grid.rows, columns: grid.columns, noCells: grid.noCells, values: cells)
             if value == nil { paragraph("no answer", style: .note, indent: Self.indent, after: 3) }
@@ -129,7 +135,7 @@ final class ReportComposer {
                 field("Accuracy:", "±\(formatNumber(accuracy)) m", indent: Self.indent, labelWidth: Self.answerLabelWidth, after: 1)
             }
             space(2)
-        case .grid, .note:
+        case .grid, .note, .media:
             break
         }
     }

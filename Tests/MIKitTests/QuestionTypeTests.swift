@@ -7,15 +7,18 @@ import XCTest
 final class QuestionTypeTests: XCTestCase {
     func testRegistryListsEveryTypeOnceInItsOrder() {
         XCTAssertEqual(QuestionTypes.all.map { $0.typeKey.rawValue }, ["multipleChoice", "trueFalse", "shortAnswer", "numeric", "table",
-                                                                       "date", "time", "dateTime", "range", "note", "geopoint"])
+                                                                       "date", "time", "dateTime", "range", "note", "geopoint",
+                                                                       "barcode", "photo", "audio", "video"])
         // Config.plist's key list (and its "known:" message) keeps the order it always had.
         XCTAssertEqual(TemplateKeys.Key.allCases.map(\.rawValue), [
             "id", "title", "version", "questions", "scoring", "oncePerUser", "consent", "captureLocation",
             "type", "text", "help", "image", "options", "maxAnswers", "integer", "min", "max", "rows", "columns", "noCells",
             "start", "end", "step",
             "minAccuracy",
+            "maxFiles",
             "name", "label",
             "multipleChoice", "trueFalse", "shortAnswer", "numeric", "table", "date", "time", "dateTime", "range", "note", "geopoint",
+            "barcode", "photo", "audio", "video",
         ])
         XCTAssertEqual(TemplateKeys.Key(rawValue: "maxAnswers")?.defaultName, "Max-answers")
         XCTAssertNil(TemplateKeys.Key(rawValue: "maxanswers"))
@@ -46,7 +49,7 @@ final class QuestionTypeTests: XCTestCase {
         }
         let unknown = json.replacingOccurrences(of: #""type": "number""#, with: #""type": "numeric""#)
         XCTAssertThrowsError(try coding.decode(Data(unknown.utf8), source: "t.json")) { error in
-            XCTAssertTrue(error.localizedDescription.contains(#"unknown question type "numeric" (known: "multipleChoice", "trueFalse", "shortAnswer", "number", "table", "date", "time", "dateTime", "range", "note", "geopoint")"#),
+            XCTAssertTrue(error.localizedDescription.contains(#"unknown question type "numeric" (known: "multipleChoice", "trueFalse", "shortAnswer", "number", "table", "date", "time", "dateTime", "range", "note", "geopoint", "barcode", "photo", "audio", "video")"#),
                           error.localizedDescription)
         }
     }

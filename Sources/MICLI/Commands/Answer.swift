@@ -10,6 +10,7 @@ extension MI {
             discussion: """
                 mi answer FORM QUESTION VALUE… [--comment TEXT]
                 mi answer FORM QUESTION --clear [--comment TEXT]
+                mi answer FORM QUESTION --from-image PHOTO
                 mi answer FORM --file answers.json
                 mi answer FORM QUESTION --gps [--gps-timeout SECONDS]
 
@@ -36,6 +37,11 @@ extension MI {
                 --gps-timeout seconds (default 30); with the question's minAccuracy it waits for a fix that good. \
                 No fix saves nothing and exits 75.
 
+                A barcode question takes the code as typed or scanned; --from-image PHOTO reads it from a \
+                photo (with zbarimg) and keeps the photo as the question's media. A photo with no code, or \
+                with several different codes, saves nothing. A photo, audio or video question's answer is \
+                its file: VALUE is the path of the file (or files) to attach, as `mi attach` does.
+
                 A template with a consent text takes no answer until the respondent accepts it: \
                 --accept-consent records that acceptance (who, when, the text's SHA-256) with the answers, \
                 or alone (`mi answer FORM --accept-consent`). `mi fill` shows the text and asks.
@@ -61,6 +67,10 @@ extension MI {
         @Flag(help: "Withdraw the question's answer (its comment and media stay).")
         var clear = false
 
+        @Option(help: ArgumentHelp("Read the answer from the barcode or QR code in this photo, and keep the photo as the question's media.",
+                                   valueName: "photo"), completion: .file())
+        var fromImage: String?
+
         @Flag(help: "The respondent accepts the template's consent text (see `mi review`).")
         var acceptConsent = false
 
@@ -80,9 +90,10 @@ extension MI {
         }
 
         func validate() throws {
-            if clear, !answerWords.isEmpty || gps {
-                throw ValidationError("give either a value (or --gps) or --clear, not both")
+            if clear, !answerWords.isEmpty || gps || fromImage != nil {
+                throw ValidationError("give either a value (or --gps, --from-image) or --clear, not both")
             }
+            if gps, fromImage != nil { throw ValidationError("give either --gps or --from-image, not both") }
             if gps {
                 guard file == nil, question != nil, answerWords.isEmpty else {
                     throw ValidationError("--gps answers one location question: mi answer FORM QUESTION --gps (no value, no --file)")
@@ -92,6 +103,11 @@ extension MI {
                 throw ValidationError("--gps-timeout must be 1 to 3600 seconds, got \(gpsTimeout)")
             }
             if gps { return }
+            if fromImage != nil {
+                guard file == nil, question != nil else { throw ValidationError("--from-image reads the answer to one question: mi answer FORM QUESTION --from-image PHOTO") }
+                guard answerWords.isEmpty else { throw ValidationError("give either a value or --from-image, not both") }
+                return
+            }
             if file != nil {
                 if question != nil || !answerWords.isEmpty || comment != nil || clear {
                     throw ValidationError("give either --file or QUESTION VALUE…/--comment/--clear, not both (in the file, null clears an answer)")
@@ -108,6 +124,9 @@ extension MI {
 
         func run() throws {
             let context = try Context.technician(global)
+            if let question, fromImage != nil || !answerWords.isEmpty, let attached = try attachFiles(context, question) {
+                return try report(attached.form, attached: attached.files)
+            }
             let updates: [AnswerUpdate]
             if let file {
                 updates = try Workflow.updates(fromAnswersFile: try Self.read(file))
@@ -136,8 +155,14 @@ extension MI {
                     let had = before.map { $0.answer(for: id).value != nil || $0.answer(for: id).draft != nil } ?? true
                     let media = saved.answer(for: id).media.count
                     let kept = media == 0 ? "" : " (its \(Format.plural(media, "media file")) kept; `\(ShellWord.mi("detach", saved.name))` MEDIA removes one)"
-                    Terminal.out(had ? "Cleared the answer to \(DisplayText.escaped(id)) in \(saved.name)\(kept) (\(done) of \(saved.template.answerableCount) questions done)."
-                                     : "\(DisplayText.escaped(id)) in \(saved.name) had no answer: nothing to clear.")
+                    let filesAreTheAnswer = saved.template.questions[index].type.answerMedia != nil
+                    if had {
+                        Terminal.out("Cleared the answer to \(DisplayText.escaped(id)) in \(saved.name)\(kept) (\(done) of \(saved.template.answerableCount) questions done).")
+                    } else if filesAreTheAnswer {
+                        Terminal.out("The answer to \(DisplayText.escaped(id)) is its attached files: nothing to clear; `\(ShellWord.mi("detach", saved.name))` MEDIA removes one (`\(ShellWord.mi("media", saved.name))` lists them).")
+                    } else {
+                        Terminal.out("\(DisplayText.escaped(id)) in \(saved.name) had no answer: nothing to clear.")
+                    }
                 } else if !updates.isEmpty {
                     Terminal.out("Saved \(Format.plural(updates.count, "answer")) in \(saved.name) (\(done) of \(saved.template.answerableCount) questions done).")
                 }
@@ -160,6 +185,49 @@ extension MI {
             } catch let error as GPSDError {
                 throw GPSFixError(underlying: error, typed: ShellWord.mi("answer", current.name, question.id, "LATITUDE", "LONGITUDE"))
             }
+        }
+
+        /// `--from-image`: the code read from the photo becomes the answer and the photo its media.
+        /// A question whose answer is its files (a photo question): the words are the files'
+        /// paths, attached. Nil for a value to save as typed. The comment, if any, is saved after.
+        func attachFiles(_ context: Context, _ question: String) throws -> (form: MIKit.Form, files: [MediaFile])? {
+            try context.run { workflow -> (form: MIKit.Form, files: [MediaFile])? in
+                let location = try workflow.resolve(form)
+                let loaded = try workflow.store.load(location)
+                let (index, found) = try Workflow.question(question, in: loaded.template)
+                let label = Workflow.rules(for: index, in: loaded.template).label
+                // The comment is checked before the file is copied, so a refused one attaches nothing.
+                if let comment { try TextRules.check(comment, field: "comment on \(found.id)", allowNewlines: true) }
+                let files: [MediaFile]
+                if let fromImage {
+                    if let media = found.type.answerMedia {
+                        throw AnswerError(question: label, rule: "a \(media.kind.rawValue) question's answer is the file itself: \(ShellWord.mi("answer", form, found.id, fromImage)) attaches it")
+                    }
+                    let code = try ScannedCode.read(fromImage, question: label)
+                    files = try workflow.attach(form, question: found.id, files: [URL(fileURLWithPath: fromImage)],
+                                                value: .words([code]), acceptingConsent: acceptConsent)
+                } else if found.type.answerMedia != nil {
+                    files = try workflow.attach(form, question: found.id, files: answerWords.map { URL(fileURLWithPath: $0) },
+                                                acceptingConsent: acceptConsent)
+                } else {
+                    return nil
+                }
+                var saved = try workflow.store.load(try workflow.resolve(form))
+                if let comment {
+                    saved = try workflow.answer(form, [AnswerUpdate(question: found.id, value: nil, comment: comment)])
+                }
+                return (saved, files)
+            }
+        }
+
+        func report(_ saved: MIKit.Form, attached: [MediaFile]) throws {
+            if global.json { return try Terminal.json(FormJSON(saved)) }
+            for media in attached {
+                let value = saved.answer(for: media.questionID).value.map { " with the answer \(DisplayText.escaped($0.display))" } ?? ""
+                Terminal.out("Attached \(media.name) (\(media.kind.rawValue), \(Format.bytes(media.bytes))) to question \(DisplayText.escaped(media.questionID))\(value).")
+            }
+            let done = saved.template.answerableCount - saved.openQuestions.count
+            Terminal.out("Saved in \(saved.name) (\(done) of \(saved.template.answerableCount) questions done).")
         }
 
         /// The answers file's bytes; `-` and `/dev/stdin` are standard input, read to its end.

@@ -55,7 +55,7 @@ enum ReviewText {
             let files = media.filter { $0.questionID == question.id }
                 .map { "\($0.name) (\($0.kind.rawValue), \(Format.bytes($0.bytes)))" }.joined(separator: "\n")
             var answerText = displayDraftAnswer(answer, question: question)
-                ?? answer.value.map { display($0, question: question) } ?? (form.isDone(question) ? "—" : "— (open)")
+                ?? display(answer, question: question) ?? (form.isDone(question) ? "—" : "— (open)")
             if case .note? = question.type.presentation(of: answer.value) { answerText = "(note)" }
             if answerText.isEmpty { answerText = "—" }
             table.add([String(index + 1), "\(question.text) [\(question.id)]", answerText, answer.comment ?? "", files]
@@ -100,6 +100,15 @@ enum ReviewText {
         return "Started at: no location recorded (`\(ShellWord.mi("review", form.name)) --history` says why)"
     }
 
+    /// The whole answer as its type presents it: attached files that are the answer (a photo
+    /// question's) as "1 photo attached: Qid4(1).jpg", else the value; nil for no answer.
+    static func display(_ answer: Answer, question: Question) -> String? {
+        if case .media(let kind, let names)? = question.type.presentation(of: answer) {
+            return DisplayText.escaped("\(kind.attached(names.count)): \(names.joined(separator: ", "))")
+        }
+        return answer.value.map { display($0, question: question) }
+    }
+
     /// The answer as its type presents it: a grid one line per row so it reads as a table,
     /// choices as the chosen labels; control characters are escaped.
     static func display(_ value: AnswerValue, question: Question) -> String {
@@ -115,6 +124,7 @@ enum ReviewText {
         case .text(let text)?: return DisplayText.escaped(text, keepingNewlines: true)
         case .note?: return "(note)"
         case .location(let point)?: return point.description
+        case .media(let kind, let names)?: return DisplayText.escaped("\(kind.attached(names.count)): \(names.joined(separator: ", "))")
         case nil: return DisplayText.escaped(value.display, keepingNewlines: true)
         }
     }

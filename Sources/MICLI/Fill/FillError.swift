@@ -6,6 +6,8 @@ import MIKit
 enum FillError: ClassifiedError, Equatable {
     /// Enter alone at a question that has neither an answer nor a comment.
     case needsAnswerOrComment(question: String)
+    /// Enter alone at a photo (audio, video) question that has neither a file nor a comment.
+    case needsFileOrComment(question: String, kind: String)
     /// Enter alone at a table cell that has no value yet.
     case cellNeedsValue(question: String, cell: String)
     /// At the review, a line that is neither a question number nor a command.
@@ -15,7 +17,7 @@ enum FillError: ClassifiedError, Equatable {
 
     var code: String {
         switch self {
-        case .needsAnswerOrComment: return "fill-needs-answer"
+        case .needsAnswerOrComment, .needsFileOrComment: return "fill-needs-answer"
         case .cellNeedsValue: return "fill-cell-needs-value"
         case .notAQuestionNumber: return "fill-not-a-question-number"
         }
@@ -25,6 +27,8 @@ enum FillError: ClassifiedError, Equatable {
         switch self {
         case .needsAnswerOrComment(let question):
             return "question \(question): answer the question or add a comment (:c TEXT) before going on"
+        case .needsFileOrComment(let question, let kind):
+            return "question \(question): type the path of the \(kind) file, or add a comment (:c TEXT), before going on"
         case .cellNeedsValue(let question, let cell):
             return "question \(question): \(cell) needs a value"
         case .notAQuestionNumber(let line, let count):

@@ -155,6 +155,7 @@ struct FillSession {
         if let line = imageLine(question) { prompter.say(line) }
         if !current.media.isEmpty { prompter.say("Media: \(DisplayText.escaped(current.media.joined(separator: ", ")))") }
         if let grid = question.type.grid { return try askTable(question, grid: grid, rules: rules) }
+        if let media = question.type.answerMedia { return try askFiles(question, media, rules: rules) }
 
         var pendingComment: String?
         /// A line typed at the keep-or-clear question that is a new answer: read as if typed here.
@@ -209,6 +210,16 @@ struct FillSession {
             case .image:
                 showImage(question)
                 continue
+            case .scan(let path):
+                do {
+                    try scan(question, path, rules: rules)
+                } catch {
+                    if !prompter.interactive, let pendingComment { try save(question, value: nil, comment: pendingComment) }
+                    try refuse(error)
+                    continue
+                }
+                if let pendingComment { try save(question, value: nil, comment: pendingComment) }
+                return .next
             case .comment(let text):
                 pendingComment = text
                 prompter.say(text.isEmpty ? "Comment removed (saved with Next)." : "Comment noted (saved with Next).")
@@ -249,6 +260,9 @@ struct FillSession {
         let before = form.answer(for: question.id)
         guard before.value != nil || before.draft != nil else {
             if let pendingComment { try save(question, value: nil, comment: pendingComment) }
+            if question.type.answerMedia != nil {
+                return prompter.say("The answer is the attached files: nothing to clear; \(ShellWord.mi("detach", form.name)) MEDIA removes one.")
+            }
             return prompter.say("There is no answer to clear.")
         }
         try save(AnswerUpdate(question: question.id, value: .clear, comment: pendingComment))
@@ -291,6 +305,70 @@ struct FillSession {
 
     var templateCache: TemplateCache { TemplateCache(store: context.store, keys: context.configuration.templateKeys) }
 
+    // MARK: - Codes read from photos, files that are the answer
+
+    static let noScanHere = ":scan reads a code from a photo into a one-line answer, not into a table cell."
+
+    /// `:scan PATH`: the code in the photo (zbarimg) becomes the answer, the photo its media.
+    mutating func scan(_ question: Question, _ path: String, rules: AnswerRules) throws {
+        let code = try ScannedCode.read(path, question: rules.label)
+        let name = form.name
+        let attached = try context.locked { try $0.attach(name, question: question.id, files: [URL(fileURLWithPath: path)],
+                                                          value: .words([code])) }
+        form = try context.locked { try $0.store.load(try $0.resolve(name)) }
+        prompter.say("Read \(DisplayText.escaped(code)) from the photo, kept as \(attached.map(\.name).joined(separator: ", ")).")
+    }
+
+    /// A question whose answer is its file (a photo): each line is the path of a file to attach
+    /// (Tab completes paths), until the question has `maxFiles`; Enter goes on once it has one
+    /// (or a comment). The file is copied at once; a refused one (another kind, too many, no
+    /// such file) is asked again on a terminal and ends piped input (exit 65 or 66).
+    mutating func askFiles(_ question: Question, _ media: MediaAnswer, rules: AnswerRules) throws -> Step {
+        var pendingComment: String?
+        if media.maxFiles > 1 { prompter.say("Up to \(media.maxFiles) files: one path a line, Enter when done.") }
+        while true {
+            guard let line = prompter.ask(QuestionPrompt.answerPrompt(for: question), paths: true) else {
+                return try saveThenExit(question, pendingComment)
+            }
+            switch FillInput(line) {
+            case .back:
+                if pendingComment != nil { prompter.say("The comment was not saved (:b goes back without saving).") }
+                return .back
+            case .saveAndExit: return try saveThenExit(question, pendingComment)
+            case .help: showHelp(question)
+            case .image: showImage(question)
+            case .scan: prompter.say("Type the path of the \(media.kind.rawValue) itself: it is the answer.")
+            case .clear: prompter.say("The answer is the attached files: nothing to clear; \(ShellWord.mi("detach", form.name)) MEDIA removes one.")
+            case .comment(let text):
+                pendingComment = text
+                prompter.say(text.isEmpty ? "Comment removed (saved with Next)." : "Comment noted (saved with Next).")
+            case .next:
+                if let pendingComment { try save(question, value: nil, comment: pendingComment) }
+                guard form.isDone(question) else {
+                    try refuse(FillError.needsFileOrComment(question: rules.label, kind: media.kind.rawValue))
+                    continue
+                }
+                return .next
+            case .answer(let text):
+                let path = FillInput.path(text)
+                let name = form.name
+                do {
+                    let attached = try context.locked { try $0.attach(name, question: question.id, files: [URL(fileURLWithPath: path)]) }
+                    form = try context.locked { try $0.store.load(try $0.resolve(name)) }
+                    for file in attached { prompter.say("Attached \(DisplayText.escaped(path)) as \(file.name) (\(Format.bytes(file.bytes))).") }
+                } catch {
+                    if !prompter.interactive, let pendingComment { try save(question, value: nil, comment: pendingComment) }
+                    try refuse(error)
+                    continue
+                }
+                if form.answer(for: question.id).media.count >= media.maxFiles {
+                    if let pendingComment { try save(question, value: nil, comment: pendingComment) }
+                    return .next
+                }
+            }
+        }
+    }
+
     // MARK: - Tables
 
     /// Cell by cell, skipping the cells that take no value. Each cell typed is saved at once,
@@ -332,6 +410,7 @@ struct FillSession {
                 case .comment(let text): try saveTableComment(question, text)
                 case .help: showHelp(question)
                 case .image: showImage(question)
+                case .scan: prompter.say(FillSession.noScanHere)
                 case .answer: stepping = true
                 }
             }
@@ -366,6 +445,8 @@ struct FillSession {
                 showHelp(question)
             case .image:
                 showImage(question)
+            case .scan:
+                prompter.say(FillSession.noScanHere)
             case .comment(let text):
                 try saveTableComment(question, text)
             case .clear:

@@ -12,6 +12,8 @@ final class LineEditor {
     private var prompt: UnsafeMutablePointer<CChar>?
     /// What Tab completes at the current prompt: the question's option labels.
     private var completions: [String] = []
+    /// Whether Tab completes a file's path instead (a photo question asks for its file).
+    private var completingPaths = false
 
     /// Key bindings on top of libedit's emacs map, for the sequences terminals send whatever
     /// their terminfo entry says, and readline's meaning of Ctrl-U and Ctrl-W.
@@ -62,10 +64,11 @@ final class LineEditor {
 
     /// Shows `prompt`, lets the person edit a line, and returns it without its newline; nil at
     /// the end of input (Ctrl-D on an empty line) or when Ctrl-C interrupted the reading.
-    func readLine(prompt text: String, completing labels: [String]) -> String? {
+    func readLine(prompt text: String, completing labels: [String], paths: Bool = false) -> String? {
         free(prompt)
         prompt = strdup(text)
         completions = labels
+        completingPaths = paths
         var count: Int32 = 0
         guard let line = el_gets(editor, &count), count > 0 else { return nil }
         var result = String(cString: line)
@@ -81,13 +84,22 @@ final class LineEditor {
         let typed = info.buffer.withMemoryRebound(to: UInt8.self, capacity: info.cursor - info.buffer) {
             String(decoding: UnsafeBufferPointer(start: $0, count: info.cursor - info.buffer), as: UTF8.self)
         }
-        let word = String(typed.split(separator: ",", omittingEmptySubsequences: false).last ?? "")
-            .drop { $0 == " " }
-        let matches = completions.filter { $0.lowercased().hasPrefix(word.lowercased()) }
+        let word: Substring
+        let matches: [String]
+        let folded: (String) -> String
+        if completingPaths {
+            word = typed.drop { $0 == " " }
+            matches = Self.paths(startingWith: String(word))
+            folded = { $0 }
+        } else {
+            word = String(typed.split(separator: ",", omittingEmptySubsequences: false).last ?? "").drop { $0 == " " }
+            matches = completions.filter { $0.lowercased().hasPrefix(word.lowercased()) }
+            folded = { $0.lowercased() }
+        }
         guard let first = matches.first else { return mi_el_error() }
         var common = first
         for match in matches.dropFirst() {
-            while !match.lowercased().hasPrefix(common.lowercased()) { common.removeLast() }
+            while !folded(match).hasPrefix(folded(common)) { common.removeLast() }
         }
         if common.count > word.count || (matches.count == 1 && common != word) {
             el_deletestr(editor, Int32(word.unicodeScalars.count))
@@ -95,8 +107,27 @@ final class LineEditor {
             return mi_el_refresh()
         }
         guard matches.count > 1 else { return mi_el_error() }
-        FileHandle.standardOutput.write(Data(("\n" + matches.joined(separator: "   ") + "\n").utf8))
+        let shown = completingPaths ? matches.map { ($0 as NSString).lastPathComponent + ($0.hasSuffix("/") ? "/" : "") } : matches
+        FileHandle.standardOutput.write(Data(("\n" + shown.joined(separator: "   ") + "\n").utf8))
         return mi_el_redisplay()
+    }
+
+    /// The paths that complete `typed`: the entries of its folder whose names start with its
+    /// last part (hidden ones only when that part starts with a dot), folders ending in `/`.
+    /// `~/` stands for the home folder as typed.
+    static func paths(startingWith typed: String) -> [String] {
+        let slash = typed.lastIndex(of: "/")
+        let folderPart = slash.map { String(typed[...$0]) } ?? ""
+        let namePart = slash.map { String(typed[typed.index(after: $0)...]) } ?? typed
+        var folder = folderPart.isEmpty ? "." : folderPart
+        if folder.hasPrefix("~/") { folder = NSHomeDirectory() + folder.dropFirst(1) }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
+        return names.filter { $0.hasPrefix(namePart) && (namePart.hasPrefix(".") || !$0.hasPrefix(".")) }.sorted().map { name in
+            var isFolder: ObjCBool = false
+            let full = (folder as NSString).appendingPathComponent(name)
+            let folderMark = FileManager.default.fileExists(atPath: full, isDirectory: &isFolder) && isFolder.boolValue ? "/" : ""
+            return folderPart + name + folderMark
+        }
     }
 }
 

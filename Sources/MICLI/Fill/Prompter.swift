@@ -20,10 +20,10 @@ final class Prompter {
 
     /// Shows `prompt` and returns the next line, or nil at the end of input or after Ctrl-C.
     /// Tab completes `completing` (option labels) on a terminal.
-    func ask(_ prompt: String, completing labels: [String] = []) -> String? {
+    func ask(_ prompt: String, completing labels: [String] = [], paths: Bool = false) -> String? {
         guard !interrupted else { return nil }
         if let editor {
-            let line = editor.readLine(prompt: prompt, completing: labels)
+            let line = editor.readLine(prompt: prompt, completing: labels, paths: paths)
             if line == nil { say("") }
             return line
         }
@@ -46,6 +46,8 @@ enum FillInput: Equatable {
     case help
     /// `:img`: open the question's picture.
     case image
+    /// `:scan PATH`: read the answer from the barcode in a photo, and keep the photo.
+    case scan(String)
     case comment(String)
     /// `:clear`: withdraw the question's answer.
     case clear
@@ -63,12 +65,27 @@ enum FillInput: Equatable {
         case ":clear": self = .clear
         case "": self = .next
         default:
+            if lowered == ":scan" || lowered.hasPrefix(":scan ") {
+                self = .scan(Self.path(String(trimmed.dropFirst(5))))
+                return
+            }
             for prefix in [":comment", ":c"] where lowered == prefix || lowered.hasPrefix(prefix + " ") {
                 self = .comment(String(trimmed.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces))
                 return
             }
             self = .answer(trimmed)
         }
+    }
+
+    /// A typed path: trimmed, without the quotes a terminal adds to a dropped file, `~/` the
+    /// home folder.
+    static func path(_ text: String) -> String {
+        var path = text.trimmingCharacters(in: .whitespaces)
+        if path.count >= 2, let first = path.first, first == path.last, first == "'" || first == "\"" {
+            path = String(path.dropFirst().dropLast())
+        }
+        if path.hasPrefix("~/") { path = NSHomeDirectory() + path.dropFirst(1) }
+        return path
     }
 
     static let legend = "Enter = next (keeps the current answer) · :b back without saving · :x save and exit · ? help · :c TEXT comment · :clear withdraws the answer"

@@ -116,9 +116,9 @@ public struct QuestionStatistics: Codable, Sendable, Equatable {
     public var id: String
     public var text: String
     /// The template's type name: `multipleChoice`, `trueFalse`, `shortAnswer`, `numeric`, `table`, `date`, `time`,
-    /// `dateTime`, `range`… (a `note` takes no answer and has no entry).
+    /// `dateTime`, `range`, `geopoint`, `barcode`, `photo`, `audio`, `video` (a `note` takes no answer and has no entry).
     public var type: String
-    /// Forms with a value.
+    /// Forms with a value (a photo, audio or video question: with a file of its kind).
     public var answered: Int
     /// Forms with a comment and no value.
     public var commentOnly: Int

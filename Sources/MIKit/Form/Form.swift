@@ -85,9 +85,10 @@ public struct Form: Sendable, Equatable {
 
     public func answer(for questionID: String) -> Answer { answers[questionID] ?? Answer() }
 
-    /// The seed's rule: a question is done when it has an answer or a comment. A question that
+    /// The seed's rule: a question is done when it has an answer or a comment, as the question's
+    /// type counts an answer (a photo question's answer is its attached photo). A question that
     /// takes no answer (a note) is never open.
-    public func isDone(_ question: Question) -> Bool { !question.type.takesAnswer || answer(for: question.id).isDone }
+    public func isDone(_ question: Question) -> Bool { !question.type.takesAnswer || question.type.isDone(answer(for: question.id)) }
 
     /// Questions that still have neither an answer nor a comment, in template order.
     public var openQuestions: [Question] { template.questions.filter { !isDone($0) } }

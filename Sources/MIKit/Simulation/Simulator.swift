@@ -27,7 +27,7 @@ public struct Simulator: Sendable {
                 return AnswerUpdate(question: question.id, value: nil, comment: generator.pick(Self.comments))
             }
             guard let value = question.type.simulatedValue(&generator, context: context) else {
-                return AnswerUpdate(question: question.id, value: nil, comment: "No value possible")
+                return AnswerUpdate(question: question.id, value: nil, comment: question.type.simulatedStandIn)
             }
             return AnswerUpdate(question: question.id, value: .json(value))
         }

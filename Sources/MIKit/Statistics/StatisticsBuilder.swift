@@ -195,6 +195,15 @@ private struct QuestionTally: Sendable {
             let kind = MediaKind(extension: (name as NSString).pathExtension)?.rawValue ?? "other"
             media[kind, default: 0] += 1
         }
+        // A question answered by its files (a photo) is answered when it has one.
+        if case .files = question.type.tally {
+            if question.type.isDone(answer), !answer.media.isEmpty {
+                answered += 1
+            } else if let comment = answer.comment, !Trimmed.text(comment).isEmpty {
+                commentOnly += 1
+            }
+            return
+        }
         guard let value = answer.value else {
             if let comment = answer.comment, !Trimmed.text(comment).isEmpty { commentOnly += 1 }
             return
@@ -246,6 +255,8 @@ private struct QuestionTally: Sendable {
                 return
             }
             addPoint(point)
+        case .files:
+            break
         }
     }
 
@@ -337,6 +348,9 @@ private struct QuestionTally: Sendable {
             if !labels.isEmpty { (result.values, result.distinctValues) = (Self.top(labels), labels.count) }
             result.locations = LocationStatistics(count: pointCount, boundingBox: box.map(LocationBox.init), points: points,
                                                   pointsOmitted: pointCount - points.count)
+        case .files:
+            // Answered forms and the files per kind (`media`) say it all.
+            break
         }
         return result
     }

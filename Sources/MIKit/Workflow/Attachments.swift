@@ -3,8 +3,13 @@ import Foundation
 /// Media of a form: attaching (streamed, named as the seed names them), listing, detaching.
 extension Workflow {
     /// Copies files into the form's folder as the question's media (`Qid1(3).mp4`), streaming,
-    /// and records each one only once it is complete and synced.
-    public func attach(_ reference: String, question questionReference: String, files: [URL]) throws -> [MediaFile] {
+    /// and records each one only once it is complete and synced. A question whose answer is its
+    /// files (a photo question) takes only files of its kind, up to its `maxFiles`. `value`
+    /// (the code read from the photo of a barcode) is checked first and saved with the first file.
+    /// A value, or files that are the answer, need the template's consent, like any answer
+    /// (`acceptingConsent` records it with them).
+    public func attach(_ reference: String, question questionReference: String, files: [URL],
+                       value: AnswerUpdate.Input? = nil, acceptingConsent: Bool = false) throws -> [MediaFile] {
         let (location, original) = try openForChange(reference)
         let (index, question) = try Self.question(questionReference, in: original.template)
         try Self.rules(for: index, in: original.template).checkTakesAnswer()
@@ -13,10 +18,18 @@ extension Workflow {
         for file in files where !FileManager.default.fileExists(atPath: file.path, isDirectory: &isFolder) || isFolder.boolValue {
             throw WorkflowError.noSuchFile(file.path)
         }
+        let rules = Self.rules(for: index, in: original.template)
+        try question.type.checkMedia(original.answer(for: question.id).media + files.map(\.lastPathComponent), rules: rules)
+        let kinds = try files.map(MediaKind.of)
         var form = original
+        if acceptingConsent { form.acceptConsent(by: actor.name, at: now()) }
+        if value != nil || question.type.answerMedia != nil { try Self.checkConsent(form, name: location.name) }
+        if let value {
+            let changed = try Self.apply([AnswerUpdate(question: question.id, value: value)], to: &form)
+            form.record(AuditEvent(at: now(), by: actor.name, action: .answered, questions: changed))
+        }
         var attached: [MediaFile] = []
-        for file in files {
-            let kind = try MediaKind.of(file)
+        for (file, kind) in zip(files, kinds) {
             let name = try MediaNaming.nextName(questionIndex: index, extension: file.pathExtension.lowercased(),
                                                 form: form, questionID: question.id, folder: location.folder)
             let (temporary, bytes) = try DurableFile.streamCopy(from: file, into: location.folder)

@@ -26,6 +26,17 @@ public enum MediaKind: String, Sendable, Codable {
         contentTypes[(name as NSString).pathExtension.lowercased()] ?? "application/octet-stream"
     }
 
+    /// "1 photo attached", "3 audio recordings attached": a media answer in words.
+    public func attached(_ count: Int) -> String {
+        let noun: String
+        switch self {
+        case .photo: noun = count == 1 ? "photo" : "photos"
+        case .video: noun = count == 1 ? "video" : "videos"
+        case .audio: noun = count == 1 ? "audio recording" : "audio recordings"
+        }
+        return "\(count) \(noun) attached"
+    }
+
     public init?(extension ext: String) {
         guard let kind = Self.extensions[ext.lowercased()] else { return nil }
         self = kind

@@ -222,8 +222,10 @@ struct StatisticsPage {
         if let locations = question.locations, locations.count > 0 {
             values["locations"] = locationValues(locations, name: question.text)
         }
+        // A question answered by its files (a photo) has its counts and files above, not "no value".
+        let answeredByFiles = question.answered > 0 && !question.media.isEmpty
         values["nothingToChart"] = question.options == nil && question.cells == nil && values["numbers"] == nil && values["values"] == nil
-            && values["dates"] == nil && values["hours"] == nil && values["locations"] == nil
+            && values["dates"] == nil && values["hours"] == nil && values["locations"] == nil && !answeredByFiles
         return values
     }
 

@@ -187,7 +187,7 @@ struct SubmissionPageController {
         if let picture = question.image { values["picture"] = ["name": picture, "url": pictureURL(templateID, picture)] }
         if let comment = answer.comment, !comment.isEmpty { values["comment"] = comment }
         // The answer in its type's shape (`QuestionType.presentation`).
-        switch question.type.presentation(of: answer.value) {
+        switch question.type.presentation(of: answer) {
         case .choices(let list)?:
             values["choices"] = list.options.map { ["label": $0, "chosen": list.chosen.contains($0)] }
             values["hasChoices"] = true
@@ -212,6 +212,10 @@ struct SubmissionPageController {
         case .location(let point)?:
             values["location"] = location(point)
             values["answered"] = true
+        case .media(let kind, let names)?:
+            // The files themselves are drawn with the question's media below.
+            values["mediaAnswer"] = kind.attached(names.count)
+            values["answered"] = !names.isEmpty
         case .yesNo, .text, nil:
             if let value = answer.value {
                 values["value"] = value.display

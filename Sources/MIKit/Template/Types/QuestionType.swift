@@ -85,6 +85,23 @@ public protocol QuestionType: Sendable, Equatable {
     /// answer): one of a closed set of shapes, so they draw every type without knowing it.
     /// Nil when there is nothing to draw but "no answer".
     func presentation(of value: AnswerValue?) -> AnswerShape?
+    /// The whole answer's shape (its value, or for a type whose answer is attached media, its
+    /// files): what the readers call. Default: the value's presentation.
+    func presentation(of answer: Answer) -> AnswerShape?
+
+    // MARK: Answered by attached files
+
+    /// The seed's answer-or-comment rule for this type: whether `answer` leaves the question
+    /// done. Default: a value or a comment, and no table still being typed (`Answer.isDone`).
+    func isDone(_ answer: Answer) -> Bool
+    /// What files are the answer, for a type whose answer is attached media (a photo); nil for a
+    /// type whose answer is a value (media may still be attached beside it, of any kind).
+    var answerMedia: MediaAnswer? { get }
+    /// Checks the media the question would hold after an attach (`names`: those attached
+    /// before, then the new files' names), refusing through `rules`. Default: any.
+    func checkMedia(_ names: [String], rules: AnswerRules) throws
+    /// The comment `mi simulate` leaves on the question when `simulatedValue` gives none.
+    var simulatedStandIn: String { get }
 }
 
 extension QuestionType {
@@ -122,6 +139,12 @@ extension QuestionType {
     }
 
     public func presentation(of value: AnswerValue?) -> AnswerShape? { value.map { .text($0.display) } }
+    public func presentation(of answer: Answer) -> AnswerShape? { presentation(of: answer.value) }
+
+    public func isDone(_ answer: Answer) -> Bool { answer.isDone }
+    public var answerMedia: MediaAnswer? { nil }
+    public func checkMedia(_ names: [String], rules: AnswerRules) throws {}
+    public var simulatedStandIn: String { "No value possible" }
 
     /// Whether `other` is the same type with the same settings.
     public func isSame(as other: any QuestionType) -> Bool { (other as? Self) == self }
@@ -144,6 +167,9 @@ public enum AnswerShape: Sendable, Equatable {
     case note
     /// A point on the globe: latitude, longitude, and altitude and accuracy when known.
     case location(Geopoint)
+    /// Attached files that are the answer (a photo question's photos), in the order attached:
+    /// drawn as the form's media are (thumbnails, players, links).
+    case media(kind: MediaKind, names: [String])
 }
 
 /// What a question asks of gpsd: a fix whose accuracy is `accuracy` metres or better (any fix
@@ -212,4 +238,7 @@ public enum TallyShape: Sendable, Equatable {
     case notCounted
     /// Points counted, their bounding box, and the points themselves for a plot.
     case locations
+    /// Forms whose answer is attached files of this kind: answered when they have one, and the
+    /// files counted per kind (as every question's media are).
+    case files(MediaKind)
 }

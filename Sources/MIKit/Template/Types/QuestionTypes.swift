@@ -15,6 +15,10 @@ public enum QuestionTypes {
         RangeQuestion.self,
         NoteQuestion.self,
         GeopointQuestion.self,
+        BarcodeQuestion.self,
+        PhotoQuestion.self,
+        AudioQuestion.self,
+        VideoQuestion.self,
     ]
 
     /// The type a template's `type` value names under `keys`.
