@@ -9,8 +9,8 @@ extension MI {
             abstract: "Answer questions without prompts.",
             discussion: """
                 mi answer FORM QUESTION VALUE… [--comment TEXT]
-                mi answer FORM QUESTION --clear [--comment TEXT]
                 mi answer FORM QUESTION --from-image PHOTO
+                mi answer FORM QUESTION --clear [--comment TEXT]
                 mi answer FORM --file answers.json
                 mi answer FORM QUESTION --gps [--gps-timeout SECONDS]
 
@@ -20,11 +20,6 @@ extension MI {
                 takes one JSON array of rows with null in the cells that take no value. The answers file \
                 maps question ids to values (or to {"value": …, "comment": …}); --file - reads it from \
                 standard input. Nothing is saved unless every answer is valid.
-
-                --clear withdraws the question's answer (null in an answers file does the same): the value \
-                is removed, the comment stays unless --comment "" removes it, the attached media stay \
-                (`mi detach FORM MEDIA` removes one), and the audit trail records "cleared". A question \
-                left with neither an answer nor a comment is open again.
 
                 A date is 2026-11-26 or today, a time 14:30 or now, a date and time 2026-11-26T14:30 (in the \
                 form's time zone, or with an offset: +01:00, Z) or now; a day/month order such as 03/04/2026 is \
@@ -41,6 +36,11 @@ extension MI {
                 photo (with zbarimg) and keeps the photo as the question's media. A photo with no code, or \
                 with several different codes, saves nothing. A photo, audio or video question's answer is \
                 its file: VALUE is the path of the file (or files) to attach, as `mi attach` does.
+
+                --clear withdraws the question's answer (null in an answers file does the same): the value \
+                is removed, the comment stays unless --comment "" removes it, the attached media stay \
+                (`mi detach FORM MEDIA` removes one), and the audit trail records "cleared". A question \
+                left with neither an answer nor a comment is open again.
 
                 A template with a consent text takes no answer until the respondent accepts it: \
                 --accept-consent records that acceptance (who, when, the text's SHA-256) with the answers, \
@@ -64,12 +64,12 @@ extension MI {
         @Option(help: ArgumentHelp("A JSON file of question id → value (- for standard input).", valueName: "answers.json"), completion: .file())
         var file: String?
 
-        @Flag(help: "Withdraw the question's answer (its comment and media stay).")
-        var clear = false
-
         @Option(help: ArgumentHelp("Read the answer from the barcode or QR code in this photo, and keep the photo as the question's media.",
                                    valueName: "photo"), completion: .file())
         var fromImage: String?
+
+        @Flag(help: "Withdraw the question's answer (its comment and media stay).")
+        var clear = false
 
         @Flag(help: "The respondent accepts the template's consent text (see `mi review`).")
         var acceptConsent = false
@@ -90,8 +90,11 @@ extension MI {
         }
 
         func validate() throws {
-            if clear, !answerWords.isEmpty || gps || fromImage != nil {
-                throw ValidationError("give either a value (or --gps, --from-image) or --clear, not both")
+            if clear, !answerWords.isEmpty {
+                throw ValidationError("give either a value or --clear, not both")
+            }
+            if clear, gps || fromImage != nil {
+                throw ValidationError("give either --clear or --gps/--from-image, not both")
             }
             if gps, fromImage != nil { throw ValidationError("give either --gps or --from-image, not both") }
             if gps {

@@ -184,7 +184,7 @@ struct FillSession {
                 }
             }
             let value: AnswerValue?
-            if let wanted = question.type.positionFix, input != .clear, Self.asksForFix(line, answered: current.value != nil) {
+            if let wanted = question.type.positionFix, Self.asksForFix(line, answered: current.value != nil) {
                 do {
                     let point = try GPSFix.take(context.configuration, accuracy: wanted.accuracy, timeout: gpsTimeout)
                     value = try rules.value(fromJSON: point.json)
@@ -253,6 +253,13 @@ struct FillSession {
         }
     }
 
+    /// On a location question, `gps` takes a fix from gpsd, and so does Enter while the question
+    /// has no answer yet (with one, Enter keeps it, as on every question).
+    static func asksForFix(_ line: String, answered: Bool) -> Bool {
+        let word = line.trimmingCharacters(in: .whitespaces).lowercased()
+        return word == "gps" || (word.isEmpty && !answered)
+    }
+
     /// Withdraws the question's answer (with a pending comment, saved with it); its comment and
     /// media stay. The question is asked again: a new answer, a comment, or :x to leave it open.
     mutating func clearAnswer(_ question: Question, _ pendingComment: String?,
@@ -272,13 +279,6 @@ struct FillSession {
         if !after.media.isEmpty { kept.append(Format.plural(after.media.count, "media file")) }
         let keeping = kept.isEmpty ? "" : " (\(kept.joined(separator: " and ")) kept)"
         prompter.say("Cleared the answer\(keeping). \(hint)")
-    }
-
-    /// On a location question, `gps` takes a fix from gpsd, and so does Enter while the question
-    /// has no answer yet (with one, Enter keeps it, as on every question).
-    static func asksForFix(_ line: String, answered: Bool) -> Bool {
-        let word = line.trimmingCharacters(in: .whitespaces).lowercased()
-        return word == "gps" || (word.isEmpty && !answered)
     }
 
     func showHelp(_ question: Question) {
@@ -338,7 +338,8 @@ struct FillSession {
             case .help: showHelp(question)
             case .image: showImage(question)
             case .scan: prompter.say("Type the path of the \(media.kind.rawValue) itself: it is the answer.")
-            case .clear: prompter.say("The answer is the attached files: nothing to clear; \(ShellWord.mi("detach", form.name)) MEDIA removes one.")
+            case .clear:
+                prompter.say("The \(media.kind.rawValue) attached is the answer: `\(ShellWord.mi("detach", form.name)) MEDIA` removes one.")
             case .comment(let text):
                 pendingComment = text
                 prompter.say(text.isEmpty ? "Comment removed (saved with Next)." : "Comment noted (saved with Next).")

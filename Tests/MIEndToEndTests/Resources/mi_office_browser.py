@@ -1502,9 +1502,9 @@ def main():
     parser.add_argument("--facts", help="JSON: what the test prepared (ids, names, the word, counts)")
     parser.add_argument("--editor", action="store_true", help="build and publish the template the facts describe")
     parser.add_argument("--simulated", action="store_true", help="the listing and statistics over simulated forms")
+    parser.add_argument("--locations", action="store_true", help="locations on the submission and statistics pages, GeoJSON")
     parser.add_argument("--generic-editor", action="store_true",
                         help="build, publish and read back the template of facts' questions through their settings")
-    parser.add_argument("--locations", action="store_true", help="locations on the submission and statistics pages, GeoJSON")
     parser.add_argument("--capture", metavar="PNG", help="only sign in and save the first submission's page")
     parser.add_argument("--page", help="with --capture: the submission page's path")
     parser.add_argument("--user", default="fiona")
@@ -1526,10 +1526,10 @@ def main():
             run_editor(office, json.loads(arguments.facts))
         elif arguments.simulated:
             run_simulated(office, json.loads(arguments.facts))
-        elif arguments.generic_editor:
-            run_generic_editor(office, json.loads(arguments.facts))
         elif arguments.locations:
             run_locations(office, json.loads(arguments.facts))
+        elif arguments.generic_editor:
+            run_generic_editor(office, json.loads(arguments.facts))
         else:
             run_all(office, json.loads(arguments.facts), arguments.screenshots)
             office.no_alert()
