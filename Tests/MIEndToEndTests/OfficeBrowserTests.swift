@@ -104,9 +104,11 @@ final class OfficeBrowserTests: XCTestCase {
 
     /// The editor draws every setting from MIKit's registry (each type's `editorFields`, the
     /// template's `Template.editorFields`): fiona ticks the template's one-form-per-technician
-    /// flag, builds a numeric question through its checkbox and number inputs — the live check
-    /// naming a min above the max, then a fraction in a whole-number question, beside the min
-    /// input — publishes it, and the editor reads every setting back; `mi` enforces the bounds.
+    /// and capture-location flags, builds a numeric question through its checkbox and number
+    /// inputs — the live check naming a min above the max, then a fraction in a whole-number
+    /// question, beside the min input — a range (step 0 named at the step), a date (a min after
+    /// the max named at the min) and a photo question, publishes it, and the editor reads every
+    /// setting back; `mi` enforces the bounds, the location and the one form per technician.
     func testEditorDrawsEverySettingFromTheRegistry() throws {
         let sandbox = try Sandbox()
         try ServerTests.prepare(sandbox)
@@ -123,9 +125,20 @@ final class OfficeBrowserTests: XCTestCase {
             ["type": "multipleChoice", "id": "cap", "text": "Outlet cap", "options": ["Present", "Missing"],
              "inputs": ["maxAnswers": "wholeNumber"],
              "settings": ["maxAnswers": "1"], "published": ["Max-answers": 1]],
+            ["type": "range", "id": "rating", "text": "Flow rating (1 to 5)",
+             "inputs": ["start": "number", "end": "number", "step": "number"],
+             "bad": [["key": "step", "value": "0", "with": ["start": "1", "end": "5"], "at": "step", "message": "must be greater than 0"]],
+             "settings": ["start": "1", "end": "5", "step": "1"], "published": ["start": 1, "end": 5, "step": 1]],
+            ["type": "date", "id": "serviced", "text": "Date of the last service",
+             "inputs": ["min": "date", "max": "date"],
+             "bad": [["key": "min", "value": "2026-12-01", "with": ["max": "2026-11-01"], "at": "min", "message": "is after max"]],
+             "settings": ["min": "2020-01-01", "max": "2026-12-31"], "published": ["min": "2020-01-01", "max": "2026-12-31"]],
+            ["type": "photo", "id": "outlet", "text": "Photo of the outlet",
+             "inputs": ["maxFiles": "wholeNumber"], "settings": ["maxFiles": "2"], "published": ["maxFiles": 2]],
         ]
         let facts: [String: Any] = [
             "templateId": "hydrant-flow", "templateTitle": "Hydrant flow test",
+            "templateFlags": ["oncePerUser", "captureLocation"],
             "fionaPassword": TestDirectory.password(for: "fiona"), "questions": questions,
         ]
         let run = try browse(sandbox, mode: ["--generic-editor"], facts: facts, screenshots: "generic-")
@@ -136,11 +149,22 @@ final class OfficeBrowserTests: XCTestCase {
 
         let refresh = try sandbox.run(["templates", "--refresh"], as: "ana")
         XCTAssertEqual(refresh.status, 0, refresh.output)
-        _ = try sandbox.newForm("hydrant-flow", as: "ana", name: "hydrant-1")
-        for (value, status) in [("0", 65), ("2.5", 65), ("41", 65), ("12", 0)] {
-            let answered = try sandbox.run(["answer", "hydrant-1", "flow", value], as: "ana")
-            XCTAssertEqual(answered.status, Int32(status), "flow \(value): \(answered.output)")
+        // captureLocation: the form records where it was started.
+        let started = try sandbox.run(["new", "hydrant-flow", "--name", "hydrant-1", "--location", "19.4326 -99.1332"], as: "ana")
+        XCTAssertEqual(started.status, 0, started.output)
+        let answers: [(String, String, Int32)] = [
+            ("flow", "0", 65), ("flow", "2.5", 65), ("flow", "41", 65), ("flow", "12", 0),
+            ("rating", "6", 65), ("rating", "3", 0),
+            ("serviced", "2019-05-01", 65), ("serviced", "2026-02-30", 65), ("serviced", "2025-06-01", 0),
+        ]
+        for (question, value, status) in answers {
+            let answered = try sandbox.run(["answer", "hydrant-1", question, value], as: "ana")
+            XCTAssertEqual(answered.status, status, "\(question) \(value): \(answered.output)")
         }
+        let form = try sandbox.formJSON("hydrant-1", user: "ana")
+        XCTAssertNotNil(form["startLocation"], "a captureLocation template's form records where it was started: \(form.keys.sorted())")
+        let second = try sandbox.run(["new", "hydrant-flow", "--name", "hydrant-2", "--location", "19.4326 -99.1332"], as: "ana")
+        XCTAssertNotEqual(second.status, 0, "one form per technician: \(second.output)")
         withExtendedLifetime(server) {}
     }
 

@@ -57,7 +57,7 @@ final class WithdrawAnswerTests: XCTestCase {
         // A value and --clear together are a usage error; the form stays as it was.
         let both = try sandbox.run(["answer", name, "weight", "7", "--clear"])
         XCTAssertEqual(both.status, 64, both.output)
-        XCTAssertTrue(both.stderr.contains("either a value or --clear"), both.stderr)
+        XCTAssertTrue(both.stderr.contains("or --clear, not both"), both.stderr)
         XCTAssertEqual(try formBytes(sandbox, name), before)
         let withFile = try sandbox.run(["answer", name, "--file", "-", "--clear"], stdin: "{}")
         XCTAssertEqual(withFile.status, 64, withFile.output)
@@ -122,6 +122,42 @@ final class WithdrawAnswerTests: XCTestCase {
         XCTAssertEqual(refused.status, 65, refused.output)
         XCTAssertTrue(refused.stderr.contains("weight"), refused.stderr)
         XCTAssertEqual(try formBytes(sandbox, name), before)
+    }
+
+    /// The new types withdraw the same way: a date, a range and a location lose their values;
+    /// a photo question's answer is its file, which `--clear` keeps and points to `mi detach` for.
+    func testNewTypesWithdrawAndAPhotoKeepsItsFile() throws {
+        let sandbox = try Sandbox()
+        let template = """
+            {"id": "hydrant-check", "title": "Hydrant check", "version": 1, "questions": [
+              {"id": "serviced", "type": "date", "text": "Date of the last service"},
+              {"id": "rating", "type": "range", "text": "Flow rating", "start": 1, "end": 5, "step": 1},
+              {"id": "where", "type": "geopoint", "text": "Where the hydrant stands"},
+              {"id": "outlet", "type": "photo", "text": "Photo of the outlet"}
+            ]}
+            """
+        let file = sandbox.root.appendingPathComponent("hydrant-check.json")
+        try Data(template.utf8).write(to: file)
+        let imported = try sandbox.run(["templates", "import", file.path])
+        XCTAssertEqual(imported.status, 0, imported.output)
+        let name = try sandbox.newForm("hydrant-check", name: "h-1")
+        let photo = sandbox.repository.appendingPathComponent("Samples/media/gauge.jpg").path
+        for (question, value) in [("serviced", "2026-03-14"), ("rating", "4"), ("where", "19.4326 -99.1332"), ("outlet", photo)] {
+            let answered = try sandbox.run(["answer", name, question, value])
+            XCTAssertEqual(answered.status, 0, "\(question): \(answered.output)")
+        }
+        let cleared = try sandbox.run(["answer", name, "--file", "-"], stdin: #"{"serviced": null, "rating": null, "where": null}"#)
+        XCTAssertEqual(cleared.status, 0, cleared.output)
+        let answers = try answers(sandbox, name)
+        for question in ["serviced", "rating", "where"] { XCTAssertNil(answers[question]?["value"], "\(question): \(answers)") }
+        XCTAssertEqual(try audit(sandbox, name).last?["questions"] as? [String], ["rating", "serviced", "where"])
+
+        let before = try formBytes(sandbox, name)
+        let media = try sandbox.run(["answer", name, "outlet", "--clear"])
+        XCTAssertEqual(media.status, 0, media.output)
+        XCTAssertTrue(media.stdout.contains("The answer to outlet is its attached files: nothing to clear"), media.stdout)
+        XCTAssertTrue(media.stdout.contains("mi detach h-1"), media.stdout)
+        XCTAssertEqual(try formBytes(sandbox, name), before, "the photo stays, nothing is recorded")
     }
 
     /// Starts `mi ARGS` as ana on a new pseudo-terminal.

@@ -25,7 +25,7 @@ final class MediaAndBarcodeTypeTests: XCTestCase {
         XCTAssertEqual(try coding.decode(coding.encode(template), source: "again"), template)
         // The office editor asks maxFiles as a whole number (a line of text would write a string).
         for type in [PhotoQuestion.self, AudioQuestion.self, VideoQuestion.self] as [any MediaQuestion.Type] {
-            XCTAssertEqual(type.editorFields, [EditorField(.maxFiles, .wholeNumber, "Most files", placeholder: "1")])
+            XCTAssertEqual(type.editorFields, [EditorField(.maxFiles, .wholeNumber, "Files at most", placeholder: "1")])
         }
         XCTAssertEqual(BarcodeQuestion.editorFields, [])
         for (bad, message) in [(#""maxFiles": 0"#, "expected a whole number from 1 to 1000, found 0"),

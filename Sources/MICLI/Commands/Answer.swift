@@ -158,8 +158,14 @@ extension MI {
                     let had = before.map { $0.answer(for: id).value != nil || $0.answer(for: id).draft != nil } ?? true
                     let media = saved.answer(for: id).media.count
                     let kept = media == 0 ? "" : " (its \(Format.plural(media, "media file")) kept; `\(ShellWord.mi("detach", saved.name))` MEDIA removes one)"
-                    Terminal.out(had ? "Cleared the answer to \(DisplayText.escaped(id)) in \(saved.name)\(kept) (\(done) of \(saved.template.answerableCount) questions done)."
-                                     : "\(DisplayText.escaped(id)) in \(saved.name) had no answer: nothing to clear.")
+                    let filesAreTheAnswer = saved.template.questions[index].type.answerMedia != nil
+                    if had {
+                        Terminal.out("Cleared the answer to \(DisplayText.escaped(id)) in \(saved.name)\(kept) (\(done) of \(saved.template.answerableCount) questions done).")
+                    } else if filesAreTheAnswer {
+                        Terminal.out("The answer to \(DisplayText.escaped(id)) is its attached files: nothing to clear; `\(ShellWord.mi("detach", saved.name))` MEDIA removes one (`\(ShellWord.mi("media", saved.name))` lists them).")
+                    } else {
+                        Terminal.out("\(DisplayText.escaped(id)) in \(saved.name) had no answer: nothing to clear.")
+                    }
                 } else if !updates.isEmpty {
                     Terminal.out("Saved \(Format.plural(updates.count, "answer")) in \(saved.name) (\(done) of \(saved.template.answerableCount) questions done).")
                 }

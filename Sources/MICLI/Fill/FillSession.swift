@@ -267,6 +267,9 @@ struct FillSession {
         let before = form.answer(for: question.id)
         guard before.value != nil || before.draft != nil else {
             if let pendingComment { try save(question, value: nil, comment: pendingComment) }
+            if question.type.answerMedia != nil {
+                return prompter.say("The answer is the attached files: nothing to clear; \(ShellWord.mi("detach", form.name)) MEDIA removes one.")
+            }
             return prompter.say("There is no answer to clear.")
         }
         try save(AnswerUpdate(question: question.id, value: .clear, comment: pendingComment))

@@ -100,6 +100,7 @@ extension Template {
             EditorField(.oncePerUser, .flag, "One form per technician"),
             EditorField(.scoring, .choice, "Scoring", choices: Scoring.allCases.map(\.rawValue)),
             EditorField(.consent, .longText, "Consent text (accepted before the first answer)"),
+            EditorField(.captureLocation, .flag, "Record where each form is started"),
         ]
     }
 }

@@ -1315,11 +1315,12 @@ def build_generic_template(office, facts):
     office.open("/templates/new", "generic-empty")
     type_into(office.find("input#template-id"), facts["templateId"])
     type_into(office.find("input#template-title"), facts["templateTitle"])
-    # The template's own flag, drawn from Template.editorFields.
-    once = office.find("#template-settings input#template-once-per-user")
-    check(once.get_attribute("type") == "checkbox" and once.get_attribute("data-input") == "flag",
-          "the template's oncePerUser is not a checkbox")
-    once.click()
+    # The template's own flags, drawn from Template.editorFields.
+    for key in facts["templateFlags"]:
+        flag = office.find(f"#template-settings input[data-key='{key}']")
+        check(flag.get_attribute("type") == "checkbox" and flag.get_attribute("data-input") == "flag",
+              f"the template's {key} is not a checkbox")
+        flag.click()
     notes = []
     for index, spec in enumerate(facts["questions"]):
         question = add_question(office, spec["type"])
@@ -1356,7 +1357,8 @@ def generic_published(office, facts):
     status, _, body = office.http(f"/templates/{facts['templateId']}/versions/1")
     check(status == 200, f"the published version: {status}")
     published = json.loads(body)
-    check(published.get("oncePerUser") is True, f"published oncePerUser {published.get('oncePerUser')!r}")
+    for key in facts["templateFlags"]:
+        check(published.get(key) is True, f"published {key} {published.get(key)!r}")
     for spec in facts["questions"]:
         question = [q for q in published["questions"] if q["id"] == spec["id"]][0]
         for key, value in spec["published"].items():
@@ -1369,7 +1371,8 @@ def generic_read_back(office, facts):
     leave_editor(office, f"/templates/{facts['templateId']}/edit", "generic-read-back")
     wait_for(office, lambda: len(office.all("div.q-editor")) == len(facts["questions"]), 5,
              lambda: f"the editor shows {len(office.all('div.q-editor'))} questions")
-    check(office.find("input#template-once-per-user").is_selected(), "oncePerUser is not ticked when read back")
+    for key in facts["templateFlags"]:
+        check(office.find(f"#template-settings input[data-key='{key}']").is_selected(), f"{key} is not ticked when read back")
     for index, spec in enumerate(facts["questions"]):
         question = office.all("div.q-editor")[index]
         for key, value in spec["settings"].items():

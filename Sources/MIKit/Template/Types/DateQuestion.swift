@@ -17,6 +17,7 @@ public struct DateQuestion: QuestionType {
     public static let typeKey = TemplateKeys.Key("date")
     public static let displayName = "Date"
     public static let keys: [TemplateKeys.Key] = [.min, .max]
+    public static let editorFields = [EditorField(.min, .date, "Earliest date"), EditorField(.max, .date, "Latest date")]
 
     public static func decode(_ object: [String: JSONValue], question label: String, validator: inout TemplateValidator) -> Self? {
         let bounds = TemporalBounds<LocalDate>.decode(object, question: label, validator: &validator, parse: LocalDate.parse)

@@ -20,6 +20,7 @@ public struct DateTimeQuestion: QuestionType {
     public static let typeKey = TemplateKeys.Key("dateTime")
     public static let displayName = "Date and time"
     public static let keys: [TemplateKeys.Key] = [.min, .max]
+    public static let editorFields = [EditorField(.min, .dateTime, "Earliest"), EditorField(.max, .dateTime, "Latest")]
 
     public static func decode(_ object: [String: JSONValue], question label: String, validator: inout TemplateValidator) -> Self? {
         let bounds = TemporalBounds<OffsetDateTime>.decode(object, question: label, validator: &validator) { text throws(ValueError) in

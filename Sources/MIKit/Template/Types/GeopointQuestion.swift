@@ -18,6 +18,7 @@ public struct GeopointQuestion: QuestionType {
     public static let typeKey = TemplateKeys.Key("geopoint")
     public static let displayName = "Location"
     public static let keys: [TemplateKeys.Key] = [.minAccuracy]
+    public static let editorFields = [EditorField(.minAccuracy, .number, "Accuracy needed (metres, at most)")]
 
     public static func decode(_ object: [String: JSONValue], question label: String, validator: inout TemplateValidator) -> Self? {
         guard let value = object[validator.keys[.minAccuracy]], value != .null else { return Self() }

@@ -24,7 +24,7 @@ extension MediaQuestion {
     // MARK: Template keys
 
     public static var keys: [TemplateKeys.Key] { [.maxFiles] }
-    public static var editorFields: [EditorField] { [EditorField(.maxFiles, .wholeNumber, "Most files", placeholder: "1")] }
+    public static var editorFields: [EditorField] { [EditorField(.maxFiles, .wholeNumber, "Files at most", placeholder: "1")] }
 
     /// `maxFiles`: a whole number of at least 1; 1 when absent.
     public static func decode(_ object: [String: JSONValue], question label: String, validator: inout TemplateValidator) -> Self? {

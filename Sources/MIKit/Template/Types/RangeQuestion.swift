@@ -13,6 +13,7 @@ public struct RangeQuestion: QuestionType {
     public static let typeKey = TemplateKeys.Key("range")
     public static let displayName = "Range"
     public static let keys: [TemplateKeys.Key] = [.start, .end, .step]
+    public static let editorFields = [EditorField(.start, .number, "Start"), EditorField(.end, .number, "End"), EditorField(.step, .number, "Step")]
 
     public static func decode(_ object: [String: JSONValue], question label: String, validator: inout TemplateValidator) -> Self? {
         func number(_ key: TemplateKeys.Key, default fallback: Double? = nil) -> Double? {

@@ -18,6 +18,7 @@ public struct TimeQuestion: QuestionType {
     public static let typeKey = TemplateKeys.Key("time")
     public static let displayName = "Time"
     public static let keys: [TemplateKeys.Key] = [.min, .max]
+    public static let editorFields = [EditorField(.min, .time, "Earliest time"), EditorField(.max, .time, "Latest time")]
 
     public static func decode(_ object: [String: JSONValue], question label: String, validator: inout TemplateValidator) -> Self? {
         let bounds = TemporalBounds<LocalTime>.decode(object, question: label, validator: &validator, parse: LocalTime.parse)
