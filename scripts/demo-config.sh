@@ -3,7 +3,7 @@
 # store, directory and server pointed at throwaway local ones.
 #   scripts/demo-config.sh OUT.plist DOCUMENTS    (LDAP_TEST_* from scripts/slapd-test.sh when set)
 # The server's keys come from MI_DEMO_PORT, MI_DEMO_TEMPLATES and MI_DEMO_DATA when set, and
-# optionally MI_DEMO_LISTEN_PORT, MI_DEMO_DATABASE, MI_DEMO_DATABASE_PASSWORD_FILE,
+# optionally MI_DEMO_GPSD (Location.GPSD), MI_DEMO_LISTEN_PORT, MI_DEMO_DATABASE, MI_DEMO_DATABASE_PASSWORD_FILE,
 # MI_DEMO_SIGNING_KEY_FILE, MI_DEMO_MAX_CONNECTIONS and MI_DEMO_TRUSTED_PROXY (see scripts/stack.sh).
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
@@ -31,6 +31,8 @@ if env.get("MI_DEMO_PORT"):
             config["Server"][key] = kind(env[variable])
     if env.get("MI_DEMO_TRUSTED_PROXY"):
         config["Server"]["TrustedProxies"] = [env["MI_DEMO_TRUSTED_PROXY"]]
+if env.get("MI_DEMO_GPSD"):
+    config.setdefault("Location", {})["GPSD"] = env["MI_DEMO_GPSD"]
 if env.get("LDAP_TEST_URL"):
     config["LDAP"].update({
         "URL": env["LDAP_TEST_URL"], "StartTLS": False, "BaseDN": env["LDAP_TEST_BASE"],

@@ -16,6 +16,8 @@ mi="$bin/mi"
 [ -x "$mi" ] && [ -x "$bin/mi-server" ] || { echo "build first: make build" >&2; exit 1; }
 
 work="$(mktemp -d /tmp/mi-demo.XXXXXX)"
+# A real gpsd (gpsfake replaying a receiver's log) for the fire-hydrant inspection's locations.
+export MI_STACK_GPS_LOG="$here/Samples/gps/hydrant.nmea"
 . "$here/scripts/stack.sh"
 start_server
 step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; }
@@ -62,6 +64,21 @@ printf '{"timeQuestionWeekDay": "%s", "timeQuestionYear": %d, "timeQuestionMonth
 as ana "$mi" answer mmse-ana --file "$work/mmse.json" --accept-consent
 COLUMNS=140 as ana "$mi" review mmse-ana | sed -n '/^Scores/,$p'
 as ana "$mi" submit mmse-ana >/dev/null
+step "mi new hydrant-inspection --name hydrant-12   (the template records where a form is started: a fix from gpsd, here gpsfake replaying Samples/gps/hydrant.nmea)"
+as ana "$mi" new hydrant-inspection --name hydrant-12
+step "mi answer hydrant-12 asset-tag --from-image Samples/media/hydrant-tag.jpg   (zbarimg reads the Code 128 on the tag; the photo is kept)"
+as ana "$mi" answer hydrant-12 asset-tag --from-image "$here/Samples/media/hydrant-tag.jpg"
+step "mi answer hydrant-12 position --gps   (a location question answered by gpsd)"
+as ana "$mi" answer hydrant-12 position --gps
+step "mi answer hydrant-12 --file answers.json   (a date, a time, a 1–5 rating, yes/no, a number); the photo of the outlet is its answer"
+printf '{"last-service": "2025-03-14", "opened-at": "10:40", "flow": 4, "caps-ok": true, "pressure": 5.5}' > "$work/hydrant.json"
+as ana "$mi" answer hydrant-12 --file "$work/hydrant.json"
+as ana "$mi" answer hydrant-12 outlet-photo "$here/Samples/media/hydrant-outlet.jpg"
+step "mi review hydrant-12"
+COLUMNS=140 as ana "$mi" review hydrant-12
+as ana "$mi" submit hydrant-12 >/dev/null
+step "mi simulate hydrant-inspection --count 12 --seed 12 --submit   (points near one another for the map of the statistics page)"
+as ana "$mi" simulate hydrant-inspection --count 12 --seed 12 --submit | tail -1
 step "bob starts a draft: mi new extinguisher-check --name hall-c"
 echo bob-password | as bob "$mi" login --user bob --password-stdin >/dev/null
 as bob "$mi" new extinguisher-check --name hall-c
@@ -80,10 +97,13 @@ step 'mi return ana/post-4 --note "Seal broken: attach a photo"'
 as fiona "$mi" return ana/post-4 --note "Seal broken: attach a photo"
 step "mi simulate pump-inspection --count 30 --seed 2026 --submit   (ana: simulated forms for the statistics page)"
 as ana "$mi" simulate pump-inspection --count 30 --seed 2026 --submit
+step "mi export hydrant-inspection --format geojson --output hydrants.geojson   (one Point per form, [longitude, latitude, altitude])"
+as fiona "$mi" export hydrant-inspection --format geojson --output "$work/hydrants.geojson"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); f=d["features"]; print(len(f), "features; the first at", f[0]["geometry"]["coordinates"])' "$work/hydrants.geojson"
 step "mi upload --all   (the real forms; simulated ones are skipped)"
 as fiona "$mi" upload --all 2>&1 | tail -5
-step "mi upload ana/sim-2026-1 … ana/sim-2026-30   (named, simulated forms go too: the demo's server has Server.AcceptSimulated)"
-as fiona "$mi" upload $(for n in $(seq 1 30); do printf 'ana/sim-2026-%d ' "$n"; done) | tail -1
+step "mi upload ana/sim-2026-1 … ana/sim-2026-30 ana/sim-12-1 … ana/sim-12-12   (named, simulated forms go too: the demo's server has Server.AcceptSimulated)"
+as fiona "$mi" upload $(for n in $(seq 1 30); do printf 'ana/sim-2026-%d ' "$n"; done) $(for n in $(seq 1 12); do printf 'ana/sim-12-%d ' "$n"; done) | tail -1
 step "the server's own scores of ipaq-ana, computed again from the answers on upload (GET /api/v1/submissions/{id})"
 ipaq=$(grep -l '"name" *: *"ipaq-ana"' "$work/server-data/submissions/"*/form.json | head -1)
 token=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["serverToken"])' "$work/state/fiona/mi/session.json" 2>/dev/null || true)
@@ -121,6 +141,7 @@ printf '\n\033[1mThe office is open at %s\033[0m\n' "$office/"
 echo "  sign in as fiona / fiona-password (a foreman; ana / ana-password sees only her own forms)"
 [ -z "$submission" ] || echo "  pump-7 with its photo, video and audio: $office/submissions/$(basename "$(dirname "$submission")")"
 echo "  statistics of pump-inspection (pump-7 and 30 simulated forms): $office/templates/pump-inspection/stats"
+echo "  the hydrants on a plot, their dates and ratings: $office/templates/hydrant-inspection/stats"
 mmse=$(grep -l '"name" *: *"mmse-ana"' "$work/server-data/submissions/"*/form.json 2>/dev/null | head -1 || true)
 [ -z "$mmse" ] || echo "  ana's MMSE with its pictures, consent and scores: $office/submissions/$(basename "$(dirname "$mmse")")"
 echo "  mi-server keeps running until Ctrl-C"

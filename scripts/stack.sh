@@ -13,8 +13,10 @@
 . "$here/scripts/server-process.sh"
 . "$here/scripts/test-service-lib.sh"
 stack_postgres=
+stack_gps_pid=
 stack_cleanup() {
   stop_server
+  [ -z "$stack_gps_pid" ] || kill -TERM -- "-$stack_gps_pid" 2>/dev/null || true
   [ ! -d "$work/nginx" ] || bash "$here/scripts/nginx-test.sh" stop "$work/nginx" >/dev/null 2>&1 || true
   [ -z "$stack_postgres" ] || bash "$here/scripts/postgres-test.sh" stop "$stack_postgres" >/dev/null 2>&1 || true
   bash "$here/scripts/slapd-test.sh" stop "$work/slapd" >/dev/null 2>&1 || true
@@ -27,6 +29,18 @@ case $stack_db in
   *) echo "MI_STACK_DB must be sqlite, postgres or cluster, not \"$stack_db\"" >&2; exit 64 ;;
 esac
 as() { XDG_STATE_HOME="$work/state/$1" "${@:2}"; }
+# MI_STACK_GPS_LOG: an NMEA log that Debian's gpsfake (gpsd-clients) replays through a real gpsd
+# on a free loopback port, which the Config.plist names as Location.GPSD.
+if [ -n "${MI_STACK_GPS_LOG:-}" ]; then
+  [ -x /usr/bin/gpsfake ] || { echo "gpsfake is missing: run scripts/setup.sh (Debian's gpsd and gpsd-clients)" >&2; exit 69; }
+  gps_port=$(free_port)
+  mkdir -p "$work/gpsd"
+  TMPDIR="$work/gpsd" setsid timeout --kill-after=5 3600 /usr/bin/gpsfake -q -c 0.05 -P "$gps_port" "$MI_STACK_GPS_LOG" \
+    >"$work/gpsd/gpsfake.log" 2>&1 &
+  stack_gps_pid=$!
+  for _ in $(seq 1 150); do (exec 3<>"/dev/tcp/127.0.0.1/$gps_port") 2>/dev/null && break; sleep 0.1; done
+  export MI_DEMO_GPSD="127.0.0.1:$gps_port"
+fi
 eval "$(bash "$here/scripts/slapd-test.sh" start "$work/slapd" 2>/dev/null)"
 export MI_DEMO_PORT=$((20000 + RANDOM % 40000)) MI_DEMO_TEMPLATES="$here/Samples/templates" MI_DEMO_DATA="$work/server-data"
 if [ "$stack_db" != sqlite ]; then
