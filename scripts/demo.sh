@@ -77,8 +77,8 @@ as ana "$mi" answer hydrant-12 outlet-photo "$here/Samples/media/hydrant-outlet.
 step "mi review hydrant-12"
 COLUMNS=140 as ana "$mi" review hydrant-12
 as ana "$mi" submit hydrant-12 >/dev/null
-step "mi simulate hydrant-inspection --count 12 --seed 12 --submit   (points near one another for the map of the statistics page)"
-as ana "$mi" simulate hydrant-inspection --count 12 --seed 12 --submit | tail -1
+step "mi simulate hydrant-inspection --count 12 --seed 12 --near \"19.4326 -99.1332 2240\" --submit   (hydrants around the real one, for the map of the statistics page)"
+as ana "$mi" simulate hydrant-inspection --count 12 --seed 12 --near "19.4326 -99.1332 2240" --submit | tail -1
 step "bob starts a draft: mi new extinguisher-check --name hall-c"
 echo bob-password | as bob "$mi" login --user bob --password-stdin >/dev/null
 as bob "$mi" new extinguisher-check --name hall-c

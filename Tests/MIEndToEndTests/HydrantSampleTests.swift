@@ -50,4 +50,41 @@ final class HydrantSampleTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(coordinates.first), -99.1332, accuracy: 1e-6, "GeoJSON puts the longitude first")
         XCTAssertEqual(coordinates[1], 19.4326, accuracy: 1e-6)
     }
+
+    /// `mi simulate --near` places simulated forms — where each was started and its location
+    /// answers — within 3 km of the point given; a point off the globe is refused, creating nothing.
+    func testSimulatedHydrantsLieNearThePointGiven() throws {
+        let sandbox = try Sandbox()
+        try sandbox.importSamples()
+        let refused = try sandbox.run(["simulate", "hydrant-inspection", "--count", "3", "--seed", "5", "--near", "95 -99.1332"])
+        XCTAssertEqual(refused.status, 64, refused.output)
+        XCTAssertTrue(refused.stderr.contains("--near"), refused.output)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: sandbox.formFolder("sim-5-1").path), "nothing was created")
+
+        let simulated = try sandbox.run(["simulate", "hydrant-inspection", "--count", "8", "--seed", "5", "--near", "19.4326 -99.1332 2240", "--submit"])
+        XCTAssertEqual(simulated.status, 0, simulated.output)
+        let export = sandbox.root.appendingPathComponent("sim.jsonl")
+        let exported = try sandbox.run(["export", "hydrant-inspection", "--format", "jsonl", "--output", export.path])
+        XCTAssertEqual(exported.status, 0, exported.output)
+        let forms = try String(contentsOf: export, encoding: .utf8).split(separator: "\n").map {
+            try XCTUnwrap(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        XCTAssertEqual(forms.count, 8)
+        func metres(_ point: [String: Double]) throws -> Double {
+            // An equirectangular distance is exact enough at 3 km.
+            let latitude = try XCTUnwrap(point["latitude"]), longitude = try XCTUnwrap(point["longitude"])
+            let dy = (latitude - 19.4326) * 111_195, dx = (longitude + 99.1332) * 111_195 * cos(19.4326 * .pi / 180)
+            return (dx * dx + dy * dy).squareRoot()
+        }
+        var answered = 0
+        for form in forms {
+            let start = try XCTUnwrap(form["startLocation"] as? [String: Double], "a simulated form of a captureLocation template has a start location")
+            XCTAssertLessThan(try metres(start), 3_050)
+            if let position = ((form["answers"] as? [String: Any])?["position"] as? [String: Any])?["value"] as? [String: Double] {
+                XCTAssertLessThan(try metres(position), 3_050)
+                answered += 1
+            }
+        }
+        XCTAssertGreaterThan(answered, 4, "most simulated forms answer the location question")
+    }
 }

@@ -186,13 +186,13 @@ final class GeopointQuestionTests: XCTestCase {
     func testSimulatedPointsLieNearOneAnotherAndRepeatWithTheSeed() throws {
         let question = GeopointQuestion(minAccuracy: 5)
         var generator = SeededGenerator(seed: 42)
-        let base = try XCTUnwrap(GeopointQuestion.baseLocation(42))
+        let base = try XCTUnwrap(Geopoint.simulationBase(seed: 42))
         var points: [Geopoint] = []
         for _ in 0..<50 { points.append(try Geopoint(json: try XCTUnwrap(question.simulatedValue(&generator)))) }
         XCTAssertTrue(points.allSatisfy { $0.distance(to: base) <= 3_010 }, "within 3 km of the base")
         XCTAssertTrue(points.allSatisfy { ($0.accuracy ?? 99) <= 5 }, "within minAccuracy")
         var again = SeededGenerator(seed: 42)
         XCTAssertEqual(try Geopoint(json: try XCTUnwrap(question.simulatedValue(&again))), points[0])
-        XCTAssertNotEqual(GeopointQuestion.baseLocation(43), base, "another seed, another place")
+        XCTAssertNotEqual(Geopoint.simulationBase(seed: 43), base, "another seed, another place")
     }
 }

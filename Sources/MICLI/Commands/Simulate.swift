@@ -12,7 +12,9 @@ extension MI {
                 gives the same answers on any computer; without one a seed is chosen and printed. With --submit \
                 every form is submitted as `mi submit` would; submitted forms are dated over the last 30 days, \
                 forms left incomplete within ExpiryDays. Every form's history says it was simulated, and \
-                mi-server refuses such forms unless Server.AcceptSimulated is true.
+                mi-server refuses such forms unless Server.AcceptSimulated is true. Locations (location \
+                questions, and where forms are started for a template with captureLocation) lie within 3 km of \
+                --near "LATITUDE LONGITUDE [ALTITUDE]", or without it of a place drawn from the seed.
                 """)
 
         @OptionGroup var global: GlobalOptions
@@ -29,13 +31,22 @@ extension MI {
         @Flag(help: "Submit every form (each passes `mi submit`'s checks).")
         var submit = false
 
+        @Option(help: ArgumentHelp("Where the simulated locations lie (within 3 km): \"19.4326 -99.1332 [altitude]\".", valueName: "lat lon"))
+        var near: String?
+
+        func validate() throws {
+            guard let near else { return }
+            do { _ = try Geopoint.parse(near) } catch { throw ValidationError("--near: \(error.rule)") }
+        }
+
         struct Output: Encodable { var seed: UInt64; var forms: [FormJSON] }
 
         func run() throws {
             try SimulationRequest.check(count: count)
             let context = try Context.technician(global)
             let chosenSeed = seed ?? UInt64.random(in: 0...UInt64(Int64.max))
-            let request = SimulationRequest(templateID: template, count: count, seed: chosenSeed, submit: submit)
+            let base = near.flatMap { try? Geopoint.parse($0) }     // checked by validate()
+            let request = SimulationRequest(templateID: template, count: count, seed: chosenSeed, submit: submit, near: base)
             let forms = try context.run { try $0.simulate(request, displayName: context.session.displayName) }
             if global.json {
                 try Terminal.json(Output(seed: chosenSeed, forms: forms.map { FormJSON($0, history: true) }))

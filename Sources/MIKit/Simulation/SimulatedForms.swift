@@ -17,12 +17,15 @@ public struct SimulationRequest: Sendable {
     public var seed: UInt64
     /// Submit each form, through `submit`'s own checks and move.
     public var submit: Bool
+    /// Where the forms' locations cluster (within 3 km); nil for a place drawn from the seed.
+    public var near: Geopoint?
 
-    public init(templateID: String, count: Int, seed: UInt64, submit: Bool) {
+    public init(templateID: String, count: Int, seed: UInt64, submit: Bool, near: Geopoint? = nil) {
         self.templateID = templateID
         self.count = count
         self.seed = seed
         self.submit = submit
+        self.near = near
     }
 
     /// Refuses a count outside 1…10,000 (checked before anything else, even logging in).
@@ -96,7 +99,7 @@ extension Workflow {
             var form = try starting.newForm(templateID: request.templateID, name: request.name(offset + 1), displayName: displayName)
             // The simulating user stands in for the respondent; the form says it is simulated.
             form.acceptConsent(by: actor.name, at: startedAt)
-            try simulator.fill(&form, by: actor.name, at: startedAt)
+            try simulator.fill(&form, by: actor.name, at: startedAt, near: request.near)
             var location = try store.create(form)
             if let submittedAt = time.submitted {
                 let submitting = Workflow(configuration: configuration, actor: actor, now: { submittedAt })

@@ -20,8 +20,9 @@ public struct Simulator: Sendable {
     public init(seed: UInt64) { generator = SeededGenerator(seed: seed) }
 
     /// Answers (or comments) for every question of `template` that takes one, as an answers
-    /// file would give them; dates are drawn around `context.now`, in its zone (the form's start).
-    public mutating func updates(for template: Template, context: TemporalContext = .system()) -> [AnswerUpdate] {
+    /// file would give them; dates are drawn around `context.temporal.now`, in its zone (the
+    /// form's start), locations near `context.near`.
+    public mutating func updates(for template: Template, context: SimulationContext = SimulationContext(temporal: .system())) -> [AnswerUpdate] {
         template.questions.filter(\.type.takesAnswer).map { question in
             if generator.chance(Self.commentOnlyRate) {
                 return AnswerUpdate(question: question.id, value: nil, comment: generator.pick(Self.comments))
@@ -36,10 +37,17 @@ public struct Simulator: Sendable {
     /// Fills `form` with answers for every question, checked by `AnswerRules`, and records that
     /// they are simulated. Throws (leaving `form` unchanged) only if a rule refuses a value,
     /// which would be a defect of the simulator.
-    public mutating func fill(_ form: inout Form, by user: String, at date: Date) throws {
+    /// Locations are drawn near `near` (a place drawn from the seed when nil); a template that
+    /// records where a form is started gets a start location there too.
+    public mutating func fill(_ form: inout Form, by user: String, at date: Date, near: Geopoint? = nil) throws {
         var filled = form
         filled.record(AuditEvent(at: date, by: user, action: .simulated))
-        let changed = try Workflow.apply(updates(for: form.template, context: form.temporalContext(now: form.createdAt)), to: &filled)
+        let base = near ?? Geopoint.simulationBase(seed: generator.seed)
+        if filled.template.captureLocation, filled.startLocation == nil, let base {
+            filled.startLocation = Geopoint.simulated(near: base, &generator)
+        }
+        let context = SimulationContext(temporal: form.temporalContext(now: form.createdAt), near: base)
+        let changed = try Workflow.apply(updates(for: form.template, context: context), to: &filled)
         filled.record(AuditEvent(at: date, by: user, action: .answered, questions: changed))
         form = filled
     }

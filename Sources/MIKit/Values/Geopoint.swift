@@ -172,6 +172,31 @@ public struct Geopoint: Hashable, Sendable, CustomStringConvertible {
         return Geopoint(unchecked: latitude, longitude, altitude, accuracy)
     }
 
+    /// A simulated fix within 3 km of `base` (nearer ones likelier, evenly over the disc), its
+    /// altitude a few metres from the base's, its accuracy 3–12 m (no worse than `accuracyAtMost`).
+    public static func simulated(near base: Geopoint, accuracyAtMost limit: Double? = nil,
+                                 _ generator: inout SeededGenerator) -> Geopoint? {
+        let distance = 3_000 * generator.unit().squareRoot()
+        let moved = base.moved(metres: distance, bearing: generator.unit() * 360)
+        var accuracy = (3 + generator.unit() * 9).rounded()
+        if let limit { accuracy = min(accuracy, limit) }
+        let altitude = ((base.altitude ?? 0) + generator.normal() * 5).rounded()
+        func rounded(_ degrees: Double) -> Double { (degrees * 1e6).rounded() / 1e6 }
+        return try? Geopoint(latitude: rounded(moved.latitude), longitude: rounded(moved.longitude),
+                             altitude: altitude, accuracy: accuracy)
+    }
+
+    /// Where a simulation's points cluster when it is not told (`mi simulate --near`): a point on
+    /// latitudes −50…60 derived from the seed alone, so every form of a run lies near the others
+    /// and `--seed S` repeats it.
+    public static func simulationBase(seed: UInt64) -> Geopoint? {
+        var generator = SeededGenerator(seed: seed ^ 0x6E0_901D_7A5E_B0A7)
+        let latitude = ((-50 + generator.unit() * 110) * 1e4).rounded() / 1e4
+        let longitude = ((-180 + generator.unit() * 360) * 1e4).rounded() / 1e4
+        let altitude = (generator.unit() * 2_000).rounded()
+        return try? Geopoint(latitude: latitude, longitude: longitude, altitude: altitude)
+    }
+
     private init(unchecked latitude: Double, _ longitude: Double, _ altitude: Double?, _ accuracy: Double?) {
         self.latitude = latitude
         self.longitude = longitude

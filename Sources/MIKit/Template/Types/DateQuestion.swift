@@ -51,13 +51,13 @@ public struct DateQuestion: QuestionType {
 
     /// Without a form to place it by: a date in the window around 2026-11-26.
     public func simulatedValue(_ generator: inout SeededGenerator) -> JSONValue? {
-        simulatedValue(&generator, context: TemporalContext(now: Date(timeIntervalSince1970: 1_795_651_200), timeZone: TimeZone(secondsFromGMT: 0) ?? .current))
+        simulatedValue(&generator, context: SimulationContext(temporal: TemporalContext(now: Date(timeIntervalSince1970: 1_795_651_200), timeZone: TimeZone(secondsFromGMT: 0) ?? .current)))
     }
 
     /// A date from 60 days before the form was started to 30 days after (kept within `min` and
     /// `max`; anywhere between them when the window misses them).
-    public func simulatedValue(_ generator: inout SeededGenerator, context: TemporalContext) -> JSONValue? {
-        let today = LocalDate.today(context)
+    public func simulatedValue(_ generator: inout SeededGenerator, context: SimulationContext) -> JSONValue? {
+        let today = LocalDate.today(context.temporal)
         guard let day = SimulatedDays.day(around: today.daysSinceEpoch, min: min?.daysSinceEpoch, max: max?.daysSinceEpoch, &generator),
               let date = today.adding(days: day - today.daysSinceEpoch) else { return nil }
         return .string(date.isoString)

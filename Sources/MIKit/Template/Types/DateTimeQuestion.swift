@@ -61,19 +61,19 @@ public struct DateTimeQuestion: QuestionType {
 
     /// Without a form to place it by: around 2026-11-26, in UTC.
     public func simulatedValue(_ generator: inout SeededGenerator) -> JSONValue? {
-        simulatedValue(&generator, context: TemporalContext(now: Date(timeIntervalSince1970: 1_795_651_200), timeZone: Self.utc))
+        simulatedValue(&generator, context: SimulationContext(temporal: TemporalContext(now: Date(timeIntervalSince1970: 1_795_651_200), timeZone: Self.utc)))
     }
 
     /// A day from 60 days before the form was started to 30 after and a time in working hours
     /// (07:00–18:00, on the quarter hour), in the form's zone, within `min` and `max`.
-    public func simulatedValue(_ generator: inout SeededGenerator, context: TemporalContext) -> JSONValue? {
-        let today = LocalDate.today(context)
+    public func simulatedValue(_ generator: inout SeededGenerator, context: SimulationContext) -> JSONValue? {
+        let today = LocalDate.today(context.temporal)
         let low = min.map { $0.secondsSinceEpoch }, high = max.map { $0.secondsSinceEpoch }
         guard let day = SimulatedDays.day(around: today.daysSinceEpoch, min: low.map { $0 / 86_400 - 1 }, max: high.map { $0 / 86_400 + 1 }, &generator),
               let date = today.adding(days: day - today.daysSinceEpoch) else { return nil }
         let quarter = generator.int(in: 28...72) * 15 * 60
         let time = LocalTime(unchecked: quarter / 3600, quarter / 60 % 60, 0)
-        guard var moment = try? OffsetDateTime(date: date, time: time, in: context.timeZone) else { return nil }
+        guard var moment = try? OffsetDateTime(date: date, time: time, in: context.temporal.timeZone) else { return nil }
         // A window clipped to the bounds may still leave the drawn moment just outside them.
         if let min, moment < min { moment = min }
         if let max, moment > max { moment = max }

@@ -76,29 +76,16 @@ public struct GeopointQuestion: QuestionType {
 
     // MARK: Simulation, statistics, exports, search
 
-    /// A point within 3 km of the run's base point (`baseLocation`), with an accuracy of 3 to
-    /// 12 m (within `minAccuracy`) and an altitude near the base's.
+    /// Out of a simulation (no form to place it by): near the seed's place.
     public func simulatedValue(_ generator: inout SeededGenerator) -> JSONValue? {
-        guard let base = Self.baseLocation(generator.seed) else { return nil }
-        let distance = 3_000 * generator.unit().squareRoot()
-        let moved = base.moved(metres: distance, bearing: generator.unit() * 360)
-        var accuracy = (3 + generator.unit() * 9).rounded()
-        if let minAccuracy { accuracy = min(accuracy, minAccuracy) }
-        let altitude = ((base.altitude ?? 0) + generator.normal() * 5).rounded()
-        func rounded(_ degrees: Double) -> Double { (degrees * 1e6).rounded() / 1e6 }
-        guard let point = try? Geopoint(latitude: rounded(moved.latitude), longitude: rounded(moved.longitude),
-                                        altitude: altitude, accuracy: accuracy) else { return nil }
-        return point.json
+        simulatedValue(&generator, context: SimulationContext(temporal: .system()))
     }
 
-    /// Where a simulation's points cluster: a point on land-ish latitudes (−50…60) derived from
-    /// the seed alone, so every form of a run lies near the others and `--seed S` repeats it.
-    public static func baseLocation(_ seed: UInt64) -> Geopoint? {
-        var generator = SeededGenerator(seed: seed ^ 0x6E0_901D_7A5E_B0A7)
-        let latitude = ((-50 + generator.unit() * 110) * 1e4).rounded() / 1e4
-        let longitude = ((-180 + generator.unit() * 360) * 1e4).rounded() / 1e4
-        let altitude = (generator.unit() * 2_000).rounded()
-        return try? Geopoint(latitude: latitude, longitude: longitude, altitude: altitude)
+    /// A point within 3 km of where the simulation is placed (`mi simulate --near`, else a place
+    /// drawn from the seed), at least as accurate as `minAccuracy`.
+    public func simulatedValue(_ generator: inout SeededGenerator, context: SimulationContext) -> JSONValue? {
+        guard let base = context.near ?? Geopoint.simulationBase(seed: generator.seed) else { return nil }
+        return Geopoint.simulated(near: base, accuracyAtMost: minAccuracy, &generator)?.json
     }
 
     public var tally: TallyShape { .locations }

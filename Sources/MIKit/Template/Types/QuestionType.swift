@@ -64,9 +64,9 @@ public protocol QuestionType: Sendable, Equatable {
     /// A plausible valid value for `mi simulate`, as an answers file would give it; nil when
     /// the question admits none.
     func simulatedValue(_ generator: inout SeededGenerator) -> JSONValue?
-    /// The same for a form started at `context.now` in `context.timeZone` (a date drawn in a
-    /// window around it); by default `simulatedValue(_:)`.
-    func simulatedValue(_ generator: inout SeededGenerator, context: TemporalContext) -> JSONValue?
+    /// The same for a form started at `context.temporal.now` in its zone (a date drawn in a
+    /// window around it) and near `context.near` (a location); by default `simulatedValue(_:)`.
+    func simulatedValue(_ generator: inout SeededGenerator, context: SimulationContext) -> JSONValue?
     /// How statistics count the type's answers.
     var tally: TallyShape { get }
     /// The labels a value counts as, for a `choices` tally (and grouping by the question).
@@ -111,7 +111,7 @@ extension QuestionType {
 
     public var takesAnswer: Bool { true }
 
-    public func simulatedValue(_ generator: inout SeededGenerator, context: TemporalContext) -> JSONValue? {
+    public func simulatedValue(_ generator: inout SeededGenerator, context: SimulationContext) -> JSONValue? {
         simulatedValue(&generator)
     }
 
