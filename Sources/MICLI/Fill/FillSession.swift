@@ -111,6 +111,11 @@ struct FillSession {
                 try refuse(FillError.notAQuestionNumber(line: trimmed, count: count))
                 continue
             }
+            let chosen = form.template.questions[number - 1]
+            if chosen.type.takesAnswer, !isAsked(chosen) {
+                prompter.say("Question \(number) is not asked now: it is not relevant, or its value is calculated or read-only.")
+                continue
+            }
             if case .exit = try ask(number - 1) {
                 finish()
                 return false
@@ -161,6 +166,10 @@ struct FillSession {
         if let value = current.value { prompter.say("Current answer: \(ReviewText.display(value, question: question))") }
         if let comment = current.comment { prompter.say("Comment: \(DisplayText.escaped(comment, keepingNewlines: true))") }
         if let line = imageLine(question) { prompter.say(line) }
+        if question.logic.choiceFilter != nil, let offered = FormLogic(template: form.template).choiceNames(question, in: form) {
+            let labels = (question.type.filterableChoices ?? []).filter { offered.contains($0.name) }.map(\.label)
+            prompter.say("Offered here: " + DisplayText.escaped(labels.isEmpty ? "none" : labels.joined(separator: ", ")))
+        }
         if !current.media.isEmpty { prompter.say("Media: \(DisplayText.escaped(current.media.joined(separator: ", ")))") }
         if let grid = question.type.grid { return try askTable(question, grid: grid, rules: rules) }
         if let media = question.type.answerMedia { return try askFiles(question, media, rules: rules) }
