@@ -123,6 +123,55 @@ final class FormLogicEndToEndTests: XCTestCase {
         withExtendedLifetime(server) {}
     }
 
+    /// `mi fill` on a terminal: a constraint's message at once and the question asked again; a
+    /// question required by an expression refuses Enter with its message; the irrelevant
+    /// question is passed by.
+    func testFillOnATerminalShowsConstraintAndRequiredMessagesAndAsksAgain() throws {
+        let sandbox = try Sandbox()
+        try prepare(sandbox)
+        let server = try RunningServer(sandbox)
+        XCTAssertEqual(try sandbox.run(["templates"]).status, 0)
+        _ = try sandbox.newForm("logic-check", name: "t1")
+        try sandbox.ensureLoggedIn("ana")
+        let terminal = try PseudoTerminal()
+        let process = Process()
+        process.executableURL = Sandbox.binary
+        process.arguments = ["fill", "t1"]
+        var environment = sandbox.environment(for: "ana")
+        environment["TERM"] = "xterm"
+        process.environment = environment
+        process.currentDirectoryURL = sandbox.root
+        try terminal.run(process)
+        XCTAssertTrue(terminal.waitFor("Is there a leak?"), terminal.output)
+        terminal.type("no\r")
+        XCTAssertTrue(terminal.waitFor("Current answer: 10"), terminal.output)
+        terminal.type("\r")
+        XCTAssertTrue(terminal.waitFor("Enter keeps 10"), terminal.output)
+        terminal.type("\r")
+        XCTAssertTrue(terminal.waitFor("Measured pressure"), terminal.output)
+        terminal.type("50\r")
+        XCTAssertTrue(terminal.waitFor("Above 110% of the rating — try again"), terminal.output)
+        terminal.type("10.5\r")
+        XCTAssertTrue(terminal.waitFor("Why so high?"), terminal.output)
+        terminal.type("\r")
+        XCTAssertTrue(terminal.waitFor("Say why the pressure is above the rating — try again"), terminal.output)
+        terminal.type("valve stuck\r")
+        XCTAssertTrue(terminal.waitFor("Region"), terminal.output)
+        terminal.type("north\r")
+        XCTAssertTrue(terminal.waitFor("Offered here: North 1"), terminal.output)
+        terminal.type("n1\r")
+        XCTAssertTrue(terminal.waitFor("Review:"), terminal.output)
+        terminal.type(":s\r")
+        XCTAssertTrue(terminal.waitForEnd(), terminal.output)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, terminal.output)
+        XCTAssertFalse(terminal.output.contains("Where is the leak?\r\n"), "not relevant, not asked")
+        let answers = try sandbox.formJSON("t1", in: "CompletedMIs")["answers"] as? [String: [String: Any]]
+        XCTAssertEqual(answers?["pressure"]?["value"] as? Double, 10.5)
+        XCTAssertEqual(answers?["site"]?["value"] as? [String], ["n1"])
+        withExtendedLifetime(server) {}
+    }
+
     /// `mi simulate` of a template with logic makes forms that `mi submit` accepts.
     func testSimulatedFormsOfATemplateWithLogicSubmit() throws {
         let sandbox = try Sandbox()
