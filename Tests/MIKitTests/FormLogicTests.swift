@@ -149,6 +149,7 @@ final class FormLogicTests: XCTestCase {
         let cleared = try XCTUnwrap(submitted.audit.first { $0.action == .cleared })
         XCTAssertEqual(cleared.questions, ["where"])
         XCTAssertTrue(cleared.note?.contains("not relevant") == true)
+        XCTAssertEqual(cleared.sentence, "cleared the answer to where by ana (not relevant at submission: the answers are not submitted)")
         XCTAssertEqual(submitted.answers["limit"]?.value, .text("22"))
     }
 
