@@ -8,7 +8,7 @@ final class QuestionTypeTests: XCTestCase {
     func testRegistryListsEveryTypeOnceInItsOrder() {
         XCTAssertEqual(QuestionTypes.all.map { $0.typeKey.rawValue }, ["multipleChoice", "trueFalse", "shortAnswer", "numeric", "table",
                                                                        "date", "time", "dateTime", "range", "note", "geopoint",
-                                                                       "barcode", "photo", "audio", "video"])
+                                                                       "barcode", "photo", "audio", "video", "calculate"])
         // Config.plist's key list (and its "known:" message) keeps the order it always had.
         XCTAssertEqual(TemplateKeys.Key.allCases.map(\.rawValue), [
             "id", "title", "version", "questions", "scoring", "oncePerUser", "consent", "captureLocation",
@@ -16,9 +16,11 @@ final class QuestionTypeTests: XCTestCase {
             "start", "end", "step",
             "minAccuracy",
             "maxFiles",
+            "relevant", "constraint", "constraintMessage", "required", "requiredMessage", "calculation", "default", "readOnly",
+            "choiceFilter",
             "name", "label",
             "multipleChoice", "trueFalse", "shortAnswer", "numeric", "table", "date", "time", "dateTime", "range", "note", "geopoint",
-            "barcode", "photo", "audio", "video",
+            "barcode", "photo", "audio", "video", "calculate",
         ])
         XCTAssertEqual(TemplateKeys.Key(rawValue: "maxAnswers")?.defaultName, "Max-answers")
         XCTAssertNil(TemplateKeys.Key(rawValue: "maxanswers"))
@@ -49,7 +51,7 @@ final class QuestionTypeTests: XCTestCase {
         }
         let unknown = json.replacingOccurrences(of: #""type": "number""#, with: #""type": "numeric""#)
         XCTAssertThrowsError(try coding.decode(Data(unknown.utf8), source: "t.json")) { error in
-            XCTAssertTrue(error.localizedDescription.contains(#"unknown question type "numeric" (known: "multipleChoice", "trueFalse", "shortAnswer", "number", "table", "date", "time", "dateTime", "range", "note", "geopoint", "barcode", "photo", "audio", "video")"#),
+            XCTAssertTrue(error.localizedDescription.contains(#"unknown question type "numeric" (known: "multipleChoice", "trueFalse", "shortAnswer", "number", "table", "date", "time", "dateTime", "range", "note", "geopoint", "barcode", "photo", "audio", "video", "calculate")"#),
                           error.localizedDescription)
         }
     }

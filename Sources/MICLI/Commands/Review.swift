@@ -58,6 +58,9 @@ enum ReviewText {
                 ?? display(answer, question: question) ?? (form.isDone(question) ? "—" : "— (open)")
             if case .note? = question.type.presentation(of: answer.value) { answerText = "(note)" }
             if answerText.isEmpty { answerText = "—" }
+            if question.logic.relevant != nil, !FormLogic(template: form.template).isRelevant(question, in: form) {
+                answerText = answerText == "—" ? "— (not relevant)" : answerText + " (not relevant)"
+            }
             table.add([String(index + 1), "\(question.text) [\(question.id)]", answerText, answer.comment ?? "", files]
                 .map { DisplayText.escaped($0, keepingNewlines: true) })
         }

@@ -45,7 +45,7 @@ struct FillSession {
             case .next: index += 1
             case .back:
                 // Back goes to the previous question that takes an answer, past the notes.
-                let previous = questions[..<index].lastIndex { $0.type.takesAnswer }
+                let previous = questions[..<index].lastIndex { $0.type.takesAnswer && isAsked($0) }
                 if let previous { index = previous } else { prompter.say("This is the first question.") }
             case .exit:
                 finish()
@@ -111,6 +111,11 @@ struct FillSession {
                 try refuse(FillError.notAQuestionNumber(line: trimmed, count: count))
                 continue
             }
+            let chosen = form.template.questions[number - 1]
+            if chosen.type.takesAnswer, !isAsked(chosen) {
+                prompter.say("Question \(number) is not asked now: it is not relevant, or its value is calculated or read-only.")
+                continue
+            }
             if case .exit = try ask(number - 1) {
                 finish()
                 return false
@@ -139,8 +144,16 @@ struct FillSession {
 
     // MARK: - One question
 
+    /// Whether form logic asks the question now (relevant, neither calculated nor read-only);
+    /// every question of a template without logic is asked.
+    func isAsked(_ question: Question) -> Bool {
+        question.logic.isEmpty || FormLogic(template: form.template).isAsked(question, in: form)
+    }
+
     mutating func ask(_ index: Int) throws -> Step {
         let question = form.template.questions[index]
+        // Form logic: a question that is not relevant now, or is calculated or read-only, is not asked.
+        if question.type.takesAnswer, !isAsked(question) { return .next }
         let rules = Workflow.rules(for: index, in: form)
         let current = form.answer(for: question.id)
         prompter.say("")
@@ -153,6 +166,10 @@ struct FillSession {
         if let value = current.value { prompter.say("Current answer: \(ReviewText.display(value, question: question))") }
         if let comment = current.comment { prompter.say("Comment: \(DisplayText.escaped(comment, keepingNewlines: true))") }
         if let line = imageLine(question) { prompter.say(line) }
+        if question.logic.choiceFilter != nil, let offered = FormLogic(template: form.template).choiceNames(question, in: form) {
+            let labels = (question.type.filterableChoices ?? []).filter { offered.contains($0.name) }.map(\.label)
+            prompter.say("Offered here: " + DisplayText.escaped(labels.isEmpty ? "none" : labels.joined(separator: ", ")))
+        }
         if !current.media.isEmpty { prompter.say("Media: \(DisplayText.escaped(current.media.joined(separator: ", ")))") }
         if let grid = question.type.grid { return try askTable(question, grid: grid, rules: rules) }
         if let media = question.type.answerMedia { return try askFiles(question, media, rules: rules) }
@@ -232,7 +249,12 @@ struct FillSession {
                 value = nil
             case .answer(let text):
                 do {
-                    value = try rules.value(fromLine: text)
+                    let typed = try rules.value(fromLine: text)
+                    // A constraint's message is shown at once, and the question asked again.
+                    if !question.logic.isEmpty, let message = FormLogic(template: form.template).constraintProblem(question, value: typed, in: form) {
+                        throw rules.refuse(message)
+                    }
+                    value = typed
                 } catch {
                     // Piped input stops here; the comment typed before the bad line is kept.
                     if !prompter.interactive, let pendingComment { try save(question, value: nil, comment: pendingComment) }
@@ -242,7 +264,14 @@ struct FillSession {
             }
             }
             let comment = pendingComment ?? current.comment ?? ""
-            if value == nil && current.value == nil && comment.trimmingCharacters(in: .whitespaces).isEmpty {
+            let required = question.logic.isEmpty ? nil : FormLogic(template: form.template).isRequired(question, in: form)
+            if value == nil && current.value == nil && required == true {
+                // Required: a comment alone does not do.
+                if !prompter.interactive, let pendingComment { try save(question, value: nil, comment: pendingComment) }
+                try refuse(rules.refuse(FormLogic(template: form.template).requiredMessage(question)))
+                continue
+            }
+            if value == nil && current.value == nil && required == nil && comment.trimmingCharacters(in: .whitespaces).isEmpty {
                 try refuse(FillError.needsAnswerOrComment(question: rules.label))
                 continue
             }

@@ -72,6 +72,9 @@ struct FormJSON: Encodable {
         var comment: String?
         var media: [MediaFile]
         var done: Bool
+        /// Whether the question is relevant now (`relevantNow`): present only for a question with
+        /// `relevant` (whose expression is in the settings as `relevant`).
+        var relevant: Bool?
 
         struct Key: CodingKey {
             var stringValue: String
@@ -95,6 +98,7 @@ struct FormJSON: Encodable {
             try container.encodeIfPresent(comment, forKey: Key("comment"))
             try container.encode(media, forKey: Key("media"))
             try container.encode(done, forKey: Key("done"))
+            try container.encodeIfPresent(relevant, forKey: Key("relevantNow"))
         }
     }
 
@@ -129,10 +133,12 @@ struct FormJSON: Encodable {
                 ?? answer.media.map { MediaFile(name: $0, questionID: question.id, kind: MediaKind(extension: ($0 as NSString).pathExtension) ?? .photo, bytes: nil) }
             var settings: [String: JSONValue] = [:]
             question.type.encode(into: &settings, keys: .logical)
+            question.logic.encode(into: &settings, keys: .logical)
             return QuestionJSON(number: index + 1, id: question.id, type: question.typeName, typeDescription: question.typeDescription,
                                 text: question.text, help: question.help, settings: settings,
                                 value: answer.value, draft: answer.draft, comment: answer.comment, media: files,
-                                done: form.isDone(question))
+                                done: form.isDone(question),
+                                relevant: question.logic.relevant == nil ? nil : FormLogic(template: form.template).isRelevant(question, in: form))
         }
         foremanComments = form.foremanComments
         audit = history ? form.audit.map(AuditJSON.init) : nil

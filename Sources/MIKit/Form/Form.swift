@@ -88,7 +88,12 @@ public struct Form: Sendable, Equatable {
     /// The seed's rule: a question is done when it has an answer or a comment, as the question's
     /// type counts an answer (a photo question's answer is its attached photo). A question that
     /// takes no answer (a note) is never open.
-    public func isDone(_ question: Question) -> Bool { !question.type.takesAnswer || question.type.isDone(answer(for: question.id)) }
+    /// A question with form logic follows `FormLogic.isDone`: not relevant, computed or
+    /// read-only is done, `required` demands a value or lets it be left empty.
+    public func isDone(_ question: Question) -> Bool {
+        guard question.logic.isEmpty else { return FormLogic(template: template).isDone(question, in: self) }
+        return !question.type.takesAnswer || question.type.isDone(answer(for: question.id))
+    }
 
     /// Questions that still have neither an answer nor a comment, in template order.
     public var openQuestions: [Question] { template.questions.filter { !isDone($0) } }

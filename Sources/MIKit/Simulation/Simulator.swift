@@ -47,15 +47,57 @@ public struct Simulator: Sendable {
             filled.startLocation = Geopoint.simulated(near: base, &generator)
         }
         let context = SimulationContext(temporal: form.temporalContext(now: form.createdAt), near: base)
-        let changed = try Workflow.apply(updates(for: form.template, context: context), to: &filled)
+        let changed = try form.template.hasLogic
+            ? fillFollowingLogic(&filled, context: context, at: date)
+            : Workflow.apply(updates(for: form.template, context: context), to: &filled)
         filled.record(AuditEvent(at: date, by: user, action: .answered, questions: changed))
         form = filled
     }
 
-    /// A random valid value, as JSON, drawn by the question's type; nil when the question
-    /// admits none (an integer question whose range holds no whole number).
-    mutating func value(for kind: Question.Kind) -> JSONValue? {
-        kind.type.simulatedValue(&generator)
+    /// How many values are drawn for a question whose constraint refuses them before a comment
+    /// is left instead.
+    public static let constraintAttempts = 8
+
+    /// Answers a template with form logic question by question, in order, as `mi fill` would:
+    /// only the questions asked (relevant, neither calculated nor read-only); a value the
+    /// constraint refuses is drawn again up to `constraintAttempts` times, then a comment is left
+    /// (a required question so left keeps the form from `mi submit`, as it would a technician's).
+    /// A choice filter narrows the options drawn from.
+    mutating func fillFollowingLogic(_ form: inout Form, context: SimulationContext, at date: Date) -> [String] {
+        let logic = FormLogic(template: form.template)
+        var changed: [String] = []
+        for question in form.template.questions where logic.isAsked(question, in: form, now: date) {
+            let optional = logic.isRequired(question, in: form, now: date) != true
+            if optional, generator.chance(Self.commentOnlyRate) {
+                if (try? Workflow.apply([AnswerUpdate(question: question.id, value: nil, comment: generator.pick(Self.comments))],
+                                        to: &form, now: date)) != nil { changed.append(question.id) }
+                continue
+            }
+            var answered = false
+            for _ in 0..<Self.constraintAttempts {
+                guard let value = simulatedValue(question, logic: logic, form: form, context: context, now: date) else { break }
+                if (try? Workflow.apply([AnswerUpdate(question: question.id, value: .json(value))], to: &form, now: date)) != nil {
+                    answered = true
+                    break
+                }
+            }
+            if !answered {
+                _ = try? Workflow.apply([AnswerUpdate(question: question.id, value: nil, comment: question.type.simulatedStandIn)],
+                                        to: &form, now: date)
+            }
+            changed.append(question.id)
+        }
+        return changed
+    }
+
+    /// A value drawn by the question's type; for a filtered multiple choice, from the options
+    /// the filter lets through.
+    mutating func simulatedValue(_ question: Question, logic: FormLogic, form: Form, context: SimulationContext, now: Date) -> JSONValue? {
+        if question.logic.choiceFilter != nil, let names = logic.choiceNames(question, in: form, now: now) {
+            guard !names.isEmpty else { return nil }
+            return .array([.string(generator.pick(names))])
+        }
+        return question.type.simulatedValue(&generator, context: context)
     }
 
     /// Roughly normal around the middle of the range, clamped to it; whole when `integer`.

@@ -41,6 +41,9 @@ public struct Template: Sendable, Equatable {
     /// The questions that take an answer (all but notes): what "N of M questions done" counts.
     public var answerableCount: Int { questions.reduce(0) { $0 + ($1.type.takesAnswer ? 1 : 0) } }
 
+    /// Whether any question has form logic: a template without behaves exactly as before.
+    public var hasLogic: Bool { questions.contains { !$0.logic.isEmpty } }
+
     public func question(id: String) -> Question? { questions.first { $0.id == id } }
     public func index(of questionID: String) -> Int? { questions.firstIndex { $0.id == questionID } }
 }
@@ -54,13 +57,17 @@ public struct Question: Sendable, Equatable {
     /// (`GET /api/v1/templates/{id}/files/{name}`, cached beside the template).
     public var image: String?
     public var kind: Kind
+    /// Its form logic (`relevant`, `constraint`, `required`, `calculation`, …): `.none` for a
+    /// question without, which behaves as questions always have.
+    public var logic: QuestionLogic
 
-    public init(id: String, text: String, help: String? = nil, image: String? = nil, kind: Kind) {
+    public init(id: String, text: String, help: String? = nil, image: String? = nil, kind: Kind, logic: QuestionLogic = .none) {
         self.id = id
         self.text = text
         self.help = help
         self.image = image
         self.kind = kind
+        self.logic = logic
     }
 
     /// The extensions a question's image may have.

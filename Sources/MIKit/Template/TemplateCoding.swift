@@ -63,6 +63,7 @@ public struct TemplateCoding: Sendable {
         if let image = question.image { object[keys[.image]] = .string(image) }
         object[keys[.type]] = .string(keys[question.type.typeKey])
         question.type.encode(into: &object, keys: keys)
+        question.logic.encode(into: &object, keys: keys)
         return .object(object)
     }
 }
@@ -173,6 +174,7 @@ public struct TemplateValidator {
         guard let id, let title, let version else { return nil }
         let template = Template(id: id, title: title, version: version, questions: questions, scoring: scoring,
                                 oncePerUser: oncePerUser, consent: consent, captureLocation: captureLocation)
+        if problems.isEmpty { checkLogic(template) }
         if let scoring, problems.isEmpty {
             for (question, message) in scoring.problems(in: template) { problem(question, .scoring, message) }
         }
@@ -219,8 +221,43 @@ public struct TemplateValidator {
                 problem(label, .type, "unknown question type \"\(DisplayText.escaped(type))\" (known: \(names))")
             }
         }
+        let logic = QuestionLogic.decode(object, question: label, validator: &self)
         guard let id, let text, let kind else { return nil }
-        return Question(id: id, text: text, help: help, image: image, kind: kind)
+        return Question(id: id, text: text, help: help, image: image, kind: kind, logic: logic)
+    }
+
+    /// The checks of form logic that need the whole template: every `${name}` names a question
+    /// (at its position in the expression), calculations do not depend on themselves, a
+    /// `calculate` question has a calculation, and a `default` is an answer the question takes.
+    mutating func checkLogic(_ template: Template) {
+        let ids = Set(template.questions.map(\.id))
+        for (index, question) in template.questions.enumerated() {
+            for (key, expression) in question.logic.expressions {
+                let attributes: Set<String> = question.type.filterableChoices.map { choices in
+                    Set(["name", "label"] + choices.flatMap(\.attributes.keys)).reduce(into: []) { $0.insert(QuestionLogic.optionPrefix + $1) }
+                } ?? []
+                for error in expression.unknownReferences({ ids.contains($0) || (key == .choiceFilter && attributes.contains($0)) }) {
+                    problem(question.id, key, "\(error) in \"\(DisplayText.escaped(expression.text))\"")
+                }
+            }
+            if question.type.holdsCalculation, question.logic.calculation == nil {
+                problem(question.id, .calculation, "missing (a \(keys[.calculate]) question holds the value of its calculation)")
+            }
+            if question.logic.choiceFilter != nil, question.type.filterableChoices == nil {
+                problem(question.id, .choiceFilter, "only a multiple-choice question's options can be filtered")
+            }
+            if let text = question.logic.defaultValue {
+                let rules = AnswerRules(question: question, position: index + 1, count: template.questions.count)
+                do { _ = try question.type.value(fromLine: text, rules: rules) } catch let error as AnswerError {
+                    problem(question.id, .defaultValue, "\"\(DisplayText.escaped(text))\" is not an answer the question takes: \(error.rule)")
+                } catch {
+                    problem(question.id, .defaultValue, "\"\(DisplayText.escaped(text))\" is not an answer the question takes")
+                }
+            }
+        }
+        for cycle in FormLogic.calculationCycles(template) {
+            problem(cycle.first, .calculation, "the calculation depends on itself (\(cycle.joined(separator: " → ")))")
+        }
     }
 
     /// The settings of a question of type `type`, read by the type itself.

@@ -42,7 +42,8 @@ public struct TemplateKeys: Sendable, Equatable {
             for type in QuestionTypes.all {
                 for key in type.keys where !keys.contains(key) { keys.append(key) }
             }
-            return keys
+            // Form logic's keys last, so the list keeps the order it had before them.
+            return keys + QuestionLogic.keys.filter { !keys.contains($0) }
         }
         /// The keys of objects inside questions' settings, each type's its own scope.
         static var nestedScopes: [[Key]] { QuestionTypes.all.map { $0.nestedKeys }.filter { !$0.isEmpty } }

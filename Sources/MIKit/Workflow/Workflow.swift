@@ -52,6 +52,7 @@ public struct Workflow: Sendable {
         form.userDisplayName = Self.recordableDisplayName(displayName)
         form.timeZone = TimeZone.current.identifier
         form.record(AuditEvent(at: date, by: actor.name, action: .created, note: "template \(template.id) v\(template.version)"))
+        if template.hasLogic { form = FormLogic(template: template).withDefaults(form, now: date) }
         return form
     }
 
@@ -65,7 +66,7 @@ public struct Workflow: Sendable {
         let date = now()
         if acceptingConsent { form.acceptConsent(by: actor.name, at: date) }
         try Self.checkConsent(form, name: location.name)
-        let changed = try Self.apply(updates, to: &form)
+        let changed = try Self.apply(updates, to: &form, now: date)
         guard form != original else { return form }
         // A withdrawn answer is its own event ("cleared"); a comment given with it, and every
         // other update, is "answered". A clear of a question that had no value records nothing.
@@ -86,18 +87,42 @@ public struct Workflow: Sendable {
 
     /// Checks and applies updates to `form`'s answers (all or, on the first refusal, none);
     /// returns the ids of the questions changed. The one path by which answers enter a form.
-    static func apply(_ updates: [AnswerUpdate], to form: inout Form) throws -> [String] {
+    static func apply(_ updates: [AnswerUpdate], to form: inout Form, now: Date = Date()) throws -> [String] {
         var updated = form
         var changed: [String] = []
         for update in updates {
             let (index, question) = try question(update.question, in: updated.template)
+            if !question.logic.isAnsweredByHand, update.value != nil {
+                throw rules(for: index, in: updated).refuse(question.logic.calculation != nil
+                    ? "its value is calculated (\(question.logic.calculation?.text ?? "")) and cannot be answered"
+                    : "it is read-only and cannot be answered")
+            }
             var answer = updated.answer(for: question.id)
             try answer.apply(update, rules: rules(for: index, in: updated))
             updated.answers[question.id] = answer
             changed.append(question.id)
         }
+        if updated.template.hasLogic { try checkLogic(of: changed, in: &updated, now: now) }
         form = updated
         return changed
+    }
+
+    /// Form logic after answers change: the calculations are recomputed, and each changed
+    /// question that now holds a value must be relevant and meet its constraint.
+    static func checkLogic(of changed: [String], in form: inout Form, now: Date) throws {
+        let logic = FormLogic(template: form.template)
+        form = logic.recalculated(form, now: now)
+        var seen: Set<String> = []
+        for id in changed where seen.insert(id).inserted {
+            guard let index = form.template.index(of: id), let value = form.answer(for: id).value else { continue }
+            let question = form.template.questions[index]
+            if !logic.isRelevant(question, in: form, now: now) {
+                throw rules(for: index, in: form).refuse("the question is not relevant now (\(question.logic.relevant?.text ?? "")), so it takes no answer")
+            }
+            if let message = logic.constraintProblem(question, value: value, in: form, now: now) {
+                throw rules(for: index, in: form).refuse(message)
+            }
+        }
     }
 
     /// Checks the consent is accepted and every question has an answer or a comment, then
@@ -105,7 +130,20 @@ public struct Workflow: Sendable {
     public func submit(_ reference: String) throws -> (FormLocation, Form) {
         let (location, original) = try openForChange(reference)
         try Self.checkConsent(original, name: location.name)
-        let open = original.openQuestions
+        let date = now()
+        var prepared = original
+        var cleared: [String] = []
+        if original.template.hasLogic {
+            // As ODK: what is not relevant is not submitted; calculations are computed afresh;
+            // then every constraint and required question is checked.
+            prepared.submittedAt = date
+            let logic = FormLogic(template: original.template)
+            (prepared, cleared) = logic.preparedForSubmission(prepared, now: date)
+            let violations = logic.violations(in: prepared, now: date)
+            guard violations.isEmpty else { throw FormLogicError(form: location.name, violations: violations) }
+            prepared.submittedAt = nil
+        }
+        let open = prepared.openQuestions
         guard open.isEmpty else {
             func label(_ question: Question) -> String { "\(question.id) (\((original.template.index(of: question.id) ?? 0) + 1))" }
             let drafts = open.filter { original.answer(for: $0.id).draft != nil }
@@ -120,8 +158,11 @@ public struct Workflow: Sendable {
         // A form saved before the text rule (arrow keys typed into an answer) is corrected
         // before it leaves the technician, never refused by the server later.
         try TextRules.check(original)
-        var form = original
-        let date = now()
+        var form = prepared
+        if !cleared.isEmpty {
+            form.record(AuditEvent(at: date, by: actor.name, action: .cleared, questions: cleared,
+                                   note: "not relevant at submission: the answers are not submitted"))
+        }
         form.status = .completed
         form.submittedAt = date
         form.record(AuditEvent(at: date, by: actor.name, action: .submitted))

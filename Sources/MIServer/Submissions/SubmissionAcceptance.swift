@@ -26,13 +26,16 @@ struct SubmissionAcceptance: Sendable {
         if let reason = SafeName.problem(form.user) {
             throw HTTPError(.unprocessableContent, message: "\(which) names the user \"\(SafeName.printable(form.user))\", which cannot be a user name: \(reason) — the form was not stored; it must be a technician's own form made with `mi`")
         }
+        var published: Template?
         if let catalog {
-            let templateID = form.template.id
-            let known = try await Blocking.run { catalog.template(id: templateID) != nil }
+            let templateID = form.template.id, version = form.template.version
+            let (known, entry) = try await Blocking.run { (catalog.template(id: templateID) != nil, catalog.template(id: templateID, version: version)) }
             guard known else {
                 throw HTTPError(.unprocessableContent, message: "\(which) is of template \(SafeName.printable(templateID)), which this server does not have — the form was not stored; publish the template on the server (or upload forms of its templates only)")
             }
+            published = entry.flatMap { try? catalog.coding.decode($0.data, source: $0.fileName) }
         }
+        try Self.checkLogic(form, template: published ?? form.template, which: which)
         let found: DirectoryUser?
         do {
             found = try await technicians.user(named: form.user)
@@ -49,6 +52,22 @@ struct SubmissionAcceptance: Sendable {
         guard found.role == .technician else {
             throw HTTPError(.unprocessableContent, message: "\(which) names the user \(form.user), who is a \(found.role.rawValue), not a technician — the form was not stored; only technicians' forms are uploaded")
         }
+    }
+}
+
+extension SubmissionAcceptance {
+    /// The form judged again by its template's logic (`FormLogic`, the same as `mi submit`'s):
+    /// the published version of the template when the server has it (a form's own copy could
+    /// have had its logic removed), calculations recomputed rather than trusted. Throws 422
+    /// naming each question and its message; nothing is stored.
+    static func checkLogic(_ form: Form, template: Template, which: String) throws {
+        guard template.hasLogic else { return }
+        let logic = FormLogic(template: template)
+        let violations = logic.violations(in: form, now: FormLogic.moment(of: form, now: form.updatedAt),
+                                          requireAnswers: form.status == .completed)
+        guard !violations.isEmpty else { return }
+        let problems = violations.map { "question \(SafeName.printable($0.question)): \($0.message)" }.joined(separator: "; ")
+        throw HTTPError(.unprocessableContent, message: "\(which) breaks its template's logic — \(problems) — the form was not stored; it must be submitted with `mi submit`, which checks the same rules")
     }
 }
 

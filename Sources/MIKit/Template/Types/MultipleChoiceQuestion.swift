@@ -9,7 +9,15 @@ public struct MultipleChoiceQuestion: QuestionType {
     public struct Choice: Sendable, Equatable {
         public var name: String
         public var label: String
-        public init(name: String, label: String) { self.name = name; self.label = label }
+        /// Further attributes to filter on (`{"name": "n1", "label": "North 1", "region": "north"}`),
+        /// read by the question's `choiceFilter` as `${region}`; allowed only on a question that
+        /// has a `choiceFilter`.
+        public var attributes: [String: String]
+        public init(name: String, label: String, attributes: [String: String] = [:]) {
+            self.name = name
+            self.label = label
+            self.attributes = attributes
+        }
         /// An option given as a plain string: its label is its name.
         public init(_ label: String) { self.init(name: label, label: label) }
     }
@@ -27,6 +35,9 @@ public struct MultipleChoiceQuestion: QuestionType {
     public init(options: [String], maxAnswers: Int) {
         self.init(choices: options.map(Choice.init), maxAnswers: maxAnswers)
     }
+
+    /// A `choiceFilter` filters the options.
+    public var filterableChoices: [Choice]? { choices }
 
     /// The options' labels, in the template's order.
     public var options: [String] { choices.map(\.label) }
@@ -55,7 +66,8 @@ public struct MultipleChoiceQuestion: QuestionType {
         }
         var choices: [Choice] = []
         for (index, item) in items.enumerated() {
-            guard let choice = Self.choice(item, entry: index + 1, question: label, validator: &validator) else { return nil }
+            guard let choice = Self.choice(item, entry: index + 1, question: label, filtered: object[validator.keys[.choiceFilter]] != nil,
+                                           validator: &validator) else { return nil }
             choices.append(choice)
         }
         if choices.isEmpty { validator.problem(label, .options, "a multiple-choice question needs at least one option"); return nil }
@@ -91,7 +103,10 @@ public struct MultipleChoiceQuestion: QuestionType {
 
     /// One entry of `options`: a label, or a name (no white space: exports separate names by
     /// spaces) and a label.
-    static func choice(_ item: JSONValue, entry: Int, question label: String, validator: inout TemplateValidator) -> Choice? {
+    /// `filtered`: the question has a `choiceFilter`, so an option may carry further string
+    /// attributes to filter on.
+    static func choice(_ item: JSONValue, entry: Int, question label: String, filtered: Bool = false,
+                       validator: inout TemplateValidator) -> Choice? {
         let (nameKey, labelKey) = (validator.keys[.choiceName], validator.keys[.choiceLabel])
         switch item {
         case .string(let text) where !text.trimmingCharacters(in: .whitespaces).isEmpty:
@@ -111,15 +126,20 @@ public struct MultipleChoiceQuestion: QuestionType {
                 return text
             }
             let name = text(nameKey), shown = text(labelKey)
+            var attributes: [String: String] = [:]
             for other in fields.keys.sorted() where other != nameKey && other != labelKey {
-                validator.problem(label, .options, "entry \(entry) has an unknown key \"\(DisplayText.escaped(other))\" (an option has \"\(nameKey)\" and \"\(labelKey)\")")
+                if filtered {
+                    if let value = text(other) { attributes[other] = value }
+                } else {
+                    validator.problem(label, .options, "entry \(entry) has an unknown key \"\(DisplayText.escaped(other))\" (an option has \"\(nameKey)\" and \"\(labelKey)\")")
+                }
             }
             guard let name, let shown else { return nil }
             if name.unicodeScalars.contains(where: { CharacterSet.whitespacesAndNewlines.contains($0) }) {
                 validator.problem(label, .options, "entry \(entry): the name \"\(DisplayText.escaped(name))\" has white space (names are written space-separated in exports; use the label for words)")
                 return nil
             }
-            return Choice(name: name, label: shown)
+            return Choice(name: name, label: shown, attributes: attributes)
         default:
             validator.problem(label, .options, "entry \(entry) must be a non-empty string or a {\"\(nameKey)\", \"\(labelKey)\"} object, found \(validator.describe(item))")
             return nil
@@ -128,8 +148,9 @@ public struct MultipleChoiceQuestion: QuestionType {
 
     public func encode(into object: inout [String: JSONValue], keys: TemplateKeys) {
         object[keys[.options]] = .array(choices.map { choice in
-            choice.name == choice.label ? .string(choice.label)
-                : .object([keys[.choiceName]: .string(choice.name), keys[.choiceLabel]: .string(choice.label)])
+            choice.name == choice.label && choice.attributes.isEmpty ? .string(choice.label)
+                : .object(choice.attributes.mapValues(JSONValue.string)
+                    .merging([keys[.choiceName]: .string(choice.name), keys[.choiceLabel]: .string(choice.label)]) { _, own in own })
         })
         object[keys[.maxAnswers]] = .number(Double(maxAnswers))
     }

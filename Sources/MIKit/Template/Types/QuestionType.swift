@@ -102,6 +102,15 @@ public protocol QuestionType: Sendable, Equatable {
     func checkMedia(_ names: [String], rules: AnswerRules) throws
     /// The comment `mi simulate` leaves on the question when `simulatedValue` gives none.
     var simulatedStandIn: String { get }
+
+    // MARK: Form logic
+
+    /// Whether the type holds only the value of the question's `calculation` (`calculate`):
+    /// a template must give it one. Default: false.
+    var holdsCalculation: Bool { get }
+    /// The options a `choiceFilter` filters (a multiple choice's); nil for a type without
+    /// options, which takes no filter. Default: nil.
+    var filterableChoices: [MultipleChoiceQuestion.Choice]? { get }
 }
 
 extension QuestionType {
@@ -145,6 +154,8 @@ extension QuestionType {
     public var answerMedia: MediaAnswer? { nil }
     public func checkMedia(_ names: [String], rules: AnswerRules) throws {}
     public var simulatedStandIn: String { "No value possible" }
+    public var holdsCalculation: Bool { false }
+    public var filterableChoices: [MultipleChoiceQuestion.Choice]? { nil }
 
     /// Whether `other` is the same type with the same settings.
     public func isSame(as other: any QuestionType) -> Bool { (other as? Self) == self }

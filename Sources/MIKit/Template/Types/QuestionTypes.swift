@@ -19,6 +19,7 @@ public enum QuestionTypes {
         PhotoQuestion.self,
         AudioQuestion.self,
         VideoQuestion.self,
+        CalculateQuestion.self,
     ]
 
     /// The type a template's `type` value names under `keys`.
