@@ -43,15 +43,4 @@ public struct Simulator: Sendable {
         filled.record(AuditEvent(at: date, by: user, action: .answered, questions: changed))
         form = filled
     }
-
-    /// A random valid value, as JSON, drawn by the question's type; nil when the question
-    /// admits none (an integer question whose range holds no whole number).
-    mutating func value(for kind: Question.Kind) -> JSONValue? {
-        kind.type.simulatedValue(&generator)
-    }
-
-    /// Roughly normal around the middle of the range, clamped to it; whole when `integer`.
-    mutating func number(integer: Bool, min: Double?, max: Double?) -> Double? {
-        NumericQuestion.simulated(integer: integer, min: min, max: max, &generator)
-    }
 }
