@@ -42,7 +42,8 @@ public enum GeoJSON {
             "location": .string(source),
         ]
         if let accuracy = point.accuracy { properties["accuracy"] = .number(accuracy) }
-        var ids = template.questions.map(\.id)
+        // A question that takes no answer (a note) is no property, as it is no CSV column.
+        var ids = template.questions.filter(\.type.takesAnswer).map(\.id)
         ids += form.answers.keys.filter { !ids.contains($0) }.sorted()
         for id in ids {
             let answer = form.answers[id]
