@@ -95,6 +95,43 @@ final class NewTypesRefusalTests: XCTestCase {
         withExtendedLifetime(server) {}
     }
 
+    /// An answers file with one bad value of any new type saves nothing, and says which question.
+    func testAnswersFileBadValuesOfEveryNewTypeChangeNothing() throws {
+        let sandbox = try Sandbox()
+        let folder = sandbox.root.appendingPathComponent("templates")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(Self.template.utf8).write(to: folder.appendingPathComponent("tagged.json"))
+        XCTAssertEqual(try sandbox.run(["templates", "import", folder.path]).status, 0)
+        let made = try sandbox.run(["new", "tagged", "--name", "a-1"], environment: ["TZ": Self.zone])
+        XCTAssertEqual(made.status, 0, made.output)
+        let form = sandbox.formFolder("a-1").appendingPathComponent("form.json")
+        let before = try Data(contentsOf: form)
+        let cases: [(String, String)] = [
+            (#"{"intro": "read"}"#, "question intro (1 of 8): this is a note"),
+            (#"{"intro": {"comment": "seen"}}"#, "question intro (1 of 8): this is a note"),
+            (#"{"serviced": "2026-02-30"}"#, "question serviced (2 of 8)"),
+            (#"{"serviced": "03/04/2026"}"#, "question serviced (2 of 8)"),
+            (#"{"serviced": 20261120}"#, "question serviced (2 of 8)"),
+            (#"{"arrived": "25:00"}"#, "question arrived (3 of 8)"),
+            (#"{"tested": "2026-11-26T25:00"}"#, "question tested (4 of 8)"),
+            (#"{"flow": 2.5}"#, "question flow (5 of 8)"),
+            (#"{"flow": 6}"#, "question flow (5 of 8)"),
+            (#"{"site": "95 10"}"#, "question site (6 of 8)"),
+            (#"{"site": {"value": {"latitude": 19, "longitude": 200}}}"#, "question site (6 of 8)"),
+            (#"{"tag": " "}"#, "question tag (7 of 8): the code is empty"),
+            (#"{"outlet": "gauge.jpg"}"#, "question outlet (8 of 8): a photo question takes no typed value"),
+        ]
+        for (json, message) in cases {
+            // Each with a good value beside it: nothing at all is saved.
+            let body = json.dropLast() + #", "flow": 3}"#
+            let refused = try sandbox.run(["answer", "a-1", "--file", "-"], stdin: json.contains("\"flow\"") ? json : String(body))
+            XCTAssertEqual(refused.status, 65, "\(json): \(refused.output)")
+            XCTAssertTrue(refused.stderr.contains(message), "\(json): \(refused.stderr)")
+            XCTAssertEqual(refused.stderr.components(separatedBy: "\n").filter { !$0.isEmpty }.count, 1, "one message: \(refused.stderr)")
+            XCTAssertEqual(try Data(contentsOf: form), before, "\(json): form.json unchanged")
+        }
+    }
+
     // MARK: - mi new: once per user before gpsd
 
     /// A loopback TCP port that accepts connections and never says anything: a gpsd that never
