@@ -132,6 +132,17 @@ final class NewTypesRefusalTests: XCTestCase {
         }
     }
 
+    /// `mi fill --help` says how the new kinds of question are answered, as docs/cli.md does.
+    func testFillHelpSaysHowLocationBarcodeAndMediaQuestionsAreAnswered() throws {
+        let sandbox = try Sandbox()
+        let help = try sandbox.run(["fill", "--help"], as: nil)
+        XCTAssertEqual(help.status, 0, help.output)
+        let text = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for phrase in ["or gps takes a fix from gpsd", ":scan PHOTO reads it from a photo", "question takes the file's path", "a note is shown and passed"] {
+            XCTAssertTrue(text.contains(phrase), "\(phrase): \(help.stdout)")
+        }
+    }
+
     // MARK: - mi new: once per user before gpsd
 
     /// A loopback TCP port that accepts connections and never says anything: a gpsd that never
