@@ -18,9 +18,10 @@ extension Form {
     /// Checks the answers a form.json holds against the form's own template copy, by the rules
     /// `mi answer` and answers files go through, for a form that arrives from elsewhere (an
     /// upload to the server): nothing given to a question that takes no answer (a note), every
-    /// value one its question's type reads back to itself (a real date in range, a point on the
-    /// globe, a value on a range's step, no typed value for a photo question), and no more files
-    /// than a media question takes. Throws the first problem, naming the question.
+    /// value one its question's type accepts as stored (`QuestionType.checkStored`: a real date
+    /// in range, a point on the globe, a value on a range's step, no typed value for a photo
+    /// question), and no more files than a media question takes. Throws the first problem,
+    /// naming the question.
     public func checkStoredAnswers() throws {
         for (index, question) in template.questions.enumerated() {
             guard let answer = answers[question.id] else { continue }
@@ -28,12 +29,7 @@ extension Form {
             if answer.value != nil || answer.comment != nil || !answer.media.isEmpty || answer.draft != nil {
                 try rules.checkTakesAnswer()
             }
-            if let value = answer.value {
-                let read = try rules.value(fromJSON: value.json)
-                guard read == value else {
-                    throw rules.refuse("the stored value \"\(value.display)\" is not one MI stores: it would be \"\(read.display)\"")
-                }
-            }
+            if let value = answer.value { try question.type.checkStored(value, rules: rules) }
             if !answer.media.isEmpty { try question.type.checkMedia(answer.media, rules: rules) }
         }
     }
