@@ -141,6 +141,9 @@ final class NewTypesRefusalTests: XCTestCase {
         for phrase in ["or gps takes a fix from gpsd", ":scan PHOTO reads it from a photo", "question takes the file's path", "a note is shown and passed"] {
             XCTAssertTrue(text.contains(phrase), "\(phrase): \(help.stdout)")
         }
+        let attach = try sandbox.run(["attach", "--help"], as: nil)
+        let attachText = attach.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        XCTAssertTrue(attachText.contains("takes only files of its kind, up to its maxFiles: they are its answer. A note takes no file."), attach.stdout)
     }
 
     // MARK: - mi new: once per user before gpsd
