@@ -81,6 +81,7 @@ final class NewTypesRefusalTests: XCTestCase {
             XCTAssertNotEqual(upload.status, 0, "\(item.name): \(upload.output)")
             XCTAssertTrue(upload.output.contains("was not stored: \(item.says)"), "\(item.name): \(upload.output)")
             XCTAssertTrue(upload.output.contains("was not uploaded and is kept"), "\(item.name): \(upload.output)")
+            XCTAssertTrue(upload.output.contains("MI never stores such an answer"), "\(item.name): \(upload.output)")
             XCTAssertEqual(try Data(contentsOf: file), before, "\(item.name): the local form is unchanged")
             XCTAssertEqual(submissions(sandbox), [], "\(item.name): nothing stored on the server")
         }

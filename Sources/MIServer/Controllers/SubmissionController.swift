@@ -337,7 +337,7 @@ struct SubmissionController {
             do {
                 try form.checkStoredAnswers()
             } catch let error as AnswerError {
-                throw HTTPError(.unprocessableContent, message: "form \(form.id.uuidString.lowercased()) (\(SafeName.printable(form.name))) was not stored: question \(error.question): \(error.rule) — correct the form with `mi answer` (or `mi answer --clear`) and upload again")
+                throw HTTPError(.unprocessableContent, message: "form \(form.id.uuidString.lowercased()) (\(SafeName.printable(form.name))) was not stored: question \(error.question): \(error.rule) — MI never stores such an answer, so form.json was written or changed by something else; check it with `mi review`")
             }
             return (form, FormFile.claimedScores(data))
         } catch let error as HTTPError {
