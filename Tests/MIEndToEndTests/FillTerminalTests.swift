@@ -16,22 +16,6 @@ final class FillTerminalTests: XCTestCase {
         ]}
         """
 
-    /// Starts `mi ARGS` as ana on a new pseudo-terminal (TERM=xterm, no locale set).
-    private func startOnTerminal(_ sandbox: Sandbox, _ arguments: [String]) throws -> (Process, PseudoTerminal) {
-        try sandbox.ensureLoggedIn("ana")
-        let terminal = try PseudoTerminal()
-        let process = Process()
-        process.executableURL = Sandbox.binary
-        process.arguments = arguments
-        var environment = sandbox.environment(for: "ana")
-        environment["TERM"] = "xterm"
-        for name in ["LANG", "LC_ALL", "LC_CTYPE"] { environment[name] = nil }
-        process.environment = environment
-        process.currentDirectoryURL = sandbox.root
-        try terminal.run(process)
-        return (process, terminal)
-    }
-
     /// Starts `mi ARGS` as ana with the pseudo-terminal as its controlling terminal (through
     /// `setsid --ctty`), so Ctrl-C typed as the byte 0x03 reaches it as SIGINT from the terminal
     /// driver, as it does for a person; `setsid --wait` passes on mi's exit status.
@@ -177,7 +161,7 @@ final class FillTerminalTests: XCTestCase {
         let sandbox = try Sandbox()
         try sandbox.importSamples()
         let name = try sandbox.newForm("extinguisher-check")
-        let (process, terminal) = try startOnTerminal(sandbox, ["fill", name])
+        let (process, terminal) = try sandbox.startOnTerminal(["fill", name])
 
         // "wrld", three steps left, "o"; Home, "Hällo "; End, "!" → "Hällo world!".
         XCTAssertTrue(terminal.waitFor("Location (building, floor, post)"), terminal.output)
@@ -221,7 +205,7 @@ final class FillTerminalTests: XCTestCase {
         try Data(Self.readingsTemplate.utf8).write(to: file)
         XCTAssertEqual(try sandbox.run(["templates", "import", file.path]).status, 0)
         let name = try sandbox.newForm("meter-readings")
-        let (process, terminal) = try startOnTerminal(sandbox, ["fill", name])
+        let (process, terminal) = try sandbox.startOnTerminal(["fill", name])
         for (index, cell) in ["Pump A · Early", "Pump A · Day", "Pump A · Late", "Pump A · Night"].enumerated() {
             XCTAssertTrue(terminal.waitFor(cell + ": "), terminal.output)
             terminal.type("\(index + 10)\r")

@@ -147,6 +147,23 @@ final class Sandbox: @unchecked Sendable {
         return environment
     }
 
+    /// Starts `mi ARGS` as `user` on a new pseudo-terminal (TERM=xterm); with `plainLocale`
+    /// (the default) LANG and LC_ALL/LC_CTYPE are unset, as on a bare console.
+    func startOnTerminal(_ arguments: [String], as user: String = "ana", plainLocale: Bool = true) throws -> (Process, PseudoTerminal) {
+        try ensureLoggedIn(user)
+        let terminal = try PseudoTerminal()
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        var environment = environment(for: user)
+        environment["TERM"] = "xterm"
+        if plainLocale { for name in ["LANG", "LC_ALL", "LC_CTYPE"] { environment[name] = nil } }
+        process.environment = environment
+        process.currentDirectoryURL = root
+        try terminal.run(process)
+        return (process, terminal)
+    }
+
     /// Starts `mi ARGS` without waiting, for kill tests.
     func start(_ arguments: [String], as user: String = "ana") throws -> Process {
         try ensureLoggedIn(user)

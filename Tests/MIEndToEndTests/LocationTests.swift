@@ -32,21 +32,6 @@ final class LocationTests: XCTestCase {
         "<key>Location</key><dict><key>GPSD</key><string>\(address)</string></dict>"
     }
 
-    /// `mi ARGS` as ana on a new pseudo-terminal (TERM=xterm).
-    func startOnTerminal(_ sandbox: Sandbox, _ arguments: [String]) throws -> (Process, PseudoTerminal) {
-        try sandbox.ensureLoggedIn("ana")
-        let terminal = try PseudoTerminal()
-        let process = Process()
-        process.executableURL = Sandbox.binary
-        process.arguments = arguments
-        var environment = sandbox.environment(for: "ana")
-        environment["TERM"] = "xterm"
-        process.environment = environment
-        process.currentDirectoryURL = sandbox.root
-        try terminal.run(process)
-        return (process, terminal)
-    }
-
     func importTemplate(_ sandbox: Sandbox) throws {
         let folder = sandbox.root.appendingPathComponent("templates")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -110,7 +95,7 @@ final class LocationTests: XCTestCase {
         XCTAssertEqual(point(second, "outlet"), ["latitude": 19.4326, "longitude": -99.1332, "altitude": 2240, "accuracy": 0.3])
 
         // On a terminal the wait shows the accuracy on stderr: gpsd's fix against minAccuracy.
-        let (waiting, terminal) = try startOnTerminal(sandbox, ["answer", "h-2", "outlet", "--gps", "--gps-timeout", "2"])
+        let (waiting, terminal) = try sandbox.startOnTerminal(["answer", "h-2", "outlet", "--gps", "--gps-timeout", "2"], plainLocale: false)
         XCTAssertTrue(terminal.waitForEnd(), terminal.output)
         waiting.waitUntilExit()
         XCTAssertEqual(waiting.terminationStatus, 75, terminal.output)
@@ -119,7 +104,7 @@ final class LocationTests: XCTestCase {
         XCTAssertNotNil(terminal.output.range(of: #"best ±[0-9]+ m"#, options: .regularExpression), terminal.output)
         // mi fill on a terminal: Enter at the location question takes the fix.
         XCTAssertEqual(try sandbox.run(["new", "hydrant", "--name", "h-3"]).status, 0)
-        let (filling, screen) = try startOnTerminal(sandbox, ["fill", "h-3"])
+        let (filling, screen) = try sandbox.startOnTerminal(["fill", "h-3"], plainLocale: false)
         XCTAssertTrue(screen.waitFor("Location > "), screen.output)
         screen.type("\r")
         XCTAssertTrue(screen.waitFor("GPS fix: 19.4326, -99.1332"), screen.output)

@@ -212,8 +212,13 @@ final class MediaAndBarcodeTests: XCTestCase {
         XCTAssertEqual((questions[2]["media"] as? [[String: Any]])?.compactMap { $0["name"] as? String }, ["Qid2(1).ogg", "Qid2(2).ogg"])
         XCTAssertEqual(questions[2]["maxFiles"] as? Int, 2)
         let text = try sandbox.run(["review", name])
-        XCTAssertTrue(text.stdout.contains("1 photo attached: Qid1(1).jpg"), text.stdout)
-        XCTAssertTrue(text.stdout.contains("2 audio recordings attached: Qid2(1).ogg, Qid2(2).ogg"), text.stdout)
+        // Each file once: the answer counts them, the MEDIA column names them with their sizes.
+        XCTAssertTrue(text.stdout.contains("1 photo attached (see MEDIA)"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("2 audio recordings attached (see MEDIA)"), text.stdout)
+        for file in ["Qid1(1).jpg", "Qid2(1).ogg", "Qid2(2).ogg"] {
+            XCTAssertEqual(text.stdout.components(separatedBy: file).count - 1, 1, "\(file) shown once: \(text.stdout)")
+        }
+        XCTAssertTrue(text.stdout.contains("Qid1(1).jpg (photo, "), text.stdout)
         XCTAssertTrue(text.stdout.contains("4 of 4 questions done"), text.stdout)
 
         let pdf = sandbox.root.appendingPathComponent("asset.pdf")

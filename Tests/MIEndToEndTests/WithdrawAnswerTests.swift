@@ -160,29 +160,13 @@ final class WithdrawAnswerTests: XCTestCase {
         XCTAssertEqual(try formBytes(sandbox, name), before, "the photo stays, nothing is recorded")
     }
 
-    /// Starts `mi ARGS` as ana on a new pseudo-terminal.
-    private func startOnTerminal(_ sandbox: Sandbox, _ arguments: [String]) throws -> (Process, PseudoTerminal) {
-        try sandbox.ensureLoggedIn("ana")
-        let terminal = try PseudoTerminal()
-        let process = Process()
-        process.executableURL = Sandbox.binary
-        process.arguments = arguments
-        var environment = sandbox.environment(for: "ana")
-        environment["TERM"] = "xterm"
-        for name in ["LANG", "LC_ALL", "LC_CTYPE"] { environment[name] = nil }
-        process.environment = environment
-        process.currentDirectoryURL = sandbox.root
-        try terminal.run(process)
-        return (process, terminal)
-    }
-
     /// On a terminal Enter on an answered question asks: Enter again keeps it (what Enter always
     /// did), a new line is the new answer, `clear` withdraws it.
     func testFillOnATerminalAsksBeforeAnEmptyLineAndClearWithdraws() throws {
         let sandbox = try Sandbox()
         try sandbox.importSamples()
         let name = try answeredForm(sandbox, name: "hall-b")
-        let (process, terminal) = try startOnTerminal(sandbox, ["fill", name])
+        let (process, terminal) = try sandbox.startOnTerminal(["fill", name])
 
         // Every question is done: fill opens at the review. Question 1, Enter, a new answer.
         XCTAssertTrue(terminal.waitFor("Review: a question number"), terminal.output)

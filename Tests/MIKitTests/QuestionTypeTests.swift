@@ -89,6 +89,82 @@ final class QuestionTypeTests: XCTestCase {
         XCTAssertGreaterThan(try FileManager.default.contentsOfDirectory(atPath: sources.appendingPathComponent("MIKit/Template/Types").path).count, 5)
     }
 
+    /// Nor does any file outside it name a type's Swift type (`DateQuestion`, `PhotoQuestion`,
+    /// …): casting to one is a switch over types by another name. Every registered type counts,
+    /// so a type added later is covered too. The scorers alone may name the types they read.
+    func testNoFileOutsideTypesNamesATypesSwiftType() throws {
+        let names = QuestionTypes.all.map { String(describing: $0) } + ["MediaQuestion"]
+        XCTAssertTrue(names.contains("GeopointQuestion") && names.contains("VideoQuestion"), "\(names)")
+        let pattern = try NSRegularExpression(pattern: #"\b("# + names.joined(separator: "|") + #")\b"#)
+        let allowed: Set<String> = ["MIKit/Scoring/Scoring.swift"]
+        var naming: [String] = []
+        for (path, text) in try Self.sourceFiles() where !path.hasPrefix("MIKit/Template/Types/") && !allowed.contains(path) {
+            if let match = pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)), let range = Range(match.range, in: text) {
+                naming.append("\(path): \(text[range])")
+            }
+        }
+        XCTAssertEqual(naming, [], "these files name a question type outside Sources/MIKit/Template/Types")
+    }
+
+    /// No `switch` over the closed shapes (`AnswerShape`, `TallyShape`, `AnswerValue`) has a
+    /// `default:` arm anywhere: a shape added later must be drawn everywhere, not dropped
+    /// silently. A switch is over a shape when one of its cases names a case only a shape has.
+    func testNoSwitchOverShapesHasADefaultArm() throws {
+        let shapeOnly: Set<String> = ["note", "location", "media", "yesNo", "grid", "days", "hours", "notCounted", "locations", "files", "cells", "texts", "numbers"]
+        let caseName = try NSRegularExpression(pattern: #"case\s+(?:let\s+)?\.(\w+)"#)
+        let defaultArm = try NSRegularExpression(pattern: #"\bdefault\s*:"#)
+        var found: [String] = []
+        var switches = 0
+        for (path, text) in try Self.sourceFiles() {
+            for body in Self.switchBodies(text) {
+                let range = NSRange(body.startIndex..., in: body)
+                let cases = Set(caseName.matches(in: body, range: range).compactMap { Range($0.range(at: 1), in: body).map { String(body[$0]) } })
+                guard !cases.isDisjoint(with: shapeOnly) else { continue }
+                switches += 1
+                if defaultArm.firstMatch(in: body, range: range) != nil { found.append("\(path): switch over \(cases.sorted())") }
+            }
+        }
+        XCTAssertGreaterThan(switches, 10, "the check finds the switches over shapes")
+        XCTAssertEqual(found, [], "these switches over shapes have a default: arm")
+        XCTAssertEqual(Self.switchBodies("switch x { case .note: a() default: if y { b() } }"), [" case .note: a() default: if y  "])
+    }
+
+    /// The Swift files under Sources, by path from there, with their text.
+    static func sourceFiles() throws -> [(String, String)] {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources")
+        guard let files = FileManager.default.enumerator(atPath: sources.path) else { return [] }
+        var result: [(String, String)] = []
+        for case let path as String in files where path.hasSuffix(".swift") {
+            result.append((path, try String(contentsOf: sources.appendingPathComponent(path), encoding: .utf8)))
+        }
+        return result
+    }
+
+    /// The top level of every `switch`'s braces in `text` (nested blocks left out, so a nested
+    /// switch's arms are not counted as its parent's).
+    static func switchBodies(_ text: String) -> [String] {
+        let characters = Array(text)
+        var bodies: [String] = []
+        var index = 0
+        let word = Array("switch")
+        while index + word.count < characters.count {
+            let isWord = Array(characters[index..<index + word.count]) == word
+                && (index == 0 || !(characters[index - 1].isLetter || characters[index - 1].isNumber || characters[index - 1] == "_"))
+                && !(characters[index + word.count].isLetter || characters[index + word.count].isNumber)
+            guard isWord, let open = characters[(index + word.count)...].firstIndex(of: "{") else { index += 1; continue }
+            var depth = 1, cursor = open + 1, top = ""
+            while depth > 0, cursor < characters.count {
+                let character = characters[cursor]
+                if character == "{" { depth += 1 } else if character == "}" { depth -= 1 } else if depth == 1 { top.append(character) }
+                cursor += 1
+            }
+            bodies.append(top)
+            index += word.count
+        }
+        return bodies
+    }
+
     /// The office editor draws each type's keys from `editorFields`: every key a type reads has
     /// exactly one field there, and a template's own editable keys are template keys.
     func testEveryKeyOfEveryTypeHasOneEditorField() {

@@ -88,8 +88,8 @@ final class SimulatorTests: XCTestCase {
     }
 
     func testNumbersClusterAroundTheMiddle() {
-        var simulator = Simulator(seed: 9)
-        let values = (0..<2000).compactMap { _ in simulator.number(integer: false, min: 0, max: 60) }
+        var generator = SeededGenerator(seed: 9)
+        let values = (0..<2000).compactMap { _ in NumericQuestion.simulated(integer: false, min: 0, max: 60, &generator) }
         let mean = values.reduce(0, +) / Double(values.count)
         XCTAssertEqual(mean, 30, accuracy: 1.5)
         XCTAssertTrue(values.allSatisfy { (0...60).contains($0) })

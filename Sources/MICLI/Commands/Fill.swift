@@ -21,6 +21,12 @@ extension MI {
                 Ctrl-C saves what was typed and exits (status 130). With piped input the first invalid \
                 line ends fill with its message (status 65); the answers before it stay saved.
 
+                On a location question Enter (while it has no answer) or gps takes a fix from gpsd \
+                (Location.GPSD, waiting up to --gps-timeout seconds, the accuracy shown), or type the point: \
+                19.4326 -99.1332 [altitude] [accuracy]. A barcode question takes the code typed or scanned; \
+                :scan PHOTO reads it from a photo (zbarimg) and keeps the photo. A photo, audio or video \
+                question takes the file's path: the attached file is the answer.
+
                 A template with a consent text shows it before the first question and asks for an \
                 explicit acceptance (acepto, yes or y); anything else stops without changing the form. \
                 --accept-consent accepts it without asking (for scripts).

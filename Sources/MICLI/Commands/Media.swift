@@ -6,7 +6,11 @@ extension MI {
     struct Attach: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Attach photos, video or audio to a question.",
-            discussion: "Files are copied into the form (named Qid<question index>(<n>).<ext>) and recorded once the copy is complete.")
+            discussion: """
+                Files are copied into the form (named Qid<question index>(<n>).<ext>) and recorded once the copy is \
+                complete. A photo, audio or video question takes only files of its kind, up to its maxFiles: they \
+                are its answer. A note takes no file.
+                """)
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: ArgumentHelp("The form.", valueName: "form"), completion: Completions.forms) var form: String

@@ -16,7 +16,8 @@ extension MI {
                 A template with "captureLocation": true records where the form is started: from gpsd \
                 (Location.GPSD in Config.plist, waiting up to --gps-timeout seconds, the accuracy shown on a \
                 terminal), or from --location "LATITUDE LONGITUDE [ALTITUDE] [ACCURACY]". When gpsd gives no fix \
-                the form is still started, without a location, and its audit trail says why.
+                the form is still started, without a location, and its audit trail says why. A start the \
+                once-per-user rule refuses is refused before gpsd is asked.
                 """)
 
         @OptionGroup var global: GlobalOptions
@@ -44,6 +45,11 @@ extension MI {
         func run() throws {
             let context = try Context.technician(global)
             try checkServer(context)
+            // A refused start is said at once, before waiting for gpsd's fix; `startForm` checks
+            // again under the lock that creates the form.
+            try context.locked { workflow in
+                try workflow.checkOncePerUser(try workflow.templates.template(id: template), user: workflow.actor.name)
+            }
             let start = try startLocation(context)
             let (_, form) = try context.run {
                 try $0.startForm(templateID: template, name: name, displayName: context.session.displayName, startLocation: start)

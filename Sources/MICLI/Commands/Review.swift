@@ -104,13 +104,16 @@ enum ReviewText {
     }
 
     /// The whole answer as its type presents it: attached files that are the answer (a photo
-    /// question's) as "1 photo attached: Qid4(1).jpg", else the value; nil for no answer.
+    /// question's) counted, "1 photo attached (see MEDIA)", since the MEDIA column lists them
+    /// with their sizes; else the value; nil for no answer.
     static func display(_ answer: Answer, question: Question) -> String? {
         if case .media(let kind, let names)? = question.type.presentation(of: answer) {
-            return DisplayText.escaped("\(kind.attached(names.count)): \(names.joined(separator: ", "))")
+            return mediaAnswer(kind, count: names.count)
         }
         return answer.value.map { display($0, question: question) }
     }
+
+    static func mediaAnswer(_ kind: MediaKind, count: Int) -> String { "\(kind.attached(count)) (see MEDIA)" }
 
     /// The answer as its type presents it: a grid one line per row so it reads as a table,
     /// choices as the chosen labels; control characters are escaped.
@@ -127,7 +130,7 @@ enum ReviewText {
         case .text(let text)?: return DisplayText.escaped(text, keepingNewlines: true)
         case .note?: return "(note)"
         case .location(let point)?: return point.description
-        case .media(let kind, let names)?: return DisplayText.escaped("\(kind.attached(names.count)): \(names.joined(separator: ", "))")
+        case .media(let kind, let names)?: return mediaAnswer(kind, count: names.count)
         case nil: return DisplayText.escaped(value.display, keepingNewlines: true)
         }
     }

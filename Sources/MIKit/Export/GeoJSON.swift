@@ -42,11 +42,12 @@ public enum GeoJSON {
             "location": .string(source),
         ]
         if let accuracy = point.accuracy { properties["accuracy"] = .number(accuracy) }
-        var ids = template.questions.map(\.id)
+        // A question that takes no answer (a note) is no property, as it is no CSV column.
+        var ids = template.questions.filter(\.type.takesAnswer).map(\.id)
         ids += form.answers.keys.filter { !ids.contains($0) }.sorted()
         for id in ids {
             let answer = form.answers[id]
-            properties[id] = answer?.value.map(Self.json) ?? .null
+            properties[id] = answer?.value.map(\.json) ?? .null
             if let comment = answer?.comment { properties["\(id)-comment"] = .string(comment) }
         }
         let feature: JSONValue = .object([
@@ -57,17 +58,5 @@ public enum GeoJSON {
         ])
         guard let data = try? FormFile.encoder().encode(feature) else { return nil }
         return Array(data)
-    }
-
-    /// A value as form.json stores it.
-    static func json(_ value: AnswerValue) -> JSONValue {
-        switch value {
-        case .text(let text): return .string(text)
-        case .number(let number): return .number(number)
-        case .bool(let bool): return .bool(bool)
-        case .choices(let names): return .array(names.map(JSONValue.string))
-        case .cells(let rows): return .array(rows.map { .array($0.map { $0.map(JSONValue.string) ?? .null }) })
-        case .location(let point): return point.json
-        }
     }
 }

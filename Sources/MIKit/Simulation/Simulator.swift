@@ -99,9 +99,4 @@ public struct Simulator: Sendable {
         }
         return question.type.simulatedValue(&generator, context: context)
     }
-
-    /// Roughly normal around the middle of the range, clamped to it; whole when `integer`.
-    mutating func number(integer: Bool, min: Double?, max: Double?) -> Double? {
-        NumericQuestion.simulated(integer: integer, min: min, max: max, &generator)
-    }
 }

@@ -12,13 +12,13 @@ extension Workflow {
                        value: AnswerUpdate.Input? = nil, acceptingConsent: Bool = false) throws -> [MediaFile] {
         let (location, original) = try openForChange(reference)
         let (index, question) = try Self.question(questionReference, in: original.template)
-        try Self.rules(for: index, in: original.template).checkTakesAnswer()
+        let rules = Self.rules(for: index, in: original)
+        try rules.checkTakesAnswer()
         // Every file is checked before the first is copied, so a mistyped name attaches nothing.
         var isFolder: ObjCBool = false
         for file in files where !FileManager.default.fileExists(atPath: file.path, isDirectory: &isFolder) || isFolder.boolValue {
             throw WorkflowError.noSuchFile(file.path)
         }
-        let rules = Self.rules(for: index, in: original.template)
         try question.type.checkMedia(original.answer(for: question.id).media + files.map(\.lastPathComponent), rules: rules)
         let kinds = try files.map(MediaKind.of)
         var form = original

@@ -62,8 +62,8 @@ extension Workflow {
         return try store.rememberedForms(of: user).first { $0.templateID == template.id && $0.id != excluding }
     }
 
-    /// Throws `WorkflowError.oncePerUser` when `existingForm` finds one.
-    func checkOncePerUser(_ template: Template, user: String, excluding: UUID? = nil) throws {
+    /// Throws `WorkflowError.oncePerUser` when `existingForm` finds one. The caller holds the lock.
+    public func checkOncePerUser(_ template: Template, user: String, excluding: UUID? = nil) throws {
         if let existing = try existingForm(of: template, user: user, excluding: excluding) {
             throw WorkflowError.oncePerUser(template: template.id, user: user, existing: existing)
         }

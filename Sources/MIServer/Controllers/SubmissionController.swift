@@ -334,7 +334,14 @@ struct SubmissionController {
         do {
             let form = try FormFile.decode(data)
             try TextRules.check(form)
+            do {
+                try form.checkStoredAnswers()
+            } catch let error as AnswerError {
+                throw HTTPError(.unprocessableContent, message: "form \(form.id.uuidString.lowercased()) (\(SafeName.printable(form.name))) was not stored: question \(error.question): \(error.rule) — MI never stores such an answer, so form.json was written or changed by something else; check it with `mi review`")
+            }
             return (form, FormFile.claimedScores(data))
+        } catch let error as HTTPError {
+            throw error
         } catch let error as TextRuleError {
             throw HTTPError(.badRequest, message: "the form part was refused: \(error.errorDescription ?? error.code)")
         } catch let error as FormFileError {

@@ -164,7 +164,7 @@ struct StatisticsPage {
     /// The line of forms per day from the first day with forms to the last (days between
     /// without any at zero), and the figures beside it; nil without forms.
     static func dayValues(_ days: [DayCount], dates: SubmissionQuery.DateBasis = .submitted) -> [String: Any]? {
-        guard let (points, first, last) = dailyPoints(days, suffix: " \(dates.rawValue)") else { return nil }
+        guard let (points, first, last) = dayLine(days, title: { "\($0): \(count($1, "form")) \(dates.rawValue)" }) else { return nil }
         let by = dates == .uploaded ? "by the day they were uploaded" : "by the day they were submitted"
         let busiest = days.max { $0.count < $1.count || ($0.count == $1.count && $0.day > $1.day) }
         return [
@@ -176,16 +176,17 @@ struct StatisticsPage {
         ]
     }
 
-    /// One point per day from the first day in `days` to the last (days between at zero), each
-    /// titled "YYYY-MM-DD: n forms" and `suffix`; nil without days.
-    private static func dailyPoints(_ days: [DayCount], suffix: String) -> (points: [SVGChart.Point], first: DayCount, last: DayCount)? {
+    /// One point per day from the first of `days` to the last (days between at zero, untitled),
+    /// each titled `title(day, count)`; nil without days.
+    private static func dayLine(_ days: [DayCount], title: (String, Int) -> String)
+        -> (points: [SVGChart.Point], first: DayCount, last: DayCount)? {
         let numbered = days.compactMap { day in dayNumber(day.day).map { (number: $0, day: day) } }
         guard let first = numbered.first, let last = numbered.last else { return nil }
         let byNumber = Dictionary(numbered.map { ($0.number, $0.day.count) }, uniquingKeysWith: +)
         let points = (first.number...last.number).map { number -> SVGChart.Point in
             let count = byNumber[number] ?? 0
             let day = UTCDay.string(Date(timeIntervalSince1970: Double(number) * 86_400))
-            return SVGChart.Point(value: count, title: count == 0 ? nil : "\(day): \(Self.count(count, "form"))\(suffix)")
+            return SVGChart.Point(value: count, title: count == 0 ? nil : title(day, count))
         }
         return (points, first.day, last.day)
     }
@@ -239,7 +240,7 @@ struct StatisticsPage {
     /// The answers of a date question per day they name: a line from the first day to the last
     /// (days between at zero), beside the table of days with answers; nil without any.
     static func answerDayValues(_ days: [DayCount], name: String) -> [String: Any]? {
-        guard let (points, first, last) = dailyPoints(days, suffix: "") else { return nil }
+        guard let (points, first, last) = dayLine(days, title: { "\($0): \(count($1, "form"))" }) else { return nil }
         return [
             "chart": SVGChart.line(points, firstTick: first.day, lastTick: last.day, svgClass: "chart-answer-days",
                                    label: "Answers to \(name) per day, from \(first.day) to \(last.day)"),

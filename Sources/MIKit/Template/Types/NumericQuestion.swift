@@ -79,6 +79,15 @@ public struct NumericQuestion: QuestionType {
         throw rules.refuse("expected a number, found \(json.kindDescription)")
     }
 
+    /// A stored number is kept even outside `min`…`max` or not whole, as a form written elsewhere
+    /// may hold one: the scorers have rules for such values (IPAQ leaves out a case with days
+    /// over 7) and the server scores what it received. Only a value that is not a number is refused.
+    public func checkStored(_ stored: AnswerValue, rules: AnswerRules) throws {
+        guard case .number(let number) = stored, number.isFinite else {
+            throw rules.refuse("expected a number, found \"\(stored.display)\"")
+        }
+    }
+
     func number(_ string: String, _ rules: AnswerRules) throws -> AnswerValue {
         let trimmed = string.trimmingCharacters(in: .whitespaces)
         guard let number = Double(trimmed), number.isFinite else {

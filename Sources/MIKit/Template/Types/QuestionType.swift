@@ -41,8 +41,12 @@ public protocol QuestionType: Sendable, Equatable {
     var takesAnswer: Bool { get }
     /// The value of one typed line (`mi fill`, `mi answer FORM Q WORDS…`), refused through `rules`.
     func value(fromLine line: String, rules: AnswerRules) throws -> AnswerValue
-    /// The value an answers file (or an upload) gives.
+    /// The value an answers file gives.
     func value(fromJSON json: JSONValue, rules: AnswerRules) throws -> AnswerValue
+    /// Checks a value a form.json holds that MI did not write itself (an upload to mi-server,
+    /// `Form.checkStoredAnswers`), refusing through `rules`. Default: the value reads back to
+    /// itself through `value(fromJSON:rules:)`, so the type's own rules are the server's.
+    func checkStored(_ stored: AnswerValue, rules: AnswerRules) throws
 
     // MARK: mi fill
 
@@ -144,6 +148,13 @@ extension QuestionType {
         case .cells(let rows): return rows.flatMap { $0.compactMap { $0 } }.joined(separator: " ")
         case .location(let point): return point.typedString
         case .bool: return nil
+        }
+    }
+
+    public func checkStored(_ stored: AnswerValue, rules: AnswerRules) throws {
+        let read = try value(fromJSON: stored.json, rules: rules)
+        guard read == stored else {
+            throw rules.refuse("the stored value \"\(stored.display)\" is not one MI stores: it would be \"\(read.display)\"")
         }
     }
 
