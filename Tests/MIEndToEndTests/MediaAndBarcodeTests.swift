@@ -15,32 +15,15 @@ final class MediaAndBarcodeTests: XCTestCase {
         ]}
         """#
 
-    /// A QR code (as a JPEG, as a phone takes it), a Code 128, both in one picture, and a
-    /// picture without a code.
-    static let drawing = #"""
-        import sys
-        from pathlib import Path
-        import barcode, qrcode
-        from barcode.writer import ImageWriter
-        from PIL import Image
-        out = Path(sys.argv[1])
-        qr = qrcode.make("MI-HYD-00042", box_size=8, border=4).get_image().convert("RGB")
-        qr.save(out / "tag.jpg", quality=92)
-        code128 = barcode.get("code128", "PUMP-7731", writer=ImageWriter()).render().convert("RGB")
-        code128.save(out / "code128.png")
-        both = Image.new("RGB", (qr.width + code128.width + 40, max(qr.height, code128.height)), "white")
-        both.paste(qr, (0, 0))
-        both.paste(code128, (qr.width + 40, 0))
-        both.save(out / "both.png")
-        Image.new("RGB", (320, 200), "white").save(out / "blank.jpg")
-        """#
-
     var media: URL { Sandbox.repositoryRoot.appendingPathComponent("Samples/media") }
 
     func drawCodes(_ sandbox: Sandbox) throws -> URL {
         let folder = sandbox.root.appendingPathComponent("codes")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        _ = try ToolRun.output(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", Self.drawing, folder.path])
+        // The device tests' drawing: a QR code as a JPEG (tag.jpg), a Code 128, both in one
+        // picture, and a picture without a code (blank.jpg).
+        let script = Sandbox.repositoryRoot.appendingPathComponent("Tests/MIDevicesTests/Resources/draw_codes.py")
+        _ = try ToolRun.output(URL(fileURLWithPath: "/usr/bin/env"), ["python3", script.path, folder.path])
         return folder
     }
 
