@@ -85,24 +85,10 @@ public final class GPSFake: @unchecked Sendable {
         public init(_ description: String) { self.description = description }
     }
 
-    /// A port that nothing listens on now: bound to port 0, read, released.
+    /// A port that nothing listens on now (`LoopbackPort.free`).
     public static func freePort() throws -> UInt16 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Failure("socket: \(errno)") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Int32 in
-                guard bind(fd, pointer, length) == 0 else { return -1 }
-                return getsockname(fd, pointer, &length)
-            }
-        }
-        guard bound == 0 else { throw Failure("bind: \(errno)") }
-        return UInt16(bigEndian: address.sin_port)
+        guard let port = LoopbackPort.free() else { throw Failure("no free loopback port: \(errno)") }
+        return port
     }
 
     /// Whether a TCP connection to 127.0.0.1:`port` is accepted.
