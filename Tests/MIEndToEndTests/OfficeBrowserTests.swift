@@ -168,6 +168,66 @@ final class OfficeBrowserTests: XCTestCase {
         withExtendedLifetime(server) {}
     }
 
+    /// Form logic through the editor: every logic key is drawn from MIKit's
+    /// `QuestionLogic.editorFields` (an expression as text, `required` as a condition, a choice
+    /// filter on multiple choice, a calculation on a calculate question); a bad constraint is
+    /// named with its position beside its input by the live check; the published template
+    /// carries the logic, and the real `mi fill` (piped) skips the question that is not relevant
+    /// and refuses an answer that breaks the constraint.
+    func testEditorEditsFormLogicAndMiFillFollowsIt() throws {
+        let sandbox = try Sandbox()
+        try ServerTests.prepare(sandbox)
+        let server = try RunningServer(sandbox)
+        let logicInputs: [String: String] = ["relevant": "expression", "constraint": "expression", "constraintMessage": "text",
+                                             "required": "condition", "requiredMessage": "text", "calculation": "expression",
+                                             "default": "text", "readOnly": "flag"]
+        let questions: [[String: Any]] = [
+            ["type": "multipleChoice", "id": "running", "text": "Is the pump running?", "options": ["yes", "no"],
+             "inputs": logicInputs.merging(["choiceFilter": "expression"]) { $1 },
+             "settings": ["required": "true"], "published": ["required": true]],
+            ["type": "numeric", "id": "pressure", "text": "Outlet pressure (bar)", "inputs": logicInputs, "previewed": false,
+             "bad": [["key": "constraint", "value": ". <= 16)", "at": "constraint", "message": "at position 7"]],
+             "settings": ["relevant": "${running} = 'yes'", "constraint": ". <= 16", "constraintMessage": "At most 16 bar"],
+             "published": ["relevant": "${running} = 'yes'", "constraint": ". <= 16", "constraintMessage": "At most 16 bar"]],
+            ["type": "calculate", "id": "doubled", "text": "Twice the pressure", "inputs": ["calculation": "expression"],
+             "previewed": false, "settings": ["calculation": "${pressure} * 2"], "published": ["calculation": "${pressure} * 2"]],
+            ["type": "shortAnswer", "id": "remarks", "text": "Remarks", "inputs": logicInputs,
+             "settings": [String: Any](), "published": [String: Any]()],
+        ]
+        let facts: [String: Any] = [
+            "templateId": "pump-logic", "templateTitle": "Pump with logic", "templateFlags": [String](),
+            "fionaPassword": TestDirectory.password(for: "fiona"), "questions": questions,
+        ]
+        let run = try browse(sandbox, mode: ["--generic-editor"], facts: facts, screenshots: "logic-")
+        let log = (try? String(contentsOf: server.log, encoding: .utf8)) ?? ""
+        XCTAssertEqual(run.status, 0, "the steps:\n\(run.output)\nmi-server's log (last 3000):\n\(log.suffix(3000))")
+        XCTAssertTrue(run.stdout.contains("all 4 steps passed"), "not every step ran and passed (above)")
+        guard run.status == 0 else { return }
+
+        XCTAssertEqual(try sandbox.run(["templates", "--refresh"], as: "ana").status, 0)
+        // Not running: the pressure is not asked.
+        XCTAssertEqual(try sandbox.run(["new", "pump-logic", "--name", "idle"], as: "ana").status, 0)
+        let idle = try sandbox.run(["fill", "idle"], as: "ana", stdin: "no\nquiet\n:s\n")
+        XCTAssertEqual(idle.status, 0, idle.output)
+        let idleAsked = String(idle.stdout.components(separatedBy: "questions done").first ?? "")
+        XCTAssertTrue(idleAsked.contains("Is the pump running?") && idleAsked.contains("Remarks"), idleAsked)
+        XCTAssertFalse(idleAsked.contains("Outlet pressure"), "not relevant, not asked: \(idleAsked)")
+        // Running: 20 bar breaks the constraint — piped, fill stops (exit 65) with its message and
+        // nothing of it is stored; 12 is taken and the calculation follows it.
+        XCTAssertEqual(try sandbox.run(["new", "pump-logic", "--name", "busy"], as: "ana").status, 0)
+        let busy = try sandbox.run(["fill", "busy"], as: "ana", stdin: "yes\n20\n")
+        XCTAssertEqual(busy.status, 65, busy.output)
+        XCTAssertTrue(busy.output.contains("At most 16 bar"), busy.output)
+        let refused = try XCTUnwrap(try sandbox.formJSON("busy", user: "ana")["answers"] as? [String: Any])
+        XCTAssertNil(refused["pressure"], "a value breaking the constraint is not stored: \(refused)")
+        XCTAssertNotNil(refused["running"], "the answer before it is kept: \(refused)")
+        XCTAssertEqual(try sandbox.run(["answer", "busy", "pressure", "12"], as: "ana").status, 0)
+        let answers = try XCTUnwrap(try sandbox.formJSON("busy", user: "ana")["answers"] as? [String: Any])
+        XCTAssertEqual((answers["pressure"] as? [String: Any])?["value"] as? Double, 12)
+        XCTAssertEqual((answers["doubled"] as? [String: Any])?["value"] as? String, "24")
+        withExtendedLifetime(server) {}
+    }
+
     /// 12 forms made by `mi simulate` (`sim-3-1` … `sim-3-12`) and one real one, on a server that
     /// accepts simulated forms: one switch hides the simulated ones in the listing and the
     /// statistics, names sort naturally (`sim-3-2` before `sim-3-12`), and the pages of 5 say
