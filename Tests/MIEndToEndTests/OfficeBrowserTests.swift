@@ -168,6 +168,16 @@ final class OfficeBrowserTests: XCTestCase {
         withExtendedLifetime(server) {}
     }
 
+    /// A template whose options carry the attributes its choice filter reads.
+    static let sitePick = #"""
+        {"id": "site-pick", "title": "Site pick", "version": 1, "questions": [
+          {"id": "region", "type": "multipleChoice", "text": "Region", "options": ["north", "south"]},
+          {"id": "site", "type": "multipleChoice", "text": "Site", "choiceFilter": "region = ${region}",
+           "options": [{"name": "n1", "label": "North 1", "region": "north"},
+                       {"name": "s1", "label": "South 1", "region": "south"}]}
+        ]}
+        """#
+
     /// Form logic through the editor: every logic key is drawn from MIKit's
     /// `QuestionLogic.editorFields` (an expression as text, `required` as a condition, a choice
     /// filter on multiple choice, a calculation on a calculate question); a bad constraint is
@@ -177,6 +187,7 @@ final class OfficeBrowserTests: XCTestCase {
     func testEditorEditsFormLogicAndMiFillFollowsIt() throws {
         let sandbox = try Sandbox()
         try ServerTests.prepare(sandbox)
+        try Data(Self.sitePick.utf8).write(to: sandbox.root.appendingPathComponent("server-templates/site-pick.json"))
         let server = try RunningServer(sandbox)
         let logicInputs: [String: String] = ["relevant": "expression", "constraint": "expression", "constraintMessage": "text",
                                              "required": "condition", "requiredMessage": "text", "calculation": "expression",
@@ -197,12 +208,29 @@ final class OfficeBrowserTests: XCTestCase {
         let facts: [String: Any] = [
             "templateId": "pump-logic", "templateTitle": "Pump with logic", "templateFlags": [String](),
             "fionaPassword": TestDirectory.password(for: "fiona"), "questions": questions,
+            "republish": ["id": "site-pick", "title": "Site pick, retitled"],
         ]
         let run = try browse(sandbox, mode: ["--generic-editor"], facts: facts, screenshots: "logic-")
         let log = (try? String(contentsOf: server.log, encoding: .utf8)) ?? ""
         XCTAssertEqual(run.status, 0, "the steps:\n\(run.output)\nmi-server's log (last 3000):\n\(log.suffix(3000))")
-        XCTAssertTrue(run.stdout.contains("all 4 steps passed"), "not every step ran and passed (above)")
+        XCTAssertTrue(run.stdout.contains("all 5 steps passed"), "not every step ran and passed (above)")
         guard run.status == 0 else { return }
+        // The options' attributes a choice filter reads have no input; edited and published
+        // again, the template keeps them and its filter.
+        var republished: [[String: Any]] = []
+        let files = FileManager.default.enumerator(at: sandbox.root.appendingPathComponent("server-templates"), includingPropertiesForKeys: nil)
+        while let file = files?.nextObject() as? URL {
+            guard file.pathExtension == "json", let data = try? Data(contentsOf: file),
+                  String(decoding: data, as: UTF8.self).contains("Site pick, retitled"),
+                  let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else { continue }
+            republished.append(object)
+        }
+        XCTAssertEqual(republished.count, 1, "the second version of site-pick among the server's templates")
+        let site = (republished.first?["questions"] as? [[String: Any]])?.last
+        XCTAssertEqual(site?["choiceFilter"] as? String, "region = ${region}")
+        let options = site?["options"] as? [[String: Any]]
+        XCTAssertEqual(options?.map { $0["region"] as? String }, ["north", "south"], "\(String(describing: site))")
+        XCTAssertEqual(options?.map { $0["name"] as? String }, ["n1", "s1"])
 
         XCTAssertEqual(try sandbox.run(["templates", "--refresh"], as: "ana").status, 0)
         // Not running: the pressure is not asked.
