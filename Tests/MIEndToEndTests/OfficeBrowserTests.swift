@@ -168,6 +168,94 @@ final class OfficeBrowserTests: XCTestCase {
         withExtendedLifetime(server) {}
     }
 
+    /// A template whose options carry the attributes its choice filter reads.
+    static let sitePick = #"""
+        {"id": "site-pick", "title": "Site pick", "version": 1, "questions": [
+          {"id": "region", "type": "multipleChoice", "text": "Region", "options": ["north", "south"]},
+          {"id": "site", "type": "multipleChoice", "text": "Site", "choiceFilter": "region = ${region}",
+           "options": [{"name": "n1", "label": "North 1", "region": "north"},
+                       {"name": "s1", "label": "South 1", "region": "south"}]}
+        ]}
+        """#
+
+    /// Form logic through the editor: every logic key is drawn from MIKit's
+    /// `QuestionLogic.editorFields` (an expression as text, `required` as a condition, a choice
+    /// filter on multiple choice, a calculation on a calculate question); a bad constraint is
+    /// named with its position beside its input by the live check; the published template
+    /// carries the logic, and the real `mi fill` (piped) skips the question that is not relevant
+    /// and refuses an answer that breaks the constraint.
+    func testEditorEditsFormLogicAndMiFillFollowsIt() throws {
+        let sandbox = try Sandbox()
+        try ServerTests.prepare(sandbox)
+        try Data(Self.sitePick.utf8).write(to: sandbox.root.appendingPathComponent("server-templates/site-pick.json"))
+        let server = try RunningServer(sandbox)
+        let logicInputs: [String: String] = ["relevant": "expression", "constraint": "expression", "constraintMessage": "text",
+                                             "required": "condition", "requiredMessage": "text", "calculation": "expression",
+                                             "default": "text", "readOnly": "flag"]
+        let questions: [[String: Any]] = [
+            ["type": "multipleChoice", "id": "running", "text": "Is the pump running?", "options": ["yes", "no"],
+             "inputs": logicInputs.merging(["choiceFilter": "expression"]) { $1 },
+             "settings": ["required": "true"], "published": ["required": true]],
+            ["type": "numeric", "id": "pressure", "text": "Outlet pressure (bar)", "inputs": logicInputs, "previewed": false,
+             "bad": [["key": "constraint", "value": ". <= 16)", "at": "constraint", "message": "at position 7"]],
+             "settings": ["relevant": "${running} = 'yes'", "constraint": ". <= 16", "constraintMessage": "At most 16 bar"],
+             "published": ["relevant": "${running} = 'yes'", "constraint": ". <= 16", "constraintMessage": "At most 16 bar"]],
+            ["type": "calculate", "id": "doubled", "text": "Twice the pressure", "inputs": ["calculation": "expression"],
+             "previewed": false, "settings": ["calculation": "${pressure} * 2"], "published": ["calculation": "${pressure} * 2"]],
+            ["type": "shortAnswer", "id": "remarks", "text": "Remarks", "inputs": logicInputs,
+             "settings": [String: Any](), "published": [String: Any]()],
+        ]
+        let facts: [String: Any] = [
+            "templateId": "pump-logic", "templateTitle": "Pump with logic", "templateFlags": [String](),
+            "fionaPassword": TestDirectory.password(for: "fiona"), "questions": questions,
+            "republish": ["id": "site-pick", "title": "Site pick, retitled"],
+        ]
+        let run = try browse(sandbox, mode: ["--generic-editor"], facts: facts, screenshots: "logic-")
+        let log = (try? String(contentsOf: server.log, encoding: .utf8)) ?? ""
+        XCTAssertEqual(run.status, 0, "the steps:\n\(run.output)\nmi-server's log (last 3000):\n\(log.suffix(3000))")
+        XCTAssertTrue(run.stdout.contains("all 5 steps passed"), "not every step ran and passed (above)")
+        guard run.status == 0 else { return }
+        // The options' attributes a choice filter reads have no input; edited and published
+        // again, the template keeps them and its filter.
+        var republished: [[String: Any]] = []
+        let files = FileManager.default.enumerator(at: sandbox.root.appendingPathComponent("server-templates"), includingPropertiesForKeys: nil)
+        while let file = files?.nextObject() as? URL {
+            guard file.pathExtension == "json", let data = try? Data(contentsOf: file),
+                  String(decoding: data, as: UTF8.self).contains("Site pick, retitled"),
+                  let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else { continue }
+            republished.append(object)
+        }
+        XCTAssertEqual(republished.count, 1, "the second version of site-pick among the server's templates")
+        let site = (republished.first?["questions"] as? [[String: Any]])?.last
+        XCTAssertEqual(site?["choiceFilter"] as? String, "region = ${region}")
+        let options = site?["options"] as? [[String: Any]]
+        XCTAssertEqual(options?.map { $0["region"] as? String }, ["north", "south"], "\(String(describing: site))")
+        XCTAssertEqual(options?.map { $0["name"] as? String }, ["n1", "s1"])
+
+        XCTAssertEqual(try sandbox.run(["templates", "--refresh"], as: "ana").status, 0)
+        // Not running: the pressure is not asked.
+        XCTAssertEqual(try sandbox.run(["new", "pump-logic", "--name", "idle"], as: "ana").status, 0)
+        let idle = try sandbox.run(["fill", "idle"], as: "ana", stdin: "no\nquiet\n:s\n")
+        XCTAssertEqual(idle.status, 0, idle.output)
+        let idleAsked = String(idle.stdout.components(separatedBy: "questions done").first ?? "")
+        XCTAssertTrue(idleAsked.contains("Is the pump running?") && idleAsked.contains("Remarks"), idleAsked)
+        XCTAssertFalse(idleAsked.contains("Outlet pressure"), "not relevant, not asked: \(idleAsked)")
+        // Running: 20 bar breaks the constraint — piped, fill stops (exit 65) with its message and
+        // nothing of it is stored; 12 is taken and the calculation follows it.
+        XCTAssertEqual(try sandbox.run(["new", "pump-logic", "--name", "busy"], as: "ana").status, 0)
+        let busy = try sandbox.run(["fill", "busy"], as: "ana", stdin: "yes\n20\n")
+        XCTAssertEqual(busy.status, 65, busy.output)
+        XCTAssertTrue(busy.output.contains("At most 16 bar"), busy.output)
+        let refused = try XCTUnwrap(try sandbox.formJSON("busy", user: "ana")["answers"] as? [String: Any])
+        XCTAssertNil(refused["pressure"], "a value breaking the constraint is not stored: \(refused)")
+        XCTAssertNotNil(refused["running"], "the answer before it is kept: \(refused)")
+        XCTAssertEqual(try sandbox.run(["answer", "busy", "pressure", "12"], as: "ana").status, 0)
+        let answers = try XCTUnwrap(try sandbox.formJSON("busy", user: "ana")["answers"] as? [String: Any])
+        XCTAssertEqual((answers["pressure"] as? [String: Any])?["value"] as? Double, 12)
+        XCTAssertEqual((answers["doubled"] as? [String: Any])?["value"] as? String, "24")
+        withExtendedLifetime(server) {}
+    }
+
     /// 12 forms made by `mi simulate` (`sim-3-1` … `sim-3-12`) and one real one, on a server that
     /// accepts simulated forms: one switch hides the simulated ones in the listing and the
     /// statistics, names sort naturally (`sim-3-2` before `sim-3-12`), and the pages of 5 say

@@ -207,5 +207,27 @@ final class QuestionTypeTests: XCTestCase {
         for field in Template.editorFields {
             XCTAssertFalse(text.contains("\"\(field.key.rawValue)\""), "editor.js names the template key \(field.key)")
         }
+        // The logic keys come from QuestionLogic.editorFields, sent with each type.
+        for type in QuestionTypes.all {
+            for field in QuestionLogic.editorFields(for: type) {
+                let name = NSRegularExpression.escapedPattern(for: field.key.rawValue)
+                let pattern = try NSRegularExpression(pattern: #"["']"# + name + #"["']|question\."# + name + #"\b"#)
+                XCTAssertNil(pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)), "editor.js names the logic key \(field.key)")
+            }
+        }
+    }
+
+    /// Every logic key is editable on every type; a choice filter only where there are options.
+    func testLogicEditorFieldsCoverEveryLogicKey() {
+        for type in QuestionTypes.all {
+            let keys = QuestionLogic.editorFields(for: type).map(\.key)
+            let hasOptions = type.editorFields.contains { $0.input == .options }
+            let all: [TemplateKeys.Key] = [.relevant, .constraint, .constraintMessage, .required, .requiredMessage, .calculation,
+                                           .defaultValue, .readOnly, .choiceFilter]
+            XCTAssertEqual(keys, all.filter { hasOptions || $0 != .choiceFilter }, "\(type.typeKey)")
+        }
+        XCTAssertEqual(QuestionLogic.editorFields(for: CalculateQuestion.self).first { $0.key == .calculation }?.input, .expression)
+        XCTAssertEqual(QuestionLogic.editorFields(for: MultipleChoiceQuestion.self).last?.key, .choiceFilter)
+        XCTAssertEqual(QuestionLogic.editorFields(for: NumericQuestion.self).first { $0.key == .required }?.input, .condition)
     }
 }

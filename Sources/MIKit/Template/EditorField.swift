@@ -28,6 +28,11 @@ public struct EditorField: Sendable, Equatable {
         case dateTime
         /// One of `EditorField.choices` (or none: the key left out).
         case choice
+        /// An expression (docs/expressions.md) as a line of text, checked by MIKit's parser.
+        case expression
+        /// `true`, `false` or an expression, typed as text: `true` and `false` are sent as
+        /// JSON booleans, anything else as the expression.
+        case condition
         /// A list of options, each a label with an optional name.
         case options
         /// A table's row labels.
@@ -78,7 +83,7 @@ public struct EditorField: Sendable, Equatable {
         case .date: return "2026-11-26"
         case .time: return "14:30"
         case .dateTime: return "2026-11-26T14:30"
-        case .flag, .number, .wholeNumber, .text, .longText, .choice, .options, .rows, .columns, .cells: return nil
+        case .flag, .number, .wholeNumber, .text, .longText, .choice, .expression, .condition, .options, .rows, .columns, .cells: return nil
         }
     }
 

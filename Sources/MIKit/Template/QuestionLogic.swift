@@ -63,6 +63,28 @@ public struct QuestionLogic: Sendable, Equatable {
     static let keys: [TemplateKeys.Key] = [.relevant, .constraint, .constraintMessage, .required, .requiredMessage,
                                            .calculation, .defaultValue, .readOnly, .choiceFilter]
 
+    /// How the office editor edits the logic keys of a question of `type`: every key, in the
+    /// order they are documented; `choiceFilter` only where the type has options to filter.
+    /// The editor draws them after the type's own `editorFields`, and `/templates/check` (this
+    /// same parser) judges what is typed.
+    public static func editorFields(for type: any QuestionType.Type) -> [EditorField] {
+        var fields = [
+            EditorField(.relevant, .expression, "Relevant (asked only when)", placeholder: "${leak} = 'yes'"),
+            EditorField(.constraint, .expression, "Constraint (the answer . must meet)", placeholder: ". >= 0 and . <= 16"),
+            EditorField(.constraintMessage, .text, "Constraint message"),
+            EditorField(.required, .condition, "Required (true, false or an expression)", placeholder: "true"),
+            EditorField(.requiredMessage, .text, "Required message"),
+            EditorField(.calculation, .expression, "Calculation", placeholder: "${a} * 2"),
+            EditorField(.defaultValue, .text, "Default answer"),
+            EditorField(.readOnly, .flag, "Read only"),
+        ]
+        if type.editorFields.contains(where: { $0.input == .options }) {
+            fields.append(EditorField(.choiceFilter, .expression, "Choice filter (option attributes by bare name)",
+                                      placeholder: "region = ${region}"))
+        }
+        return fields
+    }
+
     /// How a choice filter names an option's attribute once read: `${_option_.region}`.
     public static let optionPrefix = "_option_."
 

@@ -95,7 +95,7 @@ struct TemplatesPage {
 
     /// The editor reads the configured key names from `data-keys`, the question types (their
     /// names, menu labels, the settings keys each has and how each is edited — `editorFields`
-    /// — from `QuestionTypes.all`) from `data-types`, the template's own editable keys
+    /// — from `QuestionTypes.all`, and the logic keys' fields, `QuestionLogic.editorFields`) from `data-types`, the template's own editable keys
     /// (`Template.editorFields`) from `data-template-fields`, and the version it starts from
     /// with a GET of `data-source`.
     private func editorPage(context: ServerContext, title: String, source: TemplateCatalog.Entry?) -> Response {
@@ -103,7 +103,7 @@ struct TemplatesPage {
         let keysJSON = (try? JSONSerialization.data(withJSONObject: keys, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         let types = QuestionTypes.all.map { type -> [String: Any] in
             ["type": type.typeKey.rawValue, "label": type.displayName, "keys": type.keys.map(\.rawValue),
-             "fields": type.editorFields.map(\.editorJSON)]
+             "fields": type.editorFields.map(\.editorJSON), "logic": QuestionLogic.editorFields(for: type).map(\.editorJSON)]
         }
         let typesJSON = (try? JSONSerialization.data(withJSONObject: types, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
         let templateFields = Template.editorFields.map(\.editorJSON)

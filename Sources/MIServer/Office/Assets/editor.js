@@ -11,7 +11,12 @@
 // a table's rows, columns and no-value cells). Scalar keys are drawn and sent the same way
 // whatever the type, so a new type appears here with all its keys without a change to this file.
 // The template's own keys (one form per technician, scoring, consent, …) come the same way from
-// data-template-fields. Keys the editor does not edit (a question's picture, say) are kept as
+// data-template-fields. The form-logic keys (relevance, constraint, required, calculation, …)
+// come with each type as its `logic` fields (MIKit's QuestionLogic.editorFields) and are drawn
+// the same way, under a "Form logic" heading: an expression is a line of text, a condition is
+// `true`, `false` (sent as booleans) or an expression; /templates/check parses them with the
+// same parser as mi and names a bad one, with its position, beside its input.
+// Keys the editor does not edit (a question's picture, say) are kept as
 // they were loaded and sent back unchanged.
 //
 // A table's rows and columns are lists of labels, one input each (a label may hold a comma),
@@ -35,11 +40,19 @@
   const templateFields = JSON.parse(editor.dataset.templateFields || "[]");
   const typeNames = {};
   const typeFields = {};
-  typeList.forEach((entry) => { typeNames[entry.type] = entry.label; typeFields[entry.type] = entry.fields || []; });
-  const fieldsOf = (question) => typeFields[question.type] || [];
+  const logicFields = {};
+  typeList.forEach((entry) => {
+    typeNames[entry.type] = entry.label;
+    typeFields[entry.type] = entry.fields || [];
+    logicFields[entry.type] = entry.logic || [];
+  });
+  // A question's settings: its type's, then its form logic's.
+  const fieldsOf = (question) => (typeFields[question.type] || []).concat(logicFields[question.type] || []);
+  const firstLogicField = (question) => (logicFields[question.type] || [])[0];
   // The field of a structured editor (options, rows, columns, cells) the question's type has.
   const structured = (question, input) => fieldsOf(question).find((field) => field.input === input);
-  const scalarInputs = ["flag", "number", "wholeNumber", "text", "longText", "date", "time", "dateTime", "choice"];
+  const scalarInputs = ["flag", "number", "wholeNumber", "text", "longText", "date", "time", "dateTime", "choice",
+    "expression", "condition"];
   const isScalar = (field) => scalarInputs.indexOf(field.input) >= 0;
   // The class of a key's input: `maxAnswers` → q-max-answers.
   const kebab = (name) => name.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
@@ -71,8 +84,16 @@
   function label(text) { return { key: newKey(), label: text }; }
 
   // An option of a multiple-choice question: its label and, when it differs, the name answers
-  // store ("" = the label is the name).
-  function option(text, name) { return { label: text, name: name || "" }; }
+  // store ("" = the label is the name). `attributes` are the option's other keys (those a choice
+  // filter reads, `region` say), not edited here and sent back as they came.
+  function option(text, name, attributes) { return { label: text, name: name || "", attributes: attributes || {} }; }
+
+  // An option's keys other than its name and label.
+  function attributesOf(entry) {
+    const rest = {};
+    Object.keys(entry).forEach((name) => { if (name !== key("name") && name !== key("label")) { rest[name] = entry[name]; } });
+    return rest;
+  }
 
   // An empty scalar value of `field`: false for a flag, "" for the rest.
   const emptyValue = (field) => (field.input === "flag" ? false : "");
@@ -101,6 +122,7 @@
     const text = String(value === undefined || value === null ? "" : value);
     if (text.trim() === "") { return undefined; }
     if (field.input === "number" || field.input === "wholeNumber") { return numberOrText(text); }
+    if (field.input === "condition" && (text.trim() === "true" || text.trim() === "false")) { return text.trim() === "true"; }
     return field.input === "longText" ? text : text.trim();
   }
 
@@ -144,9 +166,13 @@
           const value = scalarJSON(field, question.values[field.key]);
           if (value !== undefined) { json[name] = value; }
         } else if (field.input === "options") {
-          json[name] = question.options.map((choice) =>
-            choice.name.trim() === "" || choice.name === choice.label
-              ? choice.label : { [key("name")]: choice.name.trim(), [key("label")]: choice.label });
+          json[name] = question.options.map((choice) => {
+            const attributes = choice.attributes || {};
+            const plain = choice.name.trim() === "" || choice.name === choice.label;
+            if (plain && Object.keys(attributes).length === 0) { return choice.label; }
+            return Object.assign({}, attributes,
+              { [key("name")]: plain ? choice.label : choice.name.trim(), [key("label")]: choice.label });
+          });
         } else if (field.input === "rows") {
           json[name] = question.rows.map((row) => row.label.trim());
         } else if (field.input === "columns") {
@@ -192,7 +218,8 @@
         if (field.input === "options") {
           question.options = (value || []).map((entry) =>
             entry !== null && typeof entry === "object"
-              ? option(String(entry[key("label")] ?? ""), String(entry[key("name")] ?? "")) : option(String(entry)));
+              ? option(String(entry[key("label")] ?? ""), String(entry[key("name")] ?? ""), attributesOf(entry))
+              : option(String(entry)));
         }
         if (field.input === "rows") { question.rows = (value || []).map((text) => label(String(text))); }
         if (field.input === "columns") { question.columns = (value || []).map((text) => label(String(text))); }
@@ -387,7 +414,8 @@
       node = input(className, kinds[setting.input] || "text");
       if (setting.input === "number") { node.step = "any"; }
       if (setting.input === "wholeNumber") { node.step = "1"; }
-      if (setting.input === "date" || setting.input === "time" || setting.input === "dateTime") { node.spellcheck = false; }
+      if (["date", "time", "dateTime", "expression", "condition"].indexOf(setting.input) >= 0) { node.spellcheck = false; }
+      if (setting.input === "expression" || setting.input === "condition") { node.classList.add("q-expression"); }
     }
     if (setting.placeholder && node.type !== "checkbox") { node.placeholder = setting.placeholder; }
     node.dataset.key = setting.key;
@@ -497,6 +525,7 @@
 
     let tableDrawn = false;
     fieldsOf(question).forEach((setting) => {
+      if (setting === firstLogicField(question)) { fields.appendChild(element("h3", "q-logic-heading", "Form logic")); }
       if (isScalar(setting)) {
         scalarField(fields, setting, question.values, "q-" + kebab(setting.key));
       } else if (setting.input === "options") {
