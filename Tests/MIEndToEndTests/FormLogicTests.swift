@@ -132,16 +132,7 @@ final class FormLogicEndToEndTests: XCTestCase {
         let server = try RunningServer(sandbox)
         XCTAssertEqual(try sandbox.run(["templates"]).status, 0)
         _ = try sandbox.newForm("logic-check", name: "t1")
-        try sandbox.ensureLoggedIn("ana")
-        let terminal = try PseudoTerminal()
-        let process = Process()
-        process.executableURL = Sandbox.binary
-        process.arguments = ["fill", "t1"]
-        var environment = sandbox.environment(for: "ana")
-        environment["TERM"] = "xterm"
-        process.environment = environment
-        process.currentDirectoryURL = sandbox.root
-        try terminal.run(process)
+        let (process, terminal) = try sandbox.startOnTerminal(["fill", "t1"], plainLocale: false)
         XCTAssertTrue(terminal.waitFor("Is there a leak?"), terminal.output)
         terminal.type("no\r")
         XCTAssertTrue(terminal.waitFor("Current answer: 10"), terminal.output)

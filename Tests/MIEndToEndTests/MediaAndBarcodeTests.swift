@@ -118,16 +118,7 @@ final class MediaAndBarcodeTests: XCTestCase {
         XCTAssertEqual(try sandbox.run(["answer", name, "tag", "PMP-00042"]).status, 0)
         try FileManager.default.copyItem(at: media.appendingPathComponent("gauge.jpg"),
                                          to: sandbox.root.appendingPathComponent("outlet-photo.jpg"))
-        try sandbox.ensureLoggedIn("ana")
-        let terminal = try PseudoTerminal()
-        let process = Process()
-        process.executableURL = Sandbox.binary
-        process.arguments = ["fill", name]
-        var environment = sandbox.environment(for: "ana")
-        environment["TERM"] = "xterm"
-        process.environment = environment
-        process.currentDirectoryURL = sandbox.root
-        try terminal.run(process)
+        let (process, terminal) = try sandbox.startOnTerminal(["fill", name], plainLocale: false)
         defer { if process.isRunning { process.terminate() } }
 
         XCTAssertTrue(terminal.waitFor("Path of the photo file > "), terminal.output)

@@ -172,16 +172,7 @@ final class TemporalRangeNoteTests: XCTestCase {
     func testFillShowsTheNoteAndCompletesToday() throws {
         let (sandbox, _) = try hydrantSandbox()
         try newHydrant(sandbox, name: "h-2")
-        try sandbox.ensureLoggedIn("ana")
-        let terminal = try PseudoTerminal()
-        let process = Process()
-        process.executableURL = Sandbox.binary
-        process.arguments = ["fill", "h-2"]
-        var environment = sandbox.environment(for: "ana")
-        environment["TERM"] = "xterm"
-        process.environment = environment
-        process.currentDirectoryURL = sandbox.root
-        try terminal.run(process)
+        let (process, terminal) = try sandbox.startOnTerminal(["fill", "h-2"], plainLocale: false)
 
         XCTAssertTrue(terminal.waitFor("Open the cap slowly and stand clear of the outlet."), terminal.output)
         XCTAssertTrue(terminal.waitFor("Date YYYY-MM-DD > "), terminal.output)
