@@ -147,7 +147,7 @@ extension MI {
             if global.json {
                 try Terminal.json(FormJSON(saved))
             } else {
-                let done = saved.template.answerableCount - saved.openQuestions.count
+                let done = saved.answerableCount - saved.openSlots.count
                 if acceptConsent, let consent = saved.consent {
                     Terminal.out("Consent accepted by \(consent.by) (text SHA-256 \(consent.sha256)).")
                 } else if acceptConsent, updates.isEmpty {
@@ -160,14 +160,14 @@ extension MI {
                     let kept = media == 0 ? "" : " (its \(Format.plural(media, "media file")) kept; `\(ShellWord.mi("detach", saved.name))` MEDIA removes one)"
                     let filesAreTheAnswer = saved.template.questions[index].type.answerMedia != nil
                     if had {
-                        Terminal.out("Cleared the answer to \(DisplayText.escaped(id)) in \(saved.name)\(kept) (\(done) of \(saved.template.answerableCount) questions done).")
+                        Terminal.out("Cleared the answer to \(DisplayText.escaped(id)) in \(saved.name)\(kept) (\(done) of \(saved.answerableCount) questions done).")
                     } else if filesAreTheAnswer {
                         Terminal.out("The answer to \(DisplayText.escaped(id)) is its attached files: nothing to clear; `\(ShellWord.mi("detach", saved.name))` MEDIA removes one (`\(ShellWord.mi("media", saved.name))` lists them).")
                     } else {
                         Terminal.out("\(DisplayText.escaped(id)) in \(saved.name) had no answer: nothing to clear.")
                     }
                 } else if !updates.isEmpty {
-                    Terminal.out("Saved \(Format.plural(updates.count, "answer")) in \(saved.name) (\(done) of \(saved.template.answerableCount) questions done).")
+                    Terminal.out("Saved \(Format.plural(updates.count, "answer")) in \(saved.name) (\(done) of \(saved.answerableCount) questions done).")
                 }
             }
         }
@@ -229,8 +229,8 @@ extension MI {
                 let value = saved.answer(for: media.questionID).value.map { " with the answer \(DisplayText.escaped($0.display))" } ?? ""
                 Terminal.out("Attached \(media.name) (\(media.kind.rawValue), \(Format.bytes(media.bytes))) to question \(DisplayText.escaped(media.questionID))\(value).")
             }
-            let done = saved.template.answerableCount - saved.openQuestions.count
-            Terminal.out("Saved in \(saved.name) (\(done) of \(saved.template.answerableCount) questions done).")
+            let done = saved.answerableCount - saved.openSlots.count
+            Terminal.out("Saved in \(saved.name) (\(done) of \(saved.answerableCount) questions done).")
         }
 
         /// The answers file's bytes; `-` and `/dev/stdin` are standard input, read to its end.

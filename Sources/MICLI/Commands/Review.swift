@@ -37,11 +37,11 @@ extension MI {
 enum ReviewText {
     static func render(_ form: Form, media: [MediaFile], history: Bool) -> String {
         var lines: [String] = []
-        let done = form.template.answerableCount - form.openQuestions.count
+        let done = form.answerableCount - form.openSlots.count
         lines.append("\(form.name) — \(form.template.title) (\(form.template.id) v\(form.template.version))")
         lines.append("id \(form.id.uuidString.lowercased()) · \(form.technicianLabel) · \(form.status.rawValue) · created \(Format.date(form.createdAt)) · updated \(Format.date(form.updatedAt))"
                      + (form.submittedAt.map { " · submitted \(Format.date($0))" } ?? ""))
-        lines.append("\(done) of \(form.template.answerableCount) questions done")
+        lines.append("\(done) of \(form.answerableCount) questions done")
         if form.isSimulated { lines.append("Simulated form (mi simulate) — not a real inspection") }
         if let line = consentLine(form) { lines.append(line) }
         if let line = startLocationLine(form) { lines.append(line) }

@@ -124,7 +124,7 @@ struct FillSession {
     }
 
     func finish() {
-        let open = form.openQuestions.count
+        let open = form.openSlots.count
         let drafts = form.template.questions.filter { form.answer(for: $0.id).draft != nil }.count
         var text = interrupted ? "Interrupted. " : ""
         if open == 0 {

@@ -25,9 +25,10 @@ public struct AnswerRules: Sendable {
     /// an offset is placed in: the form's zone (`Form.temporalContext`).
     public let temporal: TemporalContext
 
-    public init(question: Question, position: Int, count: Int, temporal: TemporalContext = .system()) {
+    /// `path` names an answer inside a repeat (`trees[2]/cbh`) in place of the question's id.
+    public init(question: Question, position: Int, count: Int, temporal: TemporalContext = .system(), path: String? = nil) {
         self.question = question
-        self.label = "\(question.id) (\(position) of \(count))"
+        self.label = "\(path ?? question.id) (\(position) of \(count))"
         self.temporal = temporal
     }
 

@@ -14,6 +14,9 @@ extension AuditEvent {
             // At submission, form logic clears what is not relevant and says so in the note.
             return ["cleared the answer to", questionList.isEmpty ? nil : questionList, who].compactMap { $0 }.joined(separator: " ")
                 + (note.map { " (\($0))" } ?? "")
+        case .removed:
+            return ["removed the instance", questionList.isEmpty ? nil : questionList, who].compactMap { $0 }.joined(separator: " ")
+                + (note.map { " (\($0))" } ?? "")
         case .attached:
             return ["attached", media, questionList.isEmpty ? nil : "to \(questionList)", who].compactMap { $0 }.joined(separator: " ")
         case .detached:

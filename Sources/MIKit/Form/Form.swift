@@ -34,6 +34,10 @@ public struct Form: Sendable, Equatable {
     /// the respondent): from gpsd or typed with `mi new --location`. Nil when the template does
     /// not ask for it or none was available (the audit trail then says why).
     public var startLocation: Geopoint?
+    /// The instances of each open repeat (one without `repeatCount`) the technician added, by
+    /// `AnswerPath.countKey` (`trees`, `trees[2]/stems`). A repeat with a count has as many as
+    /// its count says; empty for a form without repeats.
+    public var repeats: [String: Int]
 
     public enum Status: String, Codable, Sendable { case incomplete, completed }
 
@@ -54,6 +58,7 @@ public struct Form: Sendable, Equatable {
         self.consent = nil
         self.timeZone = nil
         self.startLocation = nil
+        self.repeats = [:]
     }
 
     /// The zone `timeZone` names, or UTC.
@@ -88,15 +93,36 @@ public struct Form: Sendable, Equatable {
     /// The seed's rule: a question is done when it has an answer or a comment, as the question's
     /// type counts an answer (a photo question's answer is its attached photo). A question that
     /// takes no answer (a note) is never open.
-    /// A question with form logic follows `FormLogic.isDone`: not relevant, computed or
+    /// A template with form logic follows `FormLogic.isDone`: not relevant, computed or
     /// read-only is done, `required` demands a value or lets it be left empty.
     public func isDone(_ question: Question) -> Bool {
-        guard question.logic.isEmpty else { return FormLogic(template: template).isDone(question, in: self) }
+        guard !template.hasLogic else { return FormLogic(template: template).isDone(question, in: self) }
         return !question.type.takesAnswer || question.type.isDone(answer(for: question.id))
     }
 
-    /// Questions that still have neither an answer nor a comment, in template order.
-    public var openQuestions: [Question] { template.questions.filter { !isDone($0) } }
+    /// Every answer's place in the form (`FormLogic.slots`): a flat form's questions, each
+    /// repeat's questions once per instance.
+    public var slots: [AnswerSlot] {
+        guard template.hasRepeats else { return template.questions.enumerated().map { AnswerSlot(question: $0.element, index: $0.offset) } }
+        return FormLogic(template: template).slots(in: self)
+    }
+
+    /// The slots that still have neither an answer nor a comment (or, with form logic, are not
+    /// done by its rules), in the order asked.
+    public var openSlots: [AnswerSlot] {
+        guard template.hasLogic else {
+            return slots.filter { $0.question.type.takesAnswer && !$0.question.type.isDone(answer(for: $0.key)) }
+        }
+        let logic = FormLogic(template: template)
+        return logic.slots(in: self).filter { !logic.isDone($0, in: self) }
+    }
+
+    /// Questions that still have neither an answer nor a comment, in template order (a
+    /// repeat's question once per open instance).
+    public var openQuestions: [Question] { openSlots.map(\.question) }
+
+    /// The answers the form asks for: every slot whose question takes one.
+    public var answerableCount: Int { slots.reduce(0) { $0 + ($1.question.type.takesAnswer ? 1 : 0) } }
 
     public var mediaCount: Int { answers.values.reduce(0) { $0 + $1.media.count } }
 
@@ -104,8 +130,8 @@ public struct Form: Sendable, Equatable {
         FormSummary(id: id, name: name, user: user, status: status, templateID: template.id,
                     templateTitle: template.title, templateVersion: template.version, createdAt: createdAt,
                     updatedAt: updatedAt, submittedAt: submittedAt, returnedAt: returnedAt,
-                    questions: template.answerableCount,
-                    answered: template.answerableCount - openQuestions.count, media: mediaCount)
+                    questions: answerableCount,
+                    answered: answerableCount - openSlots.count, media: mediaCount)
     }
 
     /// Records who did what, and moves `updatedAt`.
@@ -236,6 +262,9 @@ public struct AuditEvent: Codable, Sendable, Equatable {
         case consented
         /// Answers were withdrawn (`questions`): their values removed, comments and media kept.
         case cleared
+        /// A repeat's instance was removed (`questions`: its path, `trees[2]`) with its answers
+        /// and media (`note`); the instances after it moved up one.
+        case removed
     }
     public var at: Date
     public var by: String

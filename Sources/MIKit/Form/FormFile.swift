@@ -18,6 +18,8 @@ public enum FormFile {
         var timeZone: String?
         /// Where the form was started (`Geopoint.json`); absent when none was recorded.
         var startLocation: JSONValue?
+        /// The instances of open repeats (`Form.repeats`); absent for a form without.
+        var repeats: [String: Int]?
         /// The scores as computed when the file was written, for readers of form.json; MI
         /// itself always recomputes them from the answers and never reads these.
         var scores: JSONValue?
@@ -64,6 +66,7 @@ public enum FormFile {
                                            template: TemplateCoding().encode(form.template),
                                            userDisplayName: form.userDisplayName, consent: form.consent,
                                            timeZone: form.timeZone, startLocation: form.startLocation?.json,
+                                           repeats: form.repeats.isEmpty ? nil : form.repeats,
                                            scores: form.scores?.valuesJSON))
         var data = Data(header.dropLast())
         data.append(UInt8(ascii: ","))
@@ -96,6 +99,7 @@ public enum FormFile {
             form.userDisplayName = body.userDisplayName
             form.consent = body.consent
             form.timeZone = body.timeZone
+            form.repeats = body.repeats ?? [:]
             if let location = body.startLocation, location != .null {
                 do {
                     form.startLocation = try Geopoint(json: location)

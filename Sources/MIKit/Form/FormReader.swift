@@ -32,7 +32,7 @@ public struct FormReader: Sendable {
     private enum Key: Int {
         case formatVersion, id, name, user, status, templateID, templateTitle, templateVersion, questions, answered, media
         case createdAt, updatedAt, submittedAt, returnedAt, returnNote, userDisplayName, answers, audit, foremanComments, template
-        case consent, timeZone, scores, startLocation
+        case consent, timeZone, scores, startLocation, repeats
 
         init?(_ text: String) {
             switch text {
@@ -61,6 +61,7 @@ public struct FormReader: Sendable {
             case "timeZone": self = .timeZone
             case "scores": self = .scores
             case "startLocation": self = .startLocation
+            case "repeats": self = .repeats
             default: return nil
             }
         }
@@ -79,6 +80,7 @@ public struct FormReader: Sendable {
             var createdAt: Date?, updatedAt: Date?, submittedAt: Date?, returnedAt: Date?
             var returnNote: String?, displayName: String?, timeZone: String?, consent: ConsentAcceptance?
             var startLocation: Geopoint?
+            var repeats: [String: Int] = [:]
             var answers: [String: Answer] = [:], audit: [AuditEvent] = [], comments: [ForemanComment] = []
             var template: Template?
             repeat {
@@ -125,6 +127,7 @@ public struct FormReader: Sendable {
                 case .startLocation:
                     guard let value = parser.optional({ $0.value().flatMap { try? Geopoint(json: $0) } }) else { return nil }
                     startLocation = value
+                case .repeats: guard let value = Self.counts(&parser) else { return nil }; repeats = value
                 }
             } while parser.take(UInt8(ascii: ","))
             guard parser.take(UInt8(ascii: "}")) else { return nil }
@@ -144,6 +147,7 @@ public struct FormReader: Sendable {
             form.timeZone = timeZone
             form.consent = consent
             form.startLocation = startLocation
+            form.repeats = repeats
             return form
         }
     }
@@ -183,6 +187,17 @@ public struct FormReader: Sendable {
     private static func matches(_ known: [UInt8], _ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
         guard !known.isEmpty, index + known.count <= bytes.count else { return false }
         return known.withUnsafeBufferPointer { memcmp($0.baseAddress!, bytes.baseAddress! + index, known.count) == 0 }
+    }
+
+    /// The `repeats` object: instance counts by path.
+    private static func counts(_ parser: inout JSONBytes) -> [String: Int]? {
+        guard let value = parser.value(), case .object(let object) = value else { return nil }
+        var counts: [String: Int] = [:]
+        for (key, count) in object {
+            guard let number = count.integerValue, number >= 0 else { return nil }
+            counts[key] = number
+        }
+        return counts
     }
 
     /// The answers object, by question id.

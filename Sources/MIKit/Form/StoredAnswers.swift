@@ -23,14 +23,18 @@ extension Form {
     /// question), and no more files than a media question takes. Throws the first problem,
     /// naming the question.
     public func checkStoredAnswers() throws {
-        for (index, question) in template.questions.enumerated() {
-            guard let answer = answers[question.id] else { continue }
-            let rules = Workflow.rules(for: index, in: self)
+        let slots = Dictionary(self.slots.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        let logic = FormLogic(template: template)
+        for (key, answer) in answers.sorted(by: { $0.key < $1.key }) {
+            guard let slot = slots[key] ?? AnswerPath(parsing: key).flatMap(logic.slot(at:)) else {
+                throw AnswerError(question: key, rule: "the template has no question at this path")
+            }
+            let rules = Workflow.rules(for: slot, in: self)
             if answer.value != nil || answer.comment != nil || !answer.media.isEmpty || answer.draft != nil {
                 try rules.checkTakesAnswer()
             }
-            if let value = answer.value { try question.type.checkStored(value, rules: rules) }
-            if !answer.media.isEmpty { try question.type.checkMedia(answer.media, rules: rules) }
+            if let value = answer.value { try slot.question.type.checkStored(value, rules: rules) }
+            if !answer.media.isEmpty { try slot.question.type.checkMedia(answer.media, rules: rules) }
         }
     }
 }

@@ -1,16 +1,114 @@
 import Foundation
 
+/// One answer's place in a form: a question in one instance of each repeat around it (none for a
+/// question outside every repeat, whose key is its id alone).
+public struct AnswerSlot: Sendable, Equatable {
+    public var question: Question
+    public var instance: [InstanceStep]
+    /// The question's position in `Template.questions`, from 0.
+    public var index: Int
+
+    public init(question: Question, instance: [InstanceStep] = [], index: Int) {
+        self.question = question
+        self.instance = instance
+        self.index = index
+    }
+
+    public var path: AnswerPath { AnswerPath(question.id, in: instance) }
+    /// The key of its answer in `Form.answers`: `trees[2]/cbh`, or `cbh`.
+    public var key: String { path.description }
+}
+
+/// A form laid out as it is asked: its questions, its groups, and its repeats with their
+/// instances — what `mi fill`, `mi review`, the PDF and the office walk.
+public indirect enum FormNode: Sendable {
+    case question(AnswerSlot)
+    /// A group, in the instance it stands in, with what it holds.
+    case group(QuestionGroup, instance: [InstanceStep], children: [FormNode])
+    /// A repeat in its parent instance, with each of its instances.
+    case `repeat`(QuestionGroup, parent: [InstanceStep], instances: [RepeatInstance])
+}
+
+/// One instance of a repeat: its steps (the parent's and its own) and what it holds.
+public struct RepeatInstance: Sendable {
+    public var instance: [InstanceStep]
+    public var children: [FormNode]
+    public var number: Int { instance.last?.index ?? 0 }
+}
+
+/// A template's questions with their groups nested, in order (`Template.items`).
+public indirect enum TemplateItem: Sendable {
+    case question(Question, index: Int)
+    case group(QuestionGroup, [TemplateItem])
+}
+
+extension Template {
+    /// The questions with their groups and repeats nested around them, in order: each group opens
+    /// before its first question and closes after its last.
+    public var items: [TemplateItem] {
+        var stack: [(group: QuestionGroup?, items: [TemplateItem])] = [(nil, [])]
+        func close() {
+            guard stack.count > 1, let (group, items) = stack.popLast(), let group else { return }
+            stack[stack.count - 1].items.append(.group(group, items))
+        }
+        for (index, question) in questions.enumerated() {
+            let chain = groupChain(of: question)
+            var common = 0
+            while common < chain.count, common + 1 < stack.count, stack[common + 1].group?.id == chain[common].id { common += 1 }
+            while stack.count - 1 > common { close() }
+            for group in chain.dropFirst(common) { stack.append((group, [])) }
+            stack[stack.count - 1].items.append(.question(question, index: index))
+        }
+        while stack.count > 1 { close() }
+        return stack[0].items
+    }
+}
+
 /// Evaluates a template's form logic (`QuestionLogic`: relevance, constraints, required,
-/// calculations, defaults, choice filters) over a form's answers, with ODK's semantics. The one
-/// place `mi answer`, answers files, `mi fill`, `mi submit`, `mi simulate`, `mi review` and
-/// mi-server's upload check judge logic, so a form `mi` accepted is judged the same everywhere.
+/// calculations, defaults, choice filters; groups and repeats) over a form's answers, with ODK's
+/// semantics. The one place `mi answer`, answers files, `mi fill`, `mi submit`, `mi simulate`,
+/// `mi review` and mi-server's upload check judge logic, so a form `mi` accepted is judged the
+/// same everywhere.
 ///
-/// References are resolved by question id (`${pressure}`): `resolve(_:in:)` is the single hook a
-/// path (`pumps[2]/amps`) will go through once groups and repeats exist.
+/// Inside a repeat instance `${name}` reads the question of the same instance; read from
+/// outside its repeat it gives every instance's answer (`.nodes`, for `sum()`, `count()` & co.),
+/// and `${repeat}` gives one node per instance (`count(${trees})`).
 public struct FormLogic: Sendable {
     public let template: Template
+    private let questionIndex: [String: Int]
+    private let groupsByID: [String: QuestionGroup]
+    /// The repeats around each question and each group (a repeat includes itself), outermost first.
+    private let repeatChains: [String: [QuestionGroup]]
+    /// The groups around each question, outermost first.
+    private let groupChains: [String: [QuestionGroup]]
+    /// The calculations that read each name, directly.
+    private let readers: [String: [String]]
 
-    public init(template: Template) { self.template = template }
+    public init(template: Template) {
+        self.template = template
+        var index: [String: Int] = [:]
+        for (position, question) in template.questions.enumerated() where index[question.id] == nil { index[question.id] = position }
+        questionIndex = index
+        groupsByID = Dictionary(template.groups.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var groupChains: [String: [QuestionGroup]] = [:]
+        var repeatChains: [String: [QuestionGroup]] = [:]
+        for group in template.groups {
+            let chain = template.groupChain(from: group.id)
+            repeatChains[group.id] = chain.filter(\.isRepeat)
+        }
+        for question in template.questions {
+            let chain = template.groupChain(of: question)
+            groupChains[question.id] = chain
+            repeatChains[question.id] = chain.filter(\.isRepeat)
+        }
+        self.groupChains = groupChains
+        self.repeatChains = repeatChains
+        var readers: [String: [String]] = [:]
+        for question in template.questions {
+            for name in question.logic.calculation?.references ?? [] { readers[name, default: []].append(question.id) }
+        }
+        self.readers = readers
+    }
 
     /// One way a form breaks its template's logic.
     public struct Violation: Sendable, Equatable, CustomStringConvertible {
@@ -19,13 +117,16 @@ public struct FormLogic: Sendable {
             case constraint
             /// A required question has no value.
             case required
-            /// A question that is not relevant holds an answer.
+            /// A question that is not relevant (or an instance that does not exist) holds an answer.
             case notRelevant
             /// A calculated value is not what the calculation gives.
             case calculation
             /// An expression could not be evaluated (a limit, a bad regex from an answer).
             case evaluation
+            /// A repeat's instances are not what the template allows.
+            case instances
         }
+        /// The answer's path (`trees[2]/cbh`), or the repeat's.
         public var question: String
         public var kind: Kind
         public var message: String
@@ -56,57 +157,231 @@ public struct FormLogic: Sendable {
         }
     }
 
-    /// The value `${name}` reads: the question's answer. The hook a repeat's path will extend.
-    func resolve(_ name: String, in answers: [String: Answer]) -> ExpressionValue {
-        .string(Self.string(of: answers[name]?.value))
+    /// How deep reading a name may go through repeat counts that read other names.
+    static let maxResolutionDepth = 24
+
+    /// The value `${name}` reads in `instance`: the question of the same instance; every
+    /// instance's (`.nodes`) for a question in a repeat the instance is not in; one node per
+    /// instance for a repeat.
+    func resolve(_ name: String, at instance: [InstanceStep], in form: Form, now: Date, depth: Int) throws(ExpressionError) -> ExpressionValue {
+        guard depth < Self.maxResolutionDepth else {
+            throw ExpressionError(.tooMuchWork, at: nil, "reading ${\(name)} goes through more than \(Self.maxResolutionDepth) repeat counts")
+        }
+        let chain = repeatChains[name] ?? []
+        let isQuestion = questionIndex[name] != nil
+        if isQuestion, chain.isEmpty { return .string(Self.string(of: form.answers[name]?.value)) }
+        if !isQuestion, groupsByID[name]?.isRepeat != true { return .string("") }
+        // The steps the reading instance shares with the name's repeats, then every instance of the rest.
+        let inner = isQuestion ? chain : Array(chain.dropLast())
+        var prefixes: [[InstanceStep]] = [[]]
+        var expanded = false
+        for (depthIndex, group) in inner.enumerated() {
+            if !expanded, depthIndex < instance.count, instance[depthIndex].repeatID == group.id {
+                prefixes = prefixes.map { $0 + [instance[depthIndex]] }
+            } else {
+                expanded = true
+                var next: [[InstanceStep]] = []
+                for prefix in prefixes {
+                    let count = try instanceCount(group, in: prefix, form: form, now: now, depth: depth + 1)
+                    for number in stride(from: 1, through: count, by: 1) { next.append(prefix + [InstanceStep(group.id, number)]) }
+                }
+                prefixes = next
+            }
+        }
+        guard isQuestion else {
+            guard let group = chain.last else { return .nodes([]) }
+            var nodes: [String] = []
+            for prefix in prefixes {
+                let count = try instanceCount(group, in: prefix, form: form, now: now, depth: depth + 1)
+                nodes += Array(repeating: "", count: count)
+            }
+            return .nodes(nodes)
+        }
+        let values = prefixes.map { Self.string(of: form.answers[AnswerPath(name, in: $0).description]?.value) }
+        return expanded ? .nodes(values) : .string(values.first ?? "")
     }
 
     /// The moment `today()` and `now()` read: when the form was submitted, once it is (so the
     /// server recomputes what `mi submit` computed), else `now`.
     public static func moment(of form: Form, now: Date) -> Date { form.submittedAt ?? now }
 
-    func context(_ form: Form, now: Date, current: ExpressionValue = .string("")) -> ExpressionContext {
-        let answers = form.answers
-        return ExpressionContext(temporal: form.temporalContext(now: Self.moment(of: form, now: now)), current: current) { name throws(ExpressionError) in
-            self.resolve(name, in: answers)
+    func context(_ form: Form, now: Date, at instance: [InstanceStep] = [], current: ExpressionValue = .string(""),
+                 depth: Int = 0) -> ExpressionContext {
+        ExpressionContext(temporal: form.temporalContext(now: Self.moment(of: form, now: now)), current: current,
+                          position: instance.last?.index) { name throws(ExpressionError) in
+            try self.resolve(name, at: instance, in: form, now: now, depth: depth)
         }
+    }
+
+    // MARK: - Repeats and the layout
+
+    /// How many instances `group` (a repeat) has in the parent instance `parent`: its
+    /// `repeatCount` (an expression's value rounded down, from 0 to `QuestionGroup.maxInstances`),
+    /// or as many as were added (`Form.repeats`).
+    public func instanceCount(_ group: QuestionGroup, in parent: [InstanceStep], form: Form, now: Date = Date()) -> Int {
+        (try? instanceCount(group, in: parent, form: form, now: now, depth: 0)) ?? 0
+    }
+
+    func instanceCount(_ group: QuestionGroup, in parent: [InstanceStep], form: Form, now: Date, depth: Int) throws(ExpressionError) -> Int {
+        switch group.repeatCount {
+        case nil: return min(max(form.repeats[AnswerPath.countKey(group.id, in: parent)] ?? 0, 0), QuestionGroup.maxInstances)
+        case .fixed(let count)?: return count
+        case .expression(let expression)?:
+            let number = try expression.evaluate(in: context(form, now: now, at: parent, depth: depth)).numberValue()
+            guard number.isFinite, number > 0 else { return 0 }
+            return Int(min(number.rounded(.down), Double(QuestionGroup.maxInstances)))
+        }
+    }
+
+    /// What a repeat's `repeatCount` asks for before it is held to `maxInstances`: for the
+    /// message of a count past it.
+    func requestedCount(_ group: QuestionGroup, in parent: [InstanceStep], form: Form, now: Date) -> Double? {
+        guard case .expression(let expression)? = group.repeatCount else { return nil }
+        return try? expression.evaluate(in: context(form, now: now, at: parent)).numberValue()
+    }
+
+    /// The form laid out as it is asked, every repeat with its instances.
+    public func layout(of form: Form, now: Date = Date()) -> [FormNode] {
+        func nodes(_ items: [TemplateItem], _ instance: [InstanceStep]) -> [FormNode] {
+            items.map { item -> FormNode in
+                switch item {
+                case .question(let question, let index):
+                    return .question(AnswerSlot(question: question, instance: instance, index: index))
+                case .group(let group, let children):
+                    guard group.isRepeat else { return .group(group, instance: instance, children: nodes(children, instance)) }
+                    let count = instanceCount(group, in: instance, form: form, now: now)
+                    let instances = stride(from: 1, through: count, by: 1).map { number -> RepeatInstance in
+                        let steps = instance + [InstanceStep(group.id, number)]
+                        return RepeatInstance(instance: steps, children: nodes(children, steps))
+                    }
+                    return .repeat(group, parent: instance, instances: instances)
+                }
+            }
+        }
+        return nodes(template.items, [])
+    }
+
+    /// Every answer's place in the form, in the order asked: a flat form's questions, each
+    /// repeat's questions once per instance.
+    public func slots(in form: Form, now: Date = Date()) -> [AnswerSlot] {
+        guard template.hasRepeats else { return template.questions.enumerated().map { AnswerSlot(question: $0.element, index: $0.offset) } }
+        var result: [AnswerSlot] = []
+        func walk(_ nodes: [FormNode]) {
+            for node in nodes {
+                switch node {
+                case .question(let slot): result.append(slot)
+                case .group(_, _, let children): walk(children)
+                case .repeat(_, _, let instances): for instance in instances { walk(instance.children) }
+                }
+            }
+        }
+        walk(layout(of: form, now: now))
+        return result
+    }
+
+    /// The slots of one question: one per instance of the repeats around it.
+    func slots(of question: Question, in form: Form, now: Date) -> [AnswerSlot] {
+        let index = questionIndex[question.id] ?? 0
+        var prefixes: [[InstanceStep]] = [[]]
+        for group in repeatChains[question.id] ?? [] {
+            prefixes = prefixes.flatMap { prefix in
+                stride(from: 1, through: instanceCount(group, in: prefix, form: form, now: now), by: 1).map { prefix + [InstanceStep(group.id, $0)] }
+            }
+        }
+        return prefixes.map { AnswerSlot(question: question, instance: $0, index: index) }
+    }
+
+    /// The slot a path names, when the question exists and the path's repeats are the
+    /// question's (whether the instances exist is not checked).
+    public func slot(at path: AnswerPath) -> AnswerSlot? {
+        guard let index = questionIndex[path.name], let chain = repeatChains[path.name],
+              chain.map(\.id) == path.instance.map(\.repeatID) else { return nil }
+        return AnswerSlot(question: template.questions[index], instance: path.instance, index: index)
+    }
+
+    /// The repeats around a question or a repeat (a repeat includes itself), outermost first.
+    public func repeatChain(of name: String) -> [QuestionGroup] { repeatChains[name] ?? [] }
+
+    /// Whether every instance of `instance` exists in `form`.
+    public func instanceExists(_ instance: [InstanceStep], in form: Form, now: Date = Date()) -> Bool {
+        for (depth, step) in instance.enumerated() {
+            guard let group = groupsByID[step.repeatID],
+                  step.index >= 1, step.index <= instanceCount(group, in: Array(instance.prefix(depth)), form: form, now: now) else { return false }
+        }
+        return true
     }
 
     // MARK: - Questions
 
-    /// Whether the question is asked: its `relevant` is true (or it has none). An expression
-    /// that cannot be evaluated leaves the question relevant, so nothing is hidden by mistake.
+    /// Whether a group (or one instance of a repeat) is shown: its `relevant` and those of the
+    /// groups around it are true. `instance` is the group's own instance (a repeat's includes
+    /// its own step).
+    public func isRelevant(group: QuestionGroup, at instance: [InstanceStep], in form: Form, now: Date = Date()) -> Bool {
+        for outer in template.groupChain(from: group.id) {
+            guard let relevant = outer.relevant else { continue }
+            let depth = (repeatChains[outer.id] ?? []).count
+            if (try? relevant.evaluateBoolean(in: context(form, now: now, at: Array(instance.prefix(depth))))) == false { return false }
+        }
+        return true
+    }
+
+    /// Whether the answer at `slot` is asked: its question's `relevant` (or none) and every
+    /// group's around it are true. An expression that cannot be evaluated leaves it relevant,
+    /// so nothing is hidden by mistake.
+    public func isRelevant(_ slot: AnswerSlot, in form: Form, now: Date = Date()) -> Bool {
+        for group in groupChains[slot.question.id] ?? [] {
+            guard let relevant = group.relevant else { continue }
+            let depth = (repeatChains[group.id] ?? []).count
+            if (try? relevant.evaluateBoolean(in: context(form, now: now, at: Array(slot.instance.prefix(depth))))) == false { return false }
+        }
+        guard let relevant = slot.question.logic.relevant else { return true }
+        return (try? relevant.evaluateBoolean(in: context(form, now: now, at: slot.instance))) ?? true
+    }
+
+    /// A question outside every repeat as a slot.
+    func slot(_ question: Question) -> AnswerSlot {
+        AnswerSlot(question: question, index: questionIndex[question.id] ?? 0)
+    }
+
+    /// `isRelevant` of a question outside every repeat.
     public func isRelevant(_ question: Question, in form: Form, now: Date = Date()) -> Bool {
-        guard let relevant = question.logic.relevant else { return true }
-        return (try? relevant.evaluateBoolean(in: context(form, now: now))) ?? true
+        isRelevant(slot(question), in: form, now: now)
     }
 
     /// `required` as it stands: nil when the question has no `required` key (the seed's
     /// answer-or-comment rule applies), else whether a value is demanded.
-    public func isRequired(_ question: Question, in form: Form, now: Date = Date()) -> Bool? {
-        switch question.logic.required {
+    public func isRequired(_ slot: AnswerSlot, in form: Form, now: Date = Date()) -> Bool? {
+        switch slot.question.logic.required {
         case .unset: return nil
         case .always(let value): return value
-        case .when(let expression): return (try? expression.evaluateBoolean(in: context(form, now: now))) ?? true
+        case .when(let expression): return (try? expression.evaluateBoolean(in: context(form, now: now, at: slot.instance))) ?? true
         }
+    }
+
+    public func isRequired(_ question: Question, in form: Form, now: Date = Date()) -> Bool? {
+        isRequired(slot(question), in: form, now: now)
     }
 
     /// Whether the technician is asked the question (`mi fill`) and may answer it (`mi answer`):
     /// it takes an answer, is neither calculated nor read-only, and is relevant.
-    public func isAsked(_ question: Question, in form: Form, now: Date = Date()) -> Bool {
-        question.type.takesAnswer && question.logic.isAnsweredByHand && isRelevant(question, in: form, now: now)
+    public func isAsked(_ slot: AnswerSlot, in form: Form, now: Date = Date()) -> Bool {
+        slot.question.type.takesAnswer && slot.question.logic.isAnsweredByHand && isRelevant(slot, in: form, now: now)
     }
 
-    /// The logic's version of the answer-or-comment rule: whether the question is done. A
-    /// question without logic keys follows the seed's rule; one that is not relevant, computed
-    /// or read-only is done; `required: true` demands a value (a comment alone does not do);
-    /// `required: false` lets it be left empty.
-    public func isDone(_ question: Question, in form: Form, now: Date = Date()) -> Bool {
-        let answer = form.answer(for: question.id)
+    public func isAsked(_ question: Question, in form: Form, now: Date = Date()) -> Bool {
+        isAsked(slot(question), in: form, now: now)
+    }
+
+    /// The logic's version of the answer-or-comment rule: whether the answer at `slot` is done.
+    /// A question without logic keys, outside any relevance, follows the seed's rule; one that is
+    /// not relevant, computed or read-only is done; `required: true` demands a value (a comment
+    /// alone does not do); `required: false` lets it be left empty.
+    public func isDone(_ slot: AnswerSlot, in form: Form, now: Date = Date()) -> Bool {
+        let question = slot.question
+        let answer = form.answer(for: slot.key)
         guard question.type.takesAnswer else { return true }
-        guard !question.logic.isEmpty else { return question.type.isDone(answer) }
-        guard question.logic.isAnsweredByHand, isRelevant(question, in: form, now: now) else { return true }
-        switch isRequired(question, in: form, now: now) {
+        guard question.logic.isAnsweredByHand, isRelevant(slot, in: form, now: now) else { return true }
+        switch isRequired(slot, in: form, now: now) {
         case nil: return question.type.isDone(answer)
         case false?: return answer.draft == nil
         case true?:
@@ -116,13 +391,17 @@ public struct FormLogic: Sendable {
         }
     }
 
-    /// The message of the question's constraint when `value` breaks it (nil when it holds, or
-    /// there is none). `.` is `value`.
-    /// A multiple choice's `choiceFilter` is checked here too: an option it does not offer is
-    /// refused.
-    public func constraintProblem(_ question: Question, value: AnswerValue, in form: Form, now: Date = Date()) -> String? {
+    public func isDone(_ question: Question, in form: Form, now: Date = Date()) -> Bool {
+        isDone(slot(question), in: form, now: now)
+    }
+
+    /// The message of the question's constraint when `value` breaks it at `slot` (nil when it
+    /// holds, or there is none). `.` is `value`. A multiple choice's `choiceFilter` is checked
+    /// here too: an option it does not offer is refused.
+    public func constraintProblem(_ slot: AnswerSlot, value: AnswerValue, in form: Form, now: Date = Date()) -> String? {
+        let question = slot.question
         if question.logic.choiceFilter != nil, case .choices(let chosen) = value,
-           let offered = choiceNames(question, in: form, now: now) {
+           let offered = choiceNames(slot, in: form, now: now) {
             let refused = chosen.filter { !offered.contains($0) }
             if !refused.isEmpty {
                 return "\(refused.map { "'\($0)'" }.joined(separator: ", ")) is not offered here (choice filter \(question.logic.choiceFilterText ?? "")); choose from: \(offered.joined(separator: ", "))"
@@ -131,11 +410,15 @@ public struct FormLogic: Sendable {
         guard let constraint = question.logic.constraint else { return nil }
         let current = ExpressionValue.string(Self.string(of: value))
         do {
-            if try constraint.evaluateBoolean(in: context(form, now: now, current: current)) { return nil }
+            if try constraint.evaluateBoolean(in: context(form, now: now, at: slot.instance, current: current)) { return nil }
         } catch {
             return "the constraint \(constraint.text) could not be checked: \(error)"
         }
         return constraintMessage(question)
+    }
+
+    public func constraintProblem(_ question: Question, value: AnswerValue, in form: Form, now: Date = Date()) -> String? {
+        constraintProblem(slot(question), value: value, in: form, now: now)
     }
 
     /// The template's `constraintMessage`, or a default naming the constraint.
@@ -189,115 +472,189 @@ public struct FormLogic: Sendable {
         return cycles
     }
 
-    /// The value a calculation gives in `form`: nil when the question is not relevant or the
-    /// result is `''` or not a value the question's type takes.
-    func calculatedValue(_ question: Question, in form: Form, now: Date) throws(ExpressionError) -> AnswerValue? {
-        guard let calculation = question.logic.calculation, isRelevant(question, in: form, now: now) else { return nil }
-        let text = try calculation.evaluateString(in: context(form, now: now))
+    /// The value a calculation gives at `slot`: nil when it is not relevant or the result is
+    /// `''` or not a value the question's type takes.
+    func calculatedValue(_ slot: AnswerSlot, in form: Form, now: Date) throws(ExpressionError) -> AnswerValue? {
+        let question = slot.question
+        guard let calculation = question.logic.calculation, isRelevant(slot, in: form, now: now) else { return nil }
+        let text = try calculation.evaluateString(in: context(form, now: now, at: slot.instance))
         guard !text.isEmpty else { return nil }
         if question.type.holdsCalculation { return .text(text) }
-        let rules = AnswerRules(question: question, position: (template.index(of: question.id) ?? 0) + 1,
-                                count: template.questions.count, temporal: form.temporalContext(now: Self.moment(of: form, now: now)))
+        let rules = AnswerRules(question: question, position: slot.index + 1, count: template.questions.count,
+                                temporal: form.temporalContext(now: Self.moment(of: form, now: now)), path: slot.key)
         return try? question.type.value(fromLine: text, rules: rules)
     }
 
-    /// `form` with every calculation recomputed from its inputs, in dependency order (a value
-    /// that cannot be computed is left empty). Form.json's values are never trusted.
-    public func recalculated(_ form: Form, now: Date = Date()) -> Form {
-        var result = form
-        for question in calculationOrder {
-            let value = try? calculatedValue(question, in: result, now: now)
-            var answer = result.answer(for: question.id)
-            guard answer.value != value else { continue }
-            answer.value = value
-            result.answers[question.id] = answer.value == nil && answer.comment == nil && answer.media.isEmpty ? nil : answer
+    /// The calculations that read any of `names`, directly or through other calculations.
+    func calculations(reading names: some Sequence<String>) -> Set<String> {
+        var result: Set<String> = []
+        var pending = Array(names)
+        while let name = pending.popLast() {
+            for reader in readers[name] ?? [] where result.insert(reader).inserted { pending.append(reader) }
         }
         return result
     }
 
-    /// The answers a new form starts with: each `default`, then the calculations.
-    public func withDefaults(_ form: Form, now: Date = Date()) -> Form {
+    /// `form` with calculations recomputed from their inputs, in dependency order (a value that
+    /// cannot be computed is left empty). Form.json's values are never trusted. With `changed`
+    /// (the ids of the questions whose answers changed), only the calculations that depend on
+    /// them are evaluated again; without, all of them.
+    public func recalculated(_ form: Form, now: Date = Date(), changed: Set<String>? = nil) -> Form {
+        let affected = changed.map { calculations(reading: $0) }
         var result = form
-        for (index, question) in template.questions.enumerated() {
-            guard let text = question.logic.defaultValue, result.answers[question.id]?.value == nil else { continue }
-            let rules = AnswerRules(question: question, position: index + 1, count: template.questions.count,
-                                    temporal: form.temporalContext(now: now))
-            guard let value = try? question.type.value(fromLine: text, rules: rules) else { continue }
-            var answer = result.answer(for: question.id)
+        for question in calculationOrder where affected?.contains(question.id) ?? true {
+            for slot in slots(of: question, in: result, now: now) {
+                let value = try? calculatedValue(slot, in: result, now: now)
+                var answer = result.answer(for: slot.key)
+                guard answer.value != value else { continue }
+                answer.value = value
+                result.answers[slot.key] = answer.value == nil && answer.comment == nil && answer.media.isEmpty ? nil : answer
+            }
+        }
+        return result
+    }
+
+    /// The answers a new form (or, with `under`, a new instance) starts with: each `default`,
+    /// then the calculations.
+    public func withDefaults(_ form: Form, now: Date = Date(), under instance: [InstanceStep]? = nil) -> Form {
+        var result = form
+        for slot in slots(in: form, now: now) {
+            if let instance, Array(slot.instance.prefix(instance.count)) != instance || slot.instance.count < instance.count { continue }
+            guard let text = slot.question.logic.defaultValue, result.answers[slot.key]?.value == nil else { continue }
+            let rules = AnswerRules(question: slot.question, position: slot.index + 1, count: template.questions.count,
+                                    temporal: form.temporalContext(now: now), path: slot.key)
+            guard let value = try? slot.question.type.value(fromLine: text, rules: rules) else { continue }
+            var answer = result.answer(for: slot.key)
             answer.value = value
-            result.answers[question.id] = answer
+            result.answers[slot.key] = answer
         }
         return recalculated(result, now: now)
     }
 
     // MARK: - Submission
 
-    /// The questions that are not relevant but hold a value (or a table being typed), in
-    /// template order: what submission clears.
+    /// The answers that are not submitted, by key, in order: values of questions that are not
+    /// relevant (and tables being typed), then values kept for instances that no longer exist
+    /// (a repeat count lowered) or paths that name nothing in the template. What submission clears.
     public func irrelevantAnswers(in form: Form, now: Date = Date()) -> [String] {
-        template.questions.filter { question in
-            let answer = form.answer(for: question.id)
-            return (answer.value != nil || answer.draft != nil) && question.logic.calculation == nil
-                && !isRelevant(question, in: form, now: now)
-        }.map(\.id)
+        let slots = slots(in: form, now: now)
+        var result = slots.filter { slot in
+            let answer = form.answer(for: slot.key)
+            return (answer.value != nil || answer.draft != nil) && slot.question.logic.calculation == nil
+                && !isRelevant(slot, in: form, now: now)
+        }.map(\.key)
+        result += strayAnswers(in: form, slots: slots)
+        return result
+    }
+
+    /// The keys holding a value that no slot of the form has, sorted.
+    func strayAnswers(in form: Form, slots: [AnswerSlot]) -> [String] {
+        guard form.answers.count > 0 else { return [] }
+        let keys = Set(slots.map(\.key))
+        return form.answers.filter { !keys.contains($0.key) && ($0.value.value != nil || $0.value.draft != nil) }.map(\.key).sorted()
     }
 
     /// `form` as it is submitted: the values of questions that are not relevant removed
     /// (again until relevance settles, since a removed value may change another's) and the
-    /// calculations recomputed. Returns the ids cleared.
+    /// calculations recomputed. Returns the keys cleared.
     public func preparedForSubmission(_ form: Form, now: Date = Date()) -> (form: Form, cleared: [String]) {
         var result = recalculated(form, now: now)
         var cleared: [String] = []
         for _ in 0...template.questions.count {
             let irrelevant = irrelevantAnswers(in: result, now: now)
             if irrelevant.isEmpty { break }
-            for id in irrelevant {
-                var answer = result.answer(for: id)
+            for key in irrelevant {
+                var answer = result.answer(for: key)
                 answer.value = nil
                 answer.draft = nil
-                result.answers[id] = answer.comment == nil && answer.media.isEmpty ? nil : answer
-                if !cleared.contains(id) { cleared.append(id) }
+                result.answers[key] = answer.comment == nil && answer.media.isEmpty ? nil : answer
+                if !cleared.contains(key) { cleared.append(key) }
             }
             result = recalculated(result, now: now)
         }
         return (result, cleared)
     }
 
-    /// Everything in `form` that breaks the template's logic, in template order: a value kept
-    /// for a question that is not relevant, a constraint broken, a calculated value other than
-    /// the calculation's, and (`requireAnswers`) a required question without a value. What
-    /// `mi submit` refuses and mi-server refuses with 422.
+    /// Everything in `form` that breaks the template's logic, in the order asked: a value kept
+    /// for a question that is not relevant (or in an instance that does not exist), a constraint
+    /// broken, a calculated value other than the calculation's, a repeat count past the limit,
+    /// and (`requireAnswers`) a required question without a value. What `mi submit` refuses and
+    /// mi-server refuses with 422.
     public func violations(in form: Form, now: Date = Date(), requireAnswers: Bool = true) -> [Violation] {
         var result: [Violation] = []
-        for question in template.questions where question.type.takesAnswer {
-            let answer = form.answer(for: question.id)
-            let relevant = isRelevant(question, in: form, now: now)
+        result += instanceViolations(in: form, now: now)
+        let slots = slots(in: form, now: now)
+        for slot in slots where slot.question.type.takesAnswer {
+            let question = slot.question
+            let answer = form.answer(for: slot.key)
             if question.logic.calculation != nil {
                 do {
-                    let expected = try calculatedValue(question, in: form, now: now)
+                    let expected = try calculatedValue(slot, in: form, now: now)
                     if expected != answer.value {
-                        result.append(Violation(question: question.id, kind: .calculation,
+                        result.append(Violation(question: slot.key, kind: .calculation,
                             message: "the calculated value is \(Self.quoted(answer.value)) but its calculation \(question.logic.calculation?.text ?? "") gives \(Self.quoted(expected))"))
                     }
                 } catch {
-                    result.append(Violation(question: question.id, kind: .evaluation, message: "the calculation could not be evaluated: \(error)"))
+                    result.append(Violation(question: slot.key, kind: .evaluation, message: "the calculation could not be evaluated: \(error)"))
                 }
                 continue
             }
-            guard relevant else {
+            guard isRelevant(slot, in: form, now: now) else {
                 if answer.value != nil {
-                    result.append(Violation(question: question.id, kind: .notRelevant,
-                        message: "the question is not relevant (\(question.logic.relevant?.text ?? "")) but holds an answer"))
+                    let why = question.logic.relevant.map { "(\($0.text))" } ?? "(its group is not relevant)"
+                    result.append(Violation(question: slot.key, kind: .notRelevant,
+                        message: "the question is not relevant \(why) but holds an answer"))
                 }
                 continue
             }
-            if let value = answer.value, let message = constraintProblem(question, value: value, in: form, now: now) {
-                result.append(Violation(question: question.id, kind: .constraint, message: message))
+            if let value = answer.value, let message = constraintProblem(slot, value: value, in: form, now: now) {
+                result.append(Violation(question: slot.key, kind: .constraint, message: message))
             }
-            if requireAnswers, isRequired(question, in: form, now: now) == true, !isDone(question, in: form, now: now) {
-                result.append(Violation(question: question.id, kind: .required, message: requiredMessage(question)))
+            if requireAnswers, isRequired(slot, in: form, now: now) == true, !isDone(slot, in: form, now: now) {
+                result.append(Violation(question: slot.key, kind: .required, message: requiredMessage(question)))
             }
         }
+        for key in strayAnswers(in: form, slots: slots) {
+            let message: String
+            if let path = AnswerPath(parsing: key), slot(at: path) != nil {
+                message = "the answer is in an instance the form does not have (\(AnswerPath.prefix(path.instance).dropLast()))"
+            } else {
+                message = "the template has no question at this path"
+            }
+            result.append(Violation(question: key, kind: .notRelevant, message: message))
+        }
+        return result
+    }
+
+    /// Open repeats' counts that name no repeat, or go past `QuestionGroup.maxInstances`, and
+    /// counts from expressions that ask for more than it.
+    func instanceViolations(in form: Form, now: Date) -> [Violation] {
+        var result: [Violation] = []
+        for (key, count) in form.repeats.sorted(by: { $0.key < $1.key }) {
+            guard let path = AnswerPath(parsing: key), let group = groupsByID[path.name], group.isRepeat, group.repeatCount == nil,
+                  (repeatChains[group.id] ?? []).dropLast().map(\.id) == path.instance.map(\.repeatID) else {
+                result.append(Violation(question: key, kind: .instances, message: "the form counts instances of a repeat the template does not have (an open repeat without a count)"))
+                continue
+            }
+            if count > QuestionGroup.maxInstances {
+                result.append(Violation(question: key, kind: .instances, message: "\(count) instances; a repeat has at most \(QuestionGroup.maxInstances)"))
+            }
+        }
+        func walk(_ nodes: [FormNode]) {
+            for node in nodes {
+                switch node {
+                case .question: break
+                case .group(_, _, let children): walk(children)
+                case .repeat(let group, let parent, let instances):
+                    if let asked = requestedCount(group, in: parent, form: form, now: now), asked.isFinite, asked >= Double(QuestionGroup.maxInstances + 1) {
+                        result.append(Violation(question: AnswerPath.countKey(group.id, in: parent), kind: .instances,
+                            message: "the count \(group.repeatCount?.text ?? "") gives \(ExpressionValue.format(asked)) instances; a repeat has at most \(QuestionGroup.maxInstances)"))
+                    }
+                    for instance in instances { walk(instance.children) }
+                }
+            }
+        }
+        walk(layout(of: form, now: now))
         return result
     }
 
@@ -307,30 +664,35 @@ public struct FormLogic: Sendable {
 
     // MARK: - Choice filters
 
-    /// The options of a multiple-choice question its `choiceFilter` lets through in `form`
+    /// The options of a multiple-choice question its `choiceFilter` lets through at `slot`
     /// (an option's attributes are the filter's bare names); all options when it has no filter.
-    public func choiceNames(_ question: Question, in form: Form, now: Date = Date()) -> [String]? {
+    public func choiceNames(_ slot: AnswerSlot, in form: Form, now: Date = Date()) -> [String]? {
+        let question = slot.question
         guard let choices = question.type.filterableChoices else { return nil }
         guard let filter = question.logic.choiceFilter else { return choices.map(\.name) }
-        let base = context(form, now: now)
+        let base = context(form, now: now, at: slot.instance)
         return choices.filter { option in
             var local = base
-            let answers = form.answers
             let attributes = option.attributes.merging(["name": option.name, "label": option.label]) { _, own in own }
+            let instance = slot.instance
             local.resolve = { name throws(ExpressionError) in
                 if name.hasPrefix(QuestionLogic.optionPrefix) {
                     return .string(attributes[String(name.dropFirst(QuestionLogic.optionPrefix.count))] ?? "")
                 }
-                return self.resolve(name, in: answers)
+                return try self.resolve(name, at: instance, in: form, now: now, depth: 0)
             }
             local.current = .string(option.name)
             return (try? filter.evaluateBoolean(in: local)) ?? false
         }.map(\.name)
     }
+
+    public func choiceNames(_ question: Question, in form: Form, now: Date = Date()) -> [String]? {
+        choiceNames(slot(question), in: form, now: now)
+    }
 }
 
 /// A form that breaks its template's logic (`FormLogic.violations`): every problem, each with
-/// its question and message.
+/// its question's path and message.
 public struct FormLogicError: ClassifiedError, Sendable, Equatable {
     public var form: String
     public var violations: [FormLogic.Violation]

@@ -128,20 +128,27 @@ public struct QuestionLogic: Sendable, Equatable {
 
     // MARK: - Reading and writing
 
+    /// The expression under `key`, parsed (nil when absent); a problem names the key and the
+    /// position in the expression.
+    static func expression(_ object: [String: JSONValue], _ key: TemplateKeys.Key, label: String,
+                           validator: inout TemplateValidator) -> Expression? {
+        guard let value = object[validator.keys[key]], value != .null else { return nil }
+        guard let text = value.stringValue, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            validator.problem(label, key, "expected an expression in a string, found \(validator.describe(value))")
+            return nil
+        }
+        do {
+            return try Expression(text, limits: .standard)
+        } catch {
+            validator.problem(label, key, "\(error) in \"\(DisplayText.escaped(text))\"")
+            return nil
+        }
+    }
+
     static func decode(_ object: [String: JSONValue], question label: String, validator: inout TemplateValidator) -> QuestionLogic {
         var logic = QuestionLogic()
         func expression(_ key: TemplateKeys.Key) -> Expression? {
-            guard let value = object[validator.keys[key]], value != .null else { return nil }
-            guard let text = value.stringValue, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-                validator.problem(label, key, "expected an expression in a string, found \(validator.describe(value))")
-                return nil
-            }
-            do {
-                return try Expression(text, limits: .standard)
-            } catch {
-                validator.problem(label, key, "\(error) in \"\(DisplayText.escaped(text))\"")
-                return nil
-            }
+            Self.expression(object, key, label: label, validator: &validator)
         }
         func text(_ key: TemplateKeys.Key) -> String? {
             guard let value = object[validator.keys[key]], value != .null else { return nil }

@@ -16,9 +16,13 @@ public struct Template: Sendable, Equatable {
     /// `mi new` records where the form was started (`"captureLocation": true`): from gpsd, or
     /// typed with `--location`; the form is started without one when none is available.
     public var captureLocation: Bool
+    /// Its groups and repeats (`QuestionGroup`), in the order they open; each question names
+    /// the innermost one it stands in (`Question.group`). Empty for a flat template.
+    public var groups: [QuestionGroup]
 
     public init(id: String, title: String, version: Int, questions: [Question], scoring: Scoring? = nil,
-                oncePerUser: Bool = false, consent: String? = nil, captureLocation: Bool = false) {
+                oncePerUser: Bool = false, consent: String? = nil, captureLocation: Bool = false,
+                groups: [QuestionGroup] = []) {
         self.id = id
         self.title = title
         self.version = version
@@ -27,6 +31,7 @@ public struct Template: Sendable, Equatable {
         self.oncePerUser = oncePerUser
         self.consent = consent
         self.captureLocation = captureLocation
+        self.groups = groups
     }
 
     /// Lowercase hex SHA-256 of the consent text's UTF-8 bytes: what an acceptance records.
@@ -41,8 +46,9 @@ public struct Template: Sendable, Equatable {
     /// The questions that take an answer (all but notes): what "N of M questions done" counts.
     public var answerableCount: Int { questions.reduce(0) { $0 + ($1.type.takesAnswer ? 1 : 0) } }
 
-    /// Whether any question has form logic: a template without behaves exactly as before.
-    public var hasLogic: Bool { questions.contains { !$0.logic.isEmpty } }
+    /// Whether any question has form logic, or the template has groups or repeats: a template
+    /// without behaves exactly as before.
+    public var hasLogic: Bool { !groups.isEmpty || questions.contains { !$0.logic.isEmpty } }
 
     public func question(id: String) -> Question? { questions.first { $0.id == id } }
     public func index(of questionID: String) -> Int? { questions.firstIndex { $0.id == questionID } }
@@ -60,14 +66,19 @@ public struct Question: Sendable, Equatable {
     /// Its form logic (`relevant`, `constraint`, `required`, `calculation`, …): `.none` for a
     /// question without, which behaves as questions always have.
     public var logic: QuestionLogic
+    /// The id of the innermost group or repeat it stands in (`Template.groups`); nil at the
+    /// template's top level.
+    public var group: String?
 
-    public init(id: String, text: String, help: String? = nil, image: String? = nil, kind: Kind, logic: QuestionLogic = .none) {
+    public init(id: String, text: String, help: String? = nil, image: String? = nil, kind: Kind, logic: QuestionLogic = .none,
+                group: String? = nil) {
         self.id = id
         self.text = text
         self.help = help
         self.image = image
         self.kind = kind
         self.logic = logic
+        self.group = group
     }
 
     /// The extensions a question's image may have.

@@ -42,7 +42,7 @@ public struct TemplateCoding: Sendable {
             keys[.id]: .string(template.id),
             keys[.title]: .string(template.title),
             keys[.version]: .number(Double(template.version)),
-            keys[.questions]: .array(template.questions.map(encode)),
+            keys[.questions]: .array(encodeItems(template)),
         ]
         if let scoring = template.scoring { object[keys[.scoring]] = .string(scoring.rawValue) }
         if template.oncePerUser { object[keys[.oncePerUser]] = .bool(true) }
@@ -55,6 +55,30 @@ public struct TemplateCoding: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(encode(template))
+    }
+
+    /// The questions with their groups and repeats nested as the template wrote them.
+    private func encodeItems(_ template: Template) -> [JSONValue] {
+        func encode(_ item: TemplateItem) -> JSONValue {
+            switch item {
+            case .question(let question, _): return self.encode(question)
+            case .group(let group, let items):
+                var object: [String: JSONValue] = [
+                    keys[.id]: .string(group.id),
+                    keys[.type]: .string(keys[group.isRepeat ? .repeat : .group]),
+                    keys[.questions]: .array(items.map(encode)),
+                ]
+                if let text = group.text { object[keys[.text]] = .string(text) }
+                if let relevant = group.relevant { object[keys[.relevant]] = .string(relevant.text) }
+                switch group.repeatCount {
+                case nil: break
+                case .fixed(let count)?: object[keys[.repeatCount]] = .number(Double(count))
+                case .expression(let expression)?: object[keys[.repeatCount]] = .string(expression.text)
+                }
+                return .object(object)
+            }
+        }
+        return template.items.map(encode)
     }
 
     private func encode(_ question: Question) -> JSONValue {
@@ -120,20 +144,13 @@ public struct TemplateValidator {
             }
         }
         var questions: [Question] = []
+        var groups: [QuestionGroup] = []
         switch object[keys[.questions]] {
         case nil: problem(nil, .questions, "missing")
         case .array(let array)?:
             if array.isEmpty { problem(nil, .questions, "a template needs at least one question") }
             var seen: Set<String> = []
-            for (index, element) in array.enumerated() {
-                // The id is compared before the rest is read, so a repeated id is reported even
-                // while the question has other problems (an empty text, say).
-                if let id = element.objectValue?[keys[.id]]?.stringValue, !id.isEmpty, !seen.insert(id).inserted {
-                    problem(id, .id, "duplicate question id (question \(index + 1))")
-                }
-                guard let question = question(element, position: index + 1) else { continue }
-                questions.append(question)
-            }
+            items(array, in: nil, questions: &questions, groups: &groups, seen: &seen)
         case let value?: problem(nil, .questions, "expected an array, found \(value.kindDescription)")
         }
         var scoring: Scoring?
@@ -173,12 +190,86 @@ public struct TemplateValidator {
         }
         guard let id, let title, let version else { return nil }
         let template = Template(id: id, title: title, version: version, questions: questions, scoring: scoring,
-                                oncePerUser: oncePerUser, consent: consent, captureLocation: captureLocation)
+                                oncePerUser: oncePerUser, consent: consent, captureLocation: captureLocation, groups: groups)
         if problems.isEmpty { checkLogic(template) }
         if let scoring, problems.isEmpty {
             for (question, message) in scoring.problems(in: template) { problem(question, .scoring, message) }
         }
         return template
+    }
+
+    /// The entries of a `questions` array (of the template, a group or a repeat): questions,
+    /// and groups and repeats read with their own questions, in order. Ids are unique across
+    /// the whole template, questions and groups alike.
+    mutating func items(_ array: [JSONValue], in parent: QuestionGroup?, questions: inout [Question],
+                        groups: inout [QuestionGroup], seen: inout Set<String>) {
+        for (index, element) in array.enumerated() {
+            // The id is compared before the rest is read, so a repeated id is reported even
+            // while the question has other problems (an empty text, say).
+            if let id = element.objectValue?[keys[.id]]?.stringValue, !id.isEmpty, !seen.insert(id).inserted {
+                problem(id, .id, "duplicate question id (question \(index + 1)\(parent.map { " of \($0.kind.rawValue) \($0.id)" } ?? ""))")
+            }
+            let type = element.objectValue?[keys[.type]]?.stringValue
+            if let type, type == keys[.group] || type == keys[.repeat], let object = element.objectValue {
+                group(object, kind: type == keys[.group] ? .group : .repeat, position: index + 1, in: parent,
+                      questions: &questions, groups: &groups, seen: &seen)
+                continue
+            }
+            guard var question = question(element, position: index + 1) else { continue }
+            question.group = parent?.id
+            questions.append(question)
+        }
+    }
+
+    /// A group or repeat object and, after it, its questions.
+    mutating func group(_ object: [String: JSONValue], kind: QuestionGroup.Kind, position: Int, in parent: QuestionGroup?,
+                        questions: inout [Question], groups: inout [QuestionGroup], seen: inout Set<String>) {
+        let rawID = object[keys[.id]]?.stringValue
+        let label = (rawID?.isEmpty == false ? rawID : nil) ?? "#\(position)"
+        let id = string(object, .id, question: label)
+        if let id, let reason = SafeName.problem(id) { problem(label, .id, "\"\(SafeName.printable(id))\" cannot be a \(kind.rawValue) id: \(reason)") }
+        var text: String?
+        switch object[keys[.text]] {
+        case nil, .null?: break
+        case .string(let value)?:
+            if !value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                text = value
+                checkText(value, label, .text, field: "\(kind.rawValue)'s label", allowNewlines: true)
+            }
+        case let value?: problem(label, .text, "expected a string, found \(value.kindDescription)")
+        }
+        let relevant = QuestionLogic.expression(object, .relevant, label: label, validator: &self)
+        var repeatCount: QuestionGroup.RepeatCount?
+        switch object[keys[.repeatCount]] {
+        case nil, .null?: break
+        case let value? where kind == .group:
+            _ = value
+            problem(label, .repeatCount, "only a repeat has a count (make it {\"\(keys[.type])\": \"\(keys[.repeat])\"})")
+        case .number(let number)?:
+            if let count = JSONValue.number(number).integerValue, count >= 0, count <= QuestionGroup.maxInstances {
+                repeatCount = .fixed(count)
+            } else {
+                problem(label, .repeatCount, "expected a whole number from 0 to \(QuestionGroup.maxInstances), or an expression, found \(formatNumber(number))")
+            }
+        case .string?:
+            if let expression = QuestionLogic.expression(object, .repeatCount, label: label, validator: &self) {
+                repeatCount = .expression(expression)
+            }
+        case let value?: problem(label, .repeatCount, "expected a number or an expression, found \(value.kindDescription)")
+        }
+        let known = Set(TemplateKeys.Key.groupScope.map { keys[$0] })
+        for key in object.keys.sorted() where !known.contains(key) {
+            problem(label, nil, "a \(kind.rawValue) takes only \(TemplateKeys.Key.groupScope.map { "\"\(keys[$0])\"" }.joined(separator: ", ")); found \"\(DisplayText.escaped(key))\"")
+        }
+        let group = QuestionGroup(id: id ?? label, kind: kind, text: text, parent: parent?.id, relevant: relevant, repeatCount: repeatCount)
+        if id != nil { groups.append(group) }
+        switch object[keys[.questions]] {
+        case nil: problem(label, .questions, "missing (a \(kind.rawValue) holds questions)")
+        case .array(let array)?:
+            if array.isEmpty { problem(label, .questions, "a \(kind.rawValue) needs at least one question") }
+            items(array, in: group, questions: &questions, groups: &groups, seen: &seen)
+        case let value?: problem(label, .questions, "expected an array, found \(value.kindDescription)")
+        }
     }
 
     mutating func question(_ json: JSONValue, position: Int) -> Question? {
@@ -230,7 +321,22 @@ public struct TemplateValidator {
     /// (at its position in the expression), calculations do not depend on themselves, a
     /// `calculate` question has a calculation, and a `default` is an answer the question takes.
     mutating func checkLogic(_ template: Template) {
-        let ids = Set(template.questions.map(\.id))
+        let ids = Set(template.questions.map(\.id) + template.groups.map(\.id))
+        for group in template.groups {
+            for (key, expression) in group.expressions {
+                for error in expression.unknownReferences({ ids.contains($0) }) {
+                    problem(group.id, key, "\(error) in \"\(DisplayText.escaped(expression.text))\"")
+                }
+            }
+            // A repeat's count is read before its instances exist: it cannot read its own questions.
+            if case .expression(let expression)? = group.repeatCount {
+                let inside = Set(template.questions.filter { template.groupChain(of: $0).contains { $0.id == group.id } }.map(\.id))
+                    .union(template.groups.filter { template.groupChain(from: $0.id).contains { $0.id == group.id } }.map(\.id))
+                for name in expression.references where inside.contains(name) {
+                    problem(group.id, .repeatCount, "the count reads ${\(name)}, which stands inside the repeat itself")
+                }
+            }
+        }
         for (index, question) in template.questions.enumerated() {
             for (key, expression) in question.logic.expressions {
                 let attributes: Set<String> = question.type.filterableChoices.map { choices in

@@ -48,11 +48,11 @@ public struct TemplateKeys: Sendable, Equatable {
         /// The keys of objects inside questions' settings, each type's its own scope.
         static var nestedScopes: [[Key]] { QuestionTypes.all.map { $0.nestedKeys }.filter { !$0.isEmpty } }
         /// The values of `type`, in the registry's order.
-        static var typeNames: [Key] { QuestionTypes.all.map { $0.typeKey } }
+        static var typeNames: [Key] { QuestionTypes.all.map { $0.typeKey } + [.group, .repeat] }
 
         /// Every logical key: the template's, the questions', then the type names.
         public static var allCases: [Key] {
-            var keys = templateScope + questionScope.filter { $0 != .id }
+            var keys = templateScope + questionScope.filter { $0 != .id } + [.repeatCount]
             for key in nestedScopes.joined() where !keys.contains(key) { keys.append(key) }
             return keys + typeNames
         }
@@ -73,7 +73,7 @@ public struct TemplateKeys: Sendable, Equatable {
     /// Pairs of logical keys that would read the same JSON key in one object.
     func conflicts() -> [(Key, Key, String)] {
         var result: [(Key, Key, String)] = []
-        for scope in [Key.templateScope, Key.questionScope, Key.typeNames] + Key.nestedScopes {
+        for scope in [Key.templateScope, Key.questionScope, Key.groupScope, Key.typeNames] + Key.nestedScopes {
             var seen: [String: Key] = [:]
             for key in scope {
                 let name = self[key]

@@ -11,27 +11,33 @@ extension Workflow {
     public func attach(_ reference: String, question questionReference: String, files: [URL],
                        value: AnswerUpdate.Input? = nil, acceptingConsent: Bool = false) throws -> [MediaFile] {
         let (location, original) = try openForChange(reference)
-        let (index, question) = try Self.question(questionReference, in: original.template)
-        let rules = Self.rules(for: index, in: original)
+        var grown = original
+        let slot = try Self.slot(questionReference, in: &grown, adding: true, now: now())
+        let question = slot.question
+        let rules = Self.rules(for: slot, in: original)
         try rules.checkTakesAnswer()
         // Every file is checked before the first is copied, so a mistyped name attaches nothing.
         var isFolder: ObjCBool = false
         for file in files where !FileManager.default.fileExists(atPath: file.path, isDirectory: &isFolder) || isFolder.boolValue {
             throw WorkflowError.noSuchFile(file.path)
         }
-        try question.type.checkMedia(original.answer(for: question.id).media + files.map(\.lastPathComponent), rules: rules)
+        try question.type.checkMedia(original.answer(for: slot.key).media + files.map(\.lastPathComponent), rules: rules)
         let kinds = try files.map(MediaKind.of)
-        var form = original
+        var form = grown
+        if grown.repeats != original.repeats, form.template.hasLogic {
+            // The file is the first thing in a new instance: its calculations and defaults as any answer's.
+            try Self.checkLogic(of: [], in: &form, now: now(), structural: true)
+        }
         if acceptingConsent { form.acceptConsent(by: actor.name, at: now()) }
         if value != nil || question.type.answerMedia != nil { try Self.checkConsent(form, name: location.name) }
         if let value {
-            let changed = try Self.apply([AnswerUpdate(question: question.id, value: value)], to: &form)
+            let changed = try Self.apply([AnswerUpdate(question: slot.key, value: value)], to: &form)
             form.record(AuditEvent(at: now(), by: actor.name, action: .answered, questions: changed))
         }
         var attached: [MediaFile] = []
         for (file, kind) in zip(files, kinds) {
-            let name = try MediaNaming.nextName(questionIndex: index, extension: file.pathExtension.lowercased(),
-                                                form: form, questionID: question.id, folder: location.folder)
+            let name = try MediaNaming.nextName(questionIndex: slot.index, instance: slot.instance, extension: file.pathExtension.lowercased(),
+                                                form: form, folder: location.folder)
             let (temporary, bytes) = try DurableFile.streamCopy(from: file, into: location.folder)
             do {
                 try DurableFile.moveNoReplace(temporary, to: location.folder.appendingPathComponent(name))
@@ -39,22 +45,22 @@ extension Workflow {
                 try? FileManager.default.removeItem(at: temporary)
                 throw error
             }
-            var answer = form.answer(for: question.id)
+            var answer = form.answer(for: slot.key)
             answer.media.append(name)
-            form.answers[question.id] = answer
-            form.record(AuditEvent(at: now(), by: actor.name, action: .attached, questions: [question.id], media: name))
+            form.answers[slot.key] = answer
+            form.record(AuditEvent(at: now(), by: actor.name, action: .attached, questions: [slot.key], media: name))
             try store.save(form, at: location)
-            attached.append(MediaFile(name: name, questionID: question.id, kind: kind, bytes: bytes))
+            attached.append(MediaFile(name: name, questionID: slot.key, kind: kind, bytes: bytes))
         }
         return attached
     }
 
     /// The media of a form with their sizes on disk.
     public func media(of form: Form, at location: FormLocation) -> [MediaFile] {
-        form.template.questions.flatMap { question in
-            form.answer(for: question.id).media.map { name in
+        form.slots.flatMap { slot in
+            form.answer(for: slot.key).media.map { name in
                 let size = (try? FileManager.default.attributesOfItem(atPath: location.folder.appendingPathComponent(name).path))?[.size] as? NSNumber
-                return MediaFile(name: name, questionID: question.id,
+                return MediaFile(name: name, questionID: slot.key,
                                  kind: MediaKind(extension: (name as NSString).pathExtension) ?? .photo,
                                  bytes: size?.int64Value, missing: size == nil)
             }

@@ -96,6 +96,70 @@ extension Workflow {
         throw AnswerError(question: reference, rule: "no such question in template \(template.id) (questions: \(ids))")
     }
 
+    /// The answer a reference names in `form`: a path (`trees[2]/cbh`), or a question outside
+    /// every repeat by id or number. With `adding`, an instance one past the last of an open
+    /// repeat (one without `repeatCount`) is added to `form` (`Form.repeats`, with its defaults);
+    /// any other instance must exist.
+    public static func slot(_ reference: String, in form: inout Form, adding: Bool = false, now: Date = Date()) throws -> AnswerSlot {
+        let template = form.template
+        let logic = FormLogic(template: template)
+        let path: AnswerPath
+        if template.index(of: reference) != nil || Int(reference) != nil || AnswerPath(parsing: reference) == nil {
+            let (_, question) = try question(reference, in: template)
+            path = AnswerPath(question.id)
+        } else if let parsed = AnswerPath(parsing: reference) {
+            path = parsed
+        } else {
+            throw AnswerError(question: reference, rule: "not a question id, number or path such as trees[2]/cbh")
+        }
+        guard let index = template.index(of: path.name) else {
+            if let group = template.group(id: path.name) {
+                let example = AnswerPath(template.questions.first { template.groupChain(of: $0).contains { $0.id == group.id } }?.id ?? "QUESTION",
+                                         in: logic.repeatChain(of: group.id).map { InstanceStep($0.id, 1) })
+                throw AnswerError(question: reference, rule: "\(group.id) is a \(group.kind.rawValue), not a question: answer a question inside it (\(example))"
+                                  + (group.isRepeat ? "; `mi answer FORM \(AnswerPath.countKey(group.id, in: Array(logic.repeatChain(of: group.id).dropLast().map { InstanceStep($0.id, 1) }))) --remove N` removes an instance" : ""))
+            }
+            _ = try question(path.name, in: template)
+            throw AnswerError(question: reference, rule: "no such question in template \(template.id)")
+        }
+        let question = template.questions[index]
+        let chain = logic.repeatChain(of: question.id)
+        guard chain.map(\.id) == path.instance.map(\.repeatID) else {
+            if chain.isEmpty {
+                throw AnswerError(question: reference, rule: "\(question.id) stands in no repeat: name it \(question.id)")
+            }
+            let example = AnswerPath(question.id, in: chain.map { InstanceStep($0.id, 1) })
+            throw AnswerError(question: reference, rule: "\(question.id) stands in the repeat \(chain.map(\.id).joined(separator: " › ")): name its instance, as in \(example)")
+        }
+        for (depth, step) in path.instance.enumerated() {
+            let group = chain[depth]
+            let parent = Array(path.instance.prefix(depth))
+            let count = logic.instanceCount(group, in: parent, form: form, now: now)
+            if step.index <= count { continue }
+            let countKey = AnswerPath.countKey(group.id, in: parent)
+            if adding, group.repeatCount == nil, step.index == count + 1, count < QuestionGroup.maxInstances {
+                form.repeats[countKey] = step.index
+                form = logic.withDefaults(form, now: now, under: Array(path.instance.prefix(depth + 1)))
+                continue
+            }
+            let has = count == 1 ? "1 instance" : "\(count) instances"
+            let how: String
+            switch group.repeatCount {
+            case .expression(let expression)?: how = " (its count is \(expression.text))"
+            case .fixed?: how = " (a fixed count)"
+            case nil: how = adding ? "; \(countKey)[\(count + 1)] adds the next" : ""
+            }
+            throw AnswerError(question: reference, rule: "\(countKey) has \(has)\(how)")
+        }
+        return AnswerSlot(question: question, instance: path.instance, index: index)
+    }
+
+    /// The rules of the answer at `slot`, named by its path, with the form's clock and zone.
+    public static func rules(for slot: AnswerSlot, in form: Form) -> AnswerRules {
+        AnswerRules(question: slot.question, position: slot.index + 1, count: form.template.questions.count,
+                    temporal: form.temporalContext(), path: slot.instance.isEmpty ? nil : slot.key)
+    }
+
     public static func rules(for index: Int, in template: Template, temporal: TemporalContext = .system()) -> AnswerRules {
         AnswerRules(question: template.questions[index], position: index + 1, count: template.questions.count, temporal: temporal)
     }

@@ -68,25 +68,34 @@ public struct MediaFile: Sendable, Equatable, Codable {
     }
 }
 
-/// The seed's media names: `Qid<question index from 0>(<n>).<ext>`, n counting from 1 per question.
+/// The seed's media names: `Qid<question index from 0>(<n>).<ext>`, n counting from 1 per
+/// question; an answer in a repeat instance adds its instance numbers (`Qid4_2(1).jpg` for
+/// `pumps[2]/photo`, `Qid7_2_1(1).jpg` two repeats deep), so two instances never share a name.
+/// The number is one past every name of that stem in form.json or on disk, so a name is never
+/// reused, even after an instance is removed and the ones after it renumbered.
 public enum MediaNaming {
-    public static func name(questionIndex: Int, number: Int, extension ext: String) -> String {
-        "Qid\(questionIndex)(\(number)).\(ext)"
+    public static func name(questionIndex: Int, instance: [InstanceStep] = [], number: Int, extension ext: String) -> String {
+        "\(stem(questionIndex: questionIndex, instance: instance))(\(number)).\(ext)"
     }
 
-    /// The number of a name of this question's media (`Qid1(3).mp4` → 3 for index 1), else nil.
-    static func number(in name: String, questionIndex: Int) -> Int? {
-        let prefix = "Qid\(questionIndex)("
+    static func stem(questionIndex: Int, instance: [InstanceStep]) -> String {
+        "Qid\(questionIndex)" + instance.map { "_\($0.index)" }.joined()
+    }
+
+    /// The number of a name of this stem's media (`Qid1(3).mp4` → 3 for `Qid1`), else nil.
+    static func number(in name: String, stem: String) -> Int? {
+        let prefix = stem + "("
         guard name.hasPrefix(prefix), let close = name.firstIndex(of: ")") else { return nil }
         return Int(name[name.index(name.startIndex, offsetBy: prefix.count)..<close])
     }
 
-    /// One past the highest number used by the question, in form.json or on disk (a file a
-    /// killed attach left behind is never overwritten).
-    static func nextName(questionIndex: Int, extension ext: String, form: Form, questionID: String, folder: URL) throws -> String {
+    /// One past the highest number used by the stem, in form.json or on disk (a file a killed
+    /// attach left behind is never overwritten).
+    static func nextName(questionIndex: Int, instance: [InstanceStep] = [], extension ext: String, form: Form, folder: URL) throws -> String {
+        let stem = stem(questionIndex: questionIndex, instance: instance)
         let onDisk = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        let used = (form.answer(for: questionID).media + onDisk).compactMap { number(in: $0, questionIndex: questionIndex) }
-        let name = name(questionIndex: questionIndex, number: (used.max() ?? 0) + 1, extension: ext)
+        let used = (form.answers.values.flatMap(\.media) + onDisk).compactMap { number(in: $0, stem: stem) }
+        let name = name(questionIndex: questionIndex, instance: instance, number: (used.max() ?? 0) + 1, extension: ext)
         return try SafeName.check(name, as: "media name")
     }
 }

@@ -70,14 +70,14 @@ public struct Workflow: Sendable {
         guard form != original else { return form }
         // A withdrawn answer is its own event ("cleared"); a comment given with it, and every
         // other update, is "answered". A clear of a question that had no value records nothing.
-        let cleared = updates.compactMap { update -> String? in
-            guard case .clear = update.value, let question = try? Self.question(update.question, in: original.template).1 else { return nil }
-            let before = original.answer(for: question.id)
-            return before.value != nil || before.draft != nil ? question.id : nil
+        let cleared = zip(updates, changed).compactMap { update, key -> String? in
+            guard case .clear = update.value else { return nil }
+            let before = original.answer(for: key)
+            return before.value != nil || before.draft != nil ? key : nil
         }
-        let answered = zip(updates, changed).compactMap { update, id -> String? in
-            if case .clear = update.value, update.comment == nil || original.answer(for: id).comment == form.answer(for: id).comment { return nil }
-            return id
+        let answered = zip(updates, changed).compactMap { update, key -> String? in
+            if case .clear = update.value, update.comment == nil || original.answer(for: key).comment == form.answer(for: key).comment { return nil }
+            return key
         }
         if !cleared.isEmpty { form.record(AuditEvent(at: date, by: actor.name, action: .cleared, questions: cleared)) }
         if !answered.isEmpty { form.record(AuditEvent(at: date, by: actor.name, action: .answered, questions: answered)) }
@@ -86,41 +86,50 @@ public struct Workflow: Sendable {
     }
 
     /// Checks and applies updates to `form`'s answers (all or, on the first refusal, none);
-    /// returns the ids of the questions changed. The one path by which answers enter a form.
+    /// returns the key (path) of each update's answer, in order. The one path by which answers
+    /// enter a form. An answer in the instance one past the last of an open repeat adds it.
     static func apply(_ updates: [AnswerUpdate], to form: inout Form, now: Date = Date()) throws -> [String] {
         var updated = form
         var changed: [String] = []
         for update in updates {
-            let (index, question) = try question(update.question, in: updated.template)
+            var adds = update.value != nil
+            if case .clear? = update.value { adds = false }
+            let slot = try slot(update.question, in: &updated, adding: adds, now: now)
+            let question = slot.question
             if !question.logic.isAnsweredByHand, update.value != nil {
-                throw rules(for: index, in: updated).refuse(question.logic.calculation != nil
+                throw rules(for: slot, in: updated).refuse(question.logic.calculation != nil
                     ? "its value is calculated (\(question.logic.calculation?.text ?? "")) and cannot be answered"
                     : "it is read-only and cannot be answered")
             }
-            var answer = updated.answer(for: question.id)
-            try answer.apply(update, rules: rules(for: index, in: updated))
-            updated.answers[question.id] = answer
-            changed.append(question.id)
+            var answer = updated.answer(for: slot.key)
+            try answer.apply(update, rules: rules(for: slot, in: updated))
+            updated.answers[slot.key] = answer
+            changed.append(slot.key)
         }
-        if updated.template.hasLogic { try checkLogic(of: changed, in: &updated, now: now) }
+        if updated.template.hasLogic {
+            let grown = updated.repeats != form.repeats
+            try checkLogic(of: changed, in: &updated, now: now, structural: grown)
+        }
         form = updated
         return changed
     }
 
-    /// Form logic after answers change: the calculations are recomputed, and each changed
-    /// question that now holds a value must be relevant and meet its constraint.
-    static func checkLogic(of changed: [String], in form: inout Form, now: Date) throws {
+    /// Form logic after answers change: the calculations that depend on them are recomputed
+    /// (all of them when instances were added or removed: `structural`), and each changed
+    /// answer that now holds a value must be relevant and meet its constraint.
+    static func checkLogic(of changed: [String], in form: inout Form, now: Date, structural: Bool = false) throws {
         let logic = FormLogic(template: form.template)
-        form = logic.recalculated(form, now: now)
+        let names = Set(changed.compactMap { AnswerPath(parsing: $0)?.name })
+        form = logic.recalculated(form, now: now, changed: structural ? nil : names)
         var seen: Set<String> = []
-        for id in changed where seen.insert(id).inserted {
-            guard let index = form.template.index(of: id), let value = form.answer(for: id).value else { continue }
-            let question = form.template.questions[index]
-            if !logic.isRelevant(question, in: form, now: now) {
-                throw rules(for: index, in: form).refuse("the question is not relevant now (\(question.logic.relevant?.text ?? "")), so it takes no answer")
+        for key in changed where seen.insert(key).inserted {
+            guard let path = AnswerPath(parsing: key), let slot = logic.slot(at: path), let value = form.answer(for: key).value else { continue }
+            if !logic.isRelevant(slot, in: form, now: now) {
+                let why = slot.question.logic.relevant.map { "(\($0.text))" } ?? "(its group is not relevant)"
+                throw rules(for: slot, in: form).refuse("the question is not relevant now \(why), so it takes no answer")
             }
-            if let message = logic.constraintProblem(question, value: value, in: form, now: now) {
-                throw rules(for: index, in: form).refuse(message)
+            if let message = logic.constraintProblem(slot, value: value, in: form, now: now) {
+                throw rules(for: slot, in: form).refuse(message)
             }
         }
     }
@@ -143,16 +152,16 @@ public struct Workflow: Sendable {
             guard violations.isEmpty else { throw FormLogicError(form: location.name, violations: violations) }
             prepared.submittedAt = nil
         }
-        let open = prepared.openQuestions
+        let open = prepared.openSlots
         guard open.isEmpty else {
-            func label(_ question: Question) -> String { "\(question.id) (\((original.template.index(of: question.id) ?? 0) + 1))" }
-            let drafts = open.filter { original.answer(for: $0.id).draft != nil }
+            func label(_ slot: AnswerSlot) -> String { "\(slot.key) (\(slot.index + 1))" }
+            let drafts = open.filter { original.answer(for: $0.key).draft != nil }
             throw WorkflowError.openQuestions(
                 form: location.name,
-                questions: open.filter { original.answer(for: $0.id).draft == nil }.map(label),
+                questions: open.filter { original.answer(for: $0.key).draft == nil }.map(label),
                 drafts: drafts.map {
-                    .init(question: label($0), typed: original.answer(for: $0.id).draftCellCount,
-                          cells: QuestionPrompt.valueCells(of: $0).count)
+                    .init(question: label($0), typed: original.answer(for: $0.key).draftCellCount,
+                          cells: QuestionPrompt.valueCells(of: $0.question).count)
                 })
         }
         // A form saved before the text rule (arrow keys typed into an answer) is corrected
