@@ -44,7 +44,7 @@ for kind in logic plain; do
   cp -a "$work/keep-$kind" "$docs/Users/ana/$kind"
 done
 for kind in logic plain; do
-  python3 -c 'import json,os,sys; f=json.load(open(sys.argv[1])); print(f"{sys.argv[2]}: {len(f[\"answers\"])} answers, form.json {os.path.getsize(sys.argv[1])} bytes")' \
+  python3 -c 'import json,os,sys; f=json.load(open(sys.argv[1])); print(sys.argv[2] + ":", len(f["answers"]), "answers, form.json", os.path.getsize(sys.argv[1]), "bytes")' \
     "$work/keep-completed-$kind/form.json" "$kind"
 done
 
