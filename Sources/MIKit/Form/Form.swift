@@ -113,8 +113,7 @@ public struct Form: Sendable, Equatable {
         guard template.hasLogic else {
             return slots.filter { $0.question.type.takesAnswer && !$0.question.type.isDone(answer(for: $0.key)) }
         }
-        let logic = FormLogic(template: template)
-        return logic.slots(in: self).filter { !logic.isDone($0, in: self) }
+        return FormLogic(template: template).openSlots(in: self)
     }
 
     /// Questions that still have neither an answer nor a comment, in template order (a

@@ -329,13 +329,52 @@ public struct FormLogic: Sendable {
     /// group's around it are true. An expression that cannot be evaluated leaves it relevant,
     /// so nothing is hidden by mistake.
     public func isRelevant(_ slot: AnswerSlot, in form: Form, now: Date = Date()) -> Bool {
+        var groups: [String: Bool] = [:]
+        return isRelevant(slot, in: form, now: now, groups: &groups)
+    }
+
+    /// `isRelevant`, each group's relevance in each instance evaluated once per `groups` cache.
+    func isRelevant(_ slot: AnswerSlot, in form: Form, now: Date, groups cache: inout [String: Bool]) -> Bool {
         for group in groupChains[slot.question.id] ?? [] {
             guard let relevant = group.relevant else { continue }
             let depth = (repeatChains[group.id] ?? []).count
-            if (try? relevant.evaluateBoolean(in: context(form, now: now, at: Array(slot.instance.prefix(depth))))) == false { return false }
+            let instance = Array(slot.instance.prefix(depth))
+            let key = AnswerPath.prefix(instance) + group.id
+            let value: Bool
+            if let known = cache[key] {
+                value = known
+            } else {
+                value = (try? relevant.evaluateBoolean(in: context(form, now: now, at: instance))) ?? true
+                cache[key] = value
+            }
+            if !value { return false }
         }
         guard let relevant = slot.question.logic.relevant else { return true }
         return (try? relevant.evaluateBoolean(in: context(form, now: now, at: slot.instance))) ?? true
+    }
+
+    /// The form's slots with whether each is relevant, evaluated once: what a pass over the
+    /// whole form (open questions, submission, the server's check) reads.
+    public struct Evaluation: Sendable {
+        public let slots: [AnswerSlot]
+        public let relevant: [Bool]
+    }
+
+    public func evaluation(of form: Form, now: Date = Date()) -> Evaluation {
+        let slots = slots(in: form, now: now)
+        var groups: [String: Bool] = [:]
+        let relevant = slots.map { slot -> Bool in
+            // Relevance is only evaluated where it decides something: a question that takes an answer.
+            guard slot.question.type.takesAnswer else { return true }
+            return isRelevant(slot, in: form, now: now, groups: &groups)
+        }
+        return Evaluation(slots: slots, relevant: relevant)
+    }
+
+    /// The slots not done (`isDone`), in order, from one evaluation.
+    public func openSlots(in form: Form, now: Date = Date()) -> [AnswerSlot] {
+        let evaluation = evaluation(of: form, now: now)
+        return zip(evaluation.slots, evaluation.relevant).filter { !isDone($0, relevant: $1, in: form, now: now) }.map(\.0)
     }
 
     /// A question outside every repeat as a slot.
@@ -377,10 +416,15 @@ public struct FormLogic: Sendable {
     /// not relevant, computed or read-only is done; `required: true` demands a value (a comment
     /// alone does not do); `required: false` lets it be left empty.
     public func isDone(_ slot: AnswerSlot, in form: Form, now: Date = Date()) -> Bool {
+        guard slot.question.type.takesAnswer else { return true }
+        return isDone(slot, relevant: isRelevant(slot, in: form, now: now), in: form, now: now)
+    }
+
+    func isDone(_ slot: AnswerSlot, relevant: Bool, in form: Form, now: Date) -> Bool {
         let question = slot.question
         let answer = form.answer(for: slot.key)
         guard question.type.takesAnswer else { return true }
-        guard question.logic.isAnsweredByHand, isRelevant(slot, in: form, now: now) else { return true }
+        guard question.logic.isAnsweredByHand, relevant else { return true }
         switch isRequired(slot, in: form, now: now) {
         case nil: return question.type.isDone(answer)
         case false?: return answer.draft == nil
@@ -537,13 +581,12 @@ public struct FormLogic: Sendable {
     /// relevant (and tables being typed), then values kept for instances that no longer exist
     /// (a repeat count lowered) or paths that name nothing in the template. What submission clears.
     public func irrelevantAnswers(in form: Form, now: Date = Date()) -> [String] {
-        let slots = slots(in: form, now: now)
-        var result = slots.filter { slot in
+        let evaluation = evaluation(of: form, now: now)
+        var result = zip(evaluation.slots, evaluation.relevant).filter { slot, relevant in
             let answer = form.answer(for: slot.key)
-            return (answer.value != nil || answer.draft != nil) && slot.question.logic.calculation == nil
-                && !isRelevant(slot, in: form, now: now)
-        }.map(\.key)
-        result += strayAnswers(in: form, slots: slots)
+            return (answer.value != nil || answer.draft != nil) && slot.question.logic.calculation == nil && !relevant
+        }.map(\.0.key)
+        result += strayAnswers(in: form, slots: evaluation.slots)
         return result
     }
 
@@ -583,8 +626,9 @@ public struct FormLogic: Sendable {
     public func violations(in form: Form, now: Date = Date(), requireAnswers: Bool = true) -> [Violation] {
         var result: [Violation] = []
         result += instanceViolations(in: form, now: now)
-        let slots = slots(in: form, now: now)
-        for slot in slots where slot.question.type.takesAnswer {
+        let evaluation = evaluation(of: form, now: now)
+        let slots = evaluation.slots
+        for (slot, relevant) in zip(slots, evaluation.relevant) where slot.question.type.takesAnswer {
             let question = slot.question
             let answer = form.answer(for: slot.key)
             if question.logic.calculation != nil {
@@ -599,7 +643,7 @@ public struct FormLogic: Sendable {
                 }
                 continue
             }
-            guard isRelevant(slot, in: form, now: now) else {
+            guard relevant else {
                 if answer.value != nil {
                     let why = question.logic.relevant.map { "(\($0.text))" } ?? "(its group is not relevant)"
                     result.append(Violation(question: slot.key, kind: .notRelevant,
@@ -610,7 +654,7 @@ public struct FormLogic: Sendable {
             if let value = answer.value, let message = constraintProblem(slot, value: value, in: form, now: now) {
                 result.append(Violation(question: slot.key, kind: .constraint, message: message))
             }
-            if requireAnswers, isRequired(slot, in: form, now: now) == true, !isDone(slot, in: form, now: now) {
+            if requireAnswers, isRequired(slot, in: form, now: now) == true, !isDone(slot, relevant: true, in: form, now: now) {
                 result.append(Violation(question: slot.key, kind: .required, message: requiredMessage(question)))
             }
         }
