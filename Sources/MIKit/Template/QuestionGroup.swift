@@ -41,15 +41,18 @@ public struct QuestionGroup: Sendable, Equatable {
     public var relevant: Expression?
     /// A repeat's number of instances; nil for a group and for an open repeat.
     public var repeatCount: RepeatCount?
+    /// Its label in each language, when given in several.
+    public var labels: [String: String]
 
     public init(id: String, kind: Kind, text: String? = nil, parent: String? = nil, relevant: Expression? = nil,
-                repeatCount: RepeatCount? = nil) {
+                repeatCount: RepeatCount? = nil, labels: [String: String] = [:]) {
         self.id = id
         self.kind = kind
         self.text = text
         self.parent = parent
         self.relevant = relevant
         self.repeatCount = repeatCount
+        self.labels = labels
     }
 
     public var isRepeat: Bool { kind == .repeat }

@@ -152,11 +152,11 @@ public struct QuestionLogic: Sendable, Equatable {
         }
         func text(_ key: TemplateKeys.Key) -> String? {
             guard let value = object[validator.keys[key]], value != .null else { return nil }
-            guard let text = value.stringValue, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-                validator.problem(label, key, "expected a non-empty string, found \(validator.describe(value))")
-                return nil
+            guard let (text, translations) = validator.localizedText(value, label, key, field: validator.keys[key]) else { return nil }
+            for (language, translation) in translations {
+                if key == .constraintMessage { validator.questionTranslations[language, default: QuestionTexts()].constraintMessage = translation }
+                if key == .requiredMessage { validator.questionTranslations[language, default: QuestionTexts()].requiredMessage = translation }
             }
-            validator.checkText(text, label, key, field: validator.keys[key])
             return text
         }
         logic.relevant = expression(.relevant)

@@ -19,10 +19,15 @@ public struct Template: Sendable, Equatable {
     /// Its groups and repeats (`QuestionGroup`), in the order they open; each question names
     /// the innermost one it stands in (`Question.group`). Empty for a flat template.
     public var groups: [QuestionGroup]
+    /// The language every text in several languages has (`"defaultLanguage"`); the plain text
+    /// fields hold its texts. Nil for a template in one language.
+    public var defaultLanguage: String?
+    /// The title in each language, when it is given in several (`Languages.swift`).
+    public var titleTranslations: [String: String]
 
     public init(id: String, title: String, version: Int, questions: [Question], scoring: Scoring? = nil,
                 oncePerUser: Bool = false, consent: String? = nil, captureLocation: Bool = false,
-                groups: [QuestionGroup] = []) {
+                groups: [QuestionGroup] = [], defaultLanguage: String? = nil, titleTranslations: [String: String] = [:]) {
         self.id = id
         self.title = title
         self.version = version
@@ -32,6 +37,8 @@ public struct Template: Sendable, Equatable {
         self.consent = consent
         self.captureLocation = captureLocation
         self.groups = groups
+        self.defaultLanguage = defaultLanguage
+        self.titleTranslations = titleTranslations
     }
 
     /// Lowercase hex SHA-256 of the consent text's UTF-8 bytes: what an acceptance records.
@@ -69,9 +76,12 @@ public struct Question: Sendable, Equatable {
     /// The id of the innermost group or repeat it stands in (`Template.groups`); nil at the
     /// template's top level.
     public var group: String?
+    /// Its texts in each language, when the template gives them in several (the default
+    /// language's included); `text`, `help`, `image` and the logic's messages hold the default's.
+    public var translations: [String: QuestionTexts]
 
     public init(id: String, text: String, help: String? = nil, image: String? = nil, kind: Kind, logic: QuestionLogic = .none,
-                group: String? = nil) {
+                group: String? = nil, translations: [String: QuestionTexts] = [:]) {
         self.id = id
         self.text = text
         self.help = help
@@ -79,6 +89,7 @@ public struct Question: Sendable, Equatable {
         self.kind = kind
         self.logic = logic
         self.group = group
+        self.translations = translations
     }
 
     /// The extensions a question's image may have.

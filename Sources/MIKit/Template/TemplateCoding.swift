@@ -40,7 +40,7 @@ public struct TemplateCoding: Sendable {
     public func encode(_ template: Template) -> JSONValue {
         var object: [String: JSONValue] = [
             keys[.id]: .string(template.id),
-            keys[.title]: .string(template.title),
+            keys[.title]: Self.localized(template.title, template.titleTranslations, defaultLanguage: template.defaultLanguage),
             keys[.version]: .number(Double(template.version)),
             keys[.questions]: .array(encodeItems(template)),
         ]
@@ -48,6 +48,7 @@ public struct TemplateCoding: Sendable {
         if template.oncePerUser { object[keys[.oncePerUser]] = .bool(true) }
         if let consent = template.consent { object[keys[.consent]] = .string(consent) }
         if template.captureLocation { object[keys[.captureLocation]] = .bool(true) }
+        if let language = template.defaultLanguage { object[keys[.defaultLanguage]] = .string(language) }
         return .object(object)
     }
 
@@ -61,14 +62,14 @@ public struct TemplateCoding: Sendable {
     private func encodeItems(_ template: Template) -> [JSONValue] {
         func encode(_ item: TemplateItem) -> JSONValue {
             switch item {
-            case .question(let question, _): return self.encode(question)
+            case .question(let question, _): return self.encode(question, defaultLanguage: template.defaultLanguage)
             case .group(let group, let items):
                 var object: [String: JSONValue] = [
                     keys[.id]: .string(group.id),
                     keys[.type]: .string(keys[group.isRepeat ? .repeat : .group]),
                     keys[.questions]: .array(items.map(encode)),
                 ]
-                if let text = group.text { object[keys[.text]] = .string(text) }
+                if let text = group.text { object[keys[.text]] = Self.localized(text, group.labels, defaultLanguage: template.defaultLanguage) }
                 if let relevant = group.relevant { object[keys[.relevant]] = .string(relevant.text) }
                 switch group.repeatCount {
                 case nil: break
@@ -81,13 +82,21 @@ public struct TemplateCoding: Sendable {
         return template.items.map(encode)
     }
 
-    private func encode(_ question: Question) -> JSONValue {
-        var object: [String: JSONValue] = [keys[.id]: .string(question.id), keys[.text]: .string(question.text)]
-        if let help = question.help { object[keys[.help]] = .string(help) }
-        if let image = question.image { object[keys[.image]] = .string(image) }
+    private func encode(_ question: Question, defaultLanguage: String?) -> JSONValue {
+        func texts(_ field: KeyPath<QuestionTexts, String?>) -> [String: String] { question.translations.compactMapValues { $0[keyPath: field] } }
+        var object: [String: JSONValue] = [keys[.id]: .string(question.id),
+                                           keys[.text]: Self.localized(question.text, texts(\.text), defaultLanguage: defaultLanguage)]
+        if let help = question.help { object[keys[.help]] = Self.localized(help, texts(\.help), defaultLanguage: defaultLanguage) }
+        if let image = question.image { object[keys[.image]] = Self.localized(image, texts(\.image), defaultLanguage: defaultLanguage) }
         object[keys[.type]] = .string(keys[question.type.typeKey])
         question.type.encode(into: &object, keys: keys)
         question.logic.encode(into: &object, keys: keys)
+        if let message = question.logic.constraintMessage {
+            object[keys[.constraintMessage]] = Self.localized(message, texts(\.constraintMessage), defaultLanguage: defaultLanguage)
+        }
+        if let message = question.logic.requiredMessage {
+            object[keys[.requiredMessage]] = Self.localized(message, texts(\.requiredMessage), defaultLanguage: defaultLanguage)
+        }
         return .object(object)
     }
 }
@@ -100,6 +109,10 @@ public struct TemplateValidator {
     let refusesControlCharacters: Bool
     var problems: [TemplateError.Problem] = []
     var templateID: String?
+    /// The template's `defaultLanguage`, read before anything else: texts in several languages need it.
+    var defaultLanguage: String?
+    /// The question's texts in each language, gathered while it is read (`QuestionLogic`'s messages too).
+    var questionTranslations: [String: QuestionTexts] = [:]
 
     init(keys: TemplateKeys, refusesControlCharacters: Bool) {
         self.keys = keys
@@ -133,8 +146,18 @@ public struct TemplateValidator {
             templateID = id
             if let reason = SafeName.problem(id) { problem(nil, .id, "\"\(SafeName.printable(id))\" cannot be a template id: \(reason)") }
         }
-        let title = string(object, .title, question: nil)
-        if let title { checkText(title, nil, .title, field: "title") }
+        switch object[keys[.defaultLanguage]] {
+        case nil, .null?: break
+        case .string(let language)? where !language.trimmingCharacters(in: .whitespaces).isEmpty: defaultLanguage = language
+        case let value?: problem(nil, .defaultLanguage, "expected a language name, found \(describe(value))")
+        }
+        var title: String?
+        var titleTranslations: [String: String] = [:]
+        if let value = object[keys[.title]] {
+            if let localized = localizedText(value, nil, .title, field: "title") { (title, titleTranslations) = localized }
+        } else {
+            problem(nil, .title, "missing")
+        }
         var version: Int?
         switch object[keys[.version]] {
         case nil: problem(nil, .version, "missing")
@@ -190,7 +213,8 @@ public struct TemplateValidator {
         }
         guard let id, let title, let version else { return nil }
         let template = Template(id: id, title: title, version: version, questions: questions, scoring: scoring,
-                                oncePerUser: oncePerUser, consent: consent, captureLocation: captureLocation, groups: groups)
+                                oncePerUser: oncePerUser, consent: consent, captureLocation: captureLocation, groups: groups,
+                                defaultLanguage: defaultLanguage, titleTranslations: titleTranslations)
         if problems.isEmpty { checkLogic(template) }
         if let scoring, problems.isEmpty {
             for (question, message) in scoring.problems(in: template) { problem(question, .scoring, message) }
@@ -229,14 +253,14 @@ public struct TemplateValidator {
         let id = string(object, .id, question: label)
         if let id, let reason = SafeName.problem(id) { problem(label, .id, "\"\(SafeName.printable(id))\" cannot be a \(kind.rawValue) id: \(reason)") }
         var text: String?
+        var labels: [String: String] = [:]
         switch object[keys[.text]] {
         case nil, .null?: break
-        case .string(let value)?:
-            if !value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-                text = value
-                checkText(value, label, .text, field: "\(kind.rawValue)'s label", allowNewlines: true)
+        case .string(let value)? where value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty: break
+        case let value?:
+            if let localized = localizedText(value, label, .text, field: "\(kind.rawValue)'s label", allowNewlines: true) {
+                (text, labels) = localized
             }
-        case let value?: problem(label, .text, "expected a string, found \(value.kindDescription)")
         }
         let relevant = QuestionLogic.expression(object, .relevant, label: label, validator: &self)
         var repeatCount: QuestionGroup.RepeatCount?
@@ -261,7 +285,8 @@ public struct TemplateValidator {
         for key in object.keys.sorted() where !known.contains(key) {
             problem(label, nil, "a \(kind.rawValue) takes only \(TemplateKeys.Key.groupScope.map { "\"\(keys[$0])\"" }.joined(separator: ", ")); found \"\(DisplayText.escaped(key))\"")
         }
-        let group = QuestionGroup(id: id ?? label, kind: kind, text: text, parent: parent?.id, relevant: relevant, repeatCount: repeatCount)
+        let group = QuestionGroup(id: id ?? label, kind: kind, text: text, parent: parent?.id, relevant: relevant, repeatCount: repeatCount,
+                                  labels: labels)
         if id != nil { groups.append(group) }
         switch object[keys[.questions]] {
         case nil: problem(label, .questions, "missing (a \(kind.rawValue) holds questions)")
@@ -281,27 +306,51 @@ public struct TemplateValidator {
         let label = (rawID?.isEmpty == false ? rawID : nil) ?? "#\(position)"
         let id = string(object, .id, question: label)
         if let id, let reason = SafeName.problem(id) { problem(label, .id, "\"\(SafeName.printable(id))\" cannot be a question id: \(reason)") }
-        let text = string(object, .text, question: label)
-        if let text { checkText(text, label, .text, field: "question's text", allowNewlines: true) }
+        questionTranslations = [:]
+        var text: String?
+        if let value = object[keys[.text]] {
+            if let localized = localizedText(value, label, .text, field: "question's text", allowNewlines: true) {
+                text = localized.text
+                for (language, translation) in localized.translations { questionTranslations[language, default: QuestionTexts()].text = translation }
+            }
+        } else {
+            problem(label, .text, "missing")
+        }
         var help: String?
-        if let value = object[keys[.help]] {
-            if case .string(let string) = value { help = string.isEmpty ? nil : string } else if value != .null {
-                problem(label, .help, "expected a string, found \(value.kindDescription)")
+        switch object[keys[.help]] {
+        case nil, .null?: break
+        case .string(let string)? where string.isEmpty: break
+        case let value?:
+            if let localized = localizedText(value, label, .help, field: "help", allowNewlines: true) {
+                help = localized.text
+                for (language, translation) in localized.translations { questionTranslations[language, default: QuestionTexts()].help = translation }
             }
         }
-        if let help { checkText(help, label, .help, field: "help", allowNewlines: true) }
         var image: String?
-        switch object[keys[.image]] {
-        case nil, .null?: break
-        case .string(let name)?:
+        func imageName(_ name: String) -> String? {
             if let reason = SafeName.problem(name) {
                 problem(label, .image, "\"\(SafeName.printable(name))\" cannot be an image file name: \(reason)")
             } else if !Question.imageExtensions.contains((name as NSString).pathExtension.lowercased()) {
                 problem(label, .image, "\"\(SafeName.printable(name))\" is not a PNG or JPEG file (its name must end in .png, .jpg or .jpeg)")
             } else {
-                image = name
+                return name
             }
-        case let value?: problem(label, .image, "expected a file name, found \(value.kindDescription)")
+            return nil
+        }
+        switch object[keys[.image]] {
+        case nil, .null?: break
+        case .string(let name)?: image = imageName(name)
+        case .object(let names)? where defaultLanguage != nil:
+            for (language, value) in names.sorted(by: { $0.key < $1.key }) {
+                guard let name = value.stringValue.flatMap(imageName) else {
+                    if value.stringValue == nil { problem(label, .image, "the \(DisplayText.escaped(language)) image must be a file name, found \(value.kindDescription)") }
+                    continue
+                }
+                questionTranslations[language, default: QuestionTexts()].image = name
+                if language == defaultLanguage { image = name }
+            }
+            if image == nil { problem(label, .image, "no image in the default language \"\(DisplayText.escaped(defaultLanguage ?? ""))\"") }
+        case let value?: problem(label, .image, "expected a file name\(defaultLanguage == nil ? "" : " (or an object of language → file name)"), found \(value.kindDescription)")
         }
         var kind: Question.Kind?
         if let type = string(object, .type, question: label) {
@@ -314,7 +363,7 @@ public struct TemplateValidator {
         }
         let logic = QuestionLogic.decode(object, question: label, validator: &self)
         guard let id, let text, let kind else { return nil }
-        return Question(id: id, text: text, help: help, image: image, kind: kind, logic: logic)
+        return Question(id: id, text: text, help: help, image: image, kind: kind, logic: logic, translations: questionTranslations)
     }
 
     /// The checks of form logic that need the whole template: every `${name}` names a question

@@ -35,7 +35,7 @@ public struct TemplateKeys: Sendable, Equatable {
         // every question object
         public static let type = Key("type"), text = Key("text"), help = Key("help"), image = Key("image")
 
-        static let templateScope: [Key] = [.id, .title, .version, .questions, .scoring, .oncePerUser, .consent, .captureLocation]
+        static let templateScope: [Key] = [.id, .title, .version, .questions, .scoring, .oncePerUser, .consent, .captureLocation, .defaultLanguage]
         /// The keys every question has, then each type's own keys (each once).
         static var questionScope: [Key] {
             var keys: [Key] = [.id, .type, .text, .help, .image]

@@ -13,10 +13,13 @@ public struct MultipleChoiceQuestion: QuestionType {
         /// read by the question's `choiceFilter` as `${region}`; allowed only on a question that
         /// has a `choiceFilter`.
         public var attributes: [String: String]
-        public init(name: String, label: String, attributes: [String: String] = [:]) {
+        /// Its label in each language, when given in several (the default's included).
+        public var labels: [String: String]
+        public init(name: String, label: String, attributes: [String: String] = [:], labels: [String: String] = [:]) {
             self.name = name
             self.label = label
             self.attributes = attributes
+            self.labels = labels
         }
         /// An option given as a plain string: its label is its name.
         public init(_ label: String) { self.init(name: label, label: label) }
@@ -43,6 +46,17 @@ public struct MultipleChoiceQuestion: QuestionType {
     public var options: [String] { choices.map(\.label) }
     /// The options' names, in the template's order.
     public var names: [String] { choices.map(\.name) }
+
+    /// The options' labels in `language`.
+    public func localized(to language: String) -> any QuestionType {
+        var copy = self
+        copy.choices = choices.map { choice in
+            var localized = choice
+            if let label = choice.labels[language] { localized.label = label }
+            return localized
+        }
+        return copy
+    }
 
     /// The label of a stored name; a name the template no longer has is shown as it is.
     public func label(of name: String) -> String { choices.first { $0.name == name }?.label ?? name }
@@ -125,7 +139,16 @@ public struct MultipleChoiceQuestion: QuestionType {
                 validator.checkText(text, label, .options, field: "\(validator.keys[.options]) entry \(entry) \(key)")
                 return text
             }
-            let name = text(nameKey), shown = text(labelKey)
+            let name = text(nameKey)
+            var shown: String?
+            var labels: [String: String] = [:]
+            switch fields[labelKey] {
+            case nil: validator.problem(label, .options, "entry \(entry) has no \"\(labelKey)\"")
+            case let value?:
+                if let localized = validator.localizedText(value, label, .options, field: "\(validator.keys[.options]) entry \(entry) \(labelKey)") {
+                    (shown, labels) = localized
+                }
+            }
             var attributes: [String: String] = [:]
             for other in fields.keys.sorted() where other != nameKey && other != labelKey {
                 if filtered {
@@ -139,7 +162,7 @@ public struct MultipleChoiceQuestion: QuestionType {
                 validator.problem(label, .options, "entry \(entry): the name \"\(DisplayText.escaped(name))\" has white space (names are written space-separated in exports; use the label for words)")
                 return nil
             }
-            return Choice(name: name, label: shown, attributes: attributes)
+            return Choice(name: name, label: shown, attributes: attributes, labels: labels)
         default:
             validator.problem(label, .options, "entry \(entry) must be a non-empty string or a {\"\(nameKey)\", \"\(labelKey)\"} object, found \(validator.describe(item))")
             return nil
@@ -148,9 +171,10 @@ public struct MultipleChoiceQuestion: QuestionType {
 
     public func encode(into object: inout [String: JSONValue], keys: TemplateKeys) {
         object[keys[.options]] = .array(choices.map { choice in
-            choice.name == choice.label && choice.attributes.isEmpty ? .string(choice.label)
+            choice.name == choice.label && choice.attributes.isEmpty && choice.labels.isEmpty ? .string(choice.label)
                 : .object(choice.attributes.mapValues(JSONValue.string)
-                    .merging([keys[.choiceName]: .string(choice.name), keys[.choiceLabel]: .string(choice.label)]) { _, own in own })
+                    .merging([keys[.choiceName]: .string(choice.name),
+                              keys[.choiceLabel]: choice.labels.isEmpty ? .string(choice.label) : .object(choice.labels.mapValues(JSONValue.string))]) { _, own in own })
         })
         object[keys[.maxAnswers]] = .number(Double(maxAnswers))
     }

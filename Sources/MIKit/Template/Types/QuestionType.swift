@@ -115,6 +115,8 @@ public protocol QuestionType: Sendable, Equatable {
     /// The options a `choiceFilter` filters (a multiple choice's); nil for a type without
     /// options, which takes no filter. Default: nil.
     var filterableChoices: [MultipleChoiceQuestion.Choice]? { get }
+    /// The type with its own texts (an option's label) in `language`, when it has them.
+    func localized(to language: String) -> any QuestionType
 }
 
 extension QuestionType {
@@ -167,6 +169,7 @@ extension QuestionType {
     public var simulatedStandIn: String { "No value possible" }
     public var holdsCalculation: Bool { false }
     public var filterableChoices: [MultipleChoiceQuestion.Choice]? { nil }
+    public func localized(to language: String) -> any QuestionType { self }
 
     /// Whether `other` is the same type with the same settings.
     public func isSame(as other: any QuestionType) -> Bool { (other as? Self) == self }
