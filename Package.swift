@@ -98,7 +98,7 @@ let package = Package(
                     resources: [.copy("Resources/xlsx_oracle.py")]),
         .testTarget(name: "MIDirectoryTests", dependencies: ["MIDirectory", "MIKit", "CLDAP", "TestSupport"]),
         .testTarget(name: "MIServerTests", dependencies: [
-            "MIServer", "TestSupport",
+            "MIServer", "MIKit", "TestSupport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),

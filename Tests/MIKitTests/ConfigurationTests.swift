@@ -219,6 +219,14 @@ final class ConfigurationTests: XCTestCase {
         XCTAssertEqual(try check([.set("Location", ["GPSD": "127.0.0.1:2947", "Baud": 9600])]).warnings.map(\.description).count, 1)
     }
 
+    func testFillLanguageIsOptionalAndMustBeAName() throws {
+        XCTAssertNil(try XCTUnwrap(try check([]).configuration).fillLanguage)
+        XCTAssertEqual(try XCTUnwrap(try check([.set("Fill", ["Language": " es "])]).configuration).fillLanguage, "es")
+        XCTAssertEqual(errors(try check([.set("Fill", ["Language": "  "])])),
+                       [#"Fill.Language: expected a language name or code such as es or "Español (es)""#])
+        XCTAssertEqual(try check([.set("Fill", ["Language": "es", "Colour": "red"])]).warnings.count, 1)
+    }
+
     func testTLSFilesAreAbsentByDefaultAndResolvedAgainstThePlistFolder() throws {
         XCTAssertNil(try XCTUnwrap(try check([]).configuration).server.tls)
         let configuration = try XCTUnwrap(try check([.set("Server.TLSCertificateFile", "tls/server.pem"),

@@ -1,5 +1,6 @@
 import Foundation
 import MIKit
+import TestSupport
 import XCTest
 
 /// Templates in several languages (issue 25 item 3): any text a string or an object of language
@@ -59,6 +60,23 @@ final class TemplateLanguagesTests: XCTestCase {
         XCTAssertEqual(encoded.objectValue?["title"], .object(["Español (es)": .string("Bomba"), "English (en)": .string("Pump")]))
         XCTAssertEqual(encoded.objectValue?["defaultLanguage"], .string("Español (es)"))
         XCTAssertEqual(try TemplateCoding().decode(encoded, source: "again"), template)
+    }
+
+    func testAFormRecordsTheLanguageItIsStartedInAndKeepsIt() throws {
+        let fixture = try StoreFixture()
+        try TemplateCache(store: fixture.store, keys: fixture.configuration.templateKeys).install(Data(Self.json.utf8), source: "bomba.json")
+        let workflow = fixture.workflow()
+        let (_, english) = try workflow.startForm(templateID: "bomba", name: "b1", language: "en_GB.UTF-8")
+        XCTAssertEqual(english.language, "English (en)")
+        XCTAssertEqual(english.localizedTemplate.questions[0].text, "Pressure (bar)")
+        let (_, spanish) = try workflow.startForm(templateID: "bomba", name: "b2", language: "es")
+        XCTAssertNil(spanish.language, "the default language is not recorded")
+        let (_, unknown) = try workflow.startForm(templateID: "bomba", name: "b3", language: "de")
+        XCTAssertNil(unknown.language)
+        let data = try FormFile.encode(english)
+        XCTAssertEqual(try FormFile.decode(data).language, "English (en)")
+        var reader = FormReader()
+        XCTAssertEqual(try reader.decode(data), try FormFile.decode(data))
     }
 
     func testTextsInSeveralLanguagesNeedTheDefaultLanguage() {

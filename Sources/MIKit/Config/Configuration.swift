@@ -17,6 +17,9 @@ public struct Configuration: Sendable {
     public var templateKeys: TemplateKeys
     /// Where positions come from (`Location`).
     public var location = Location()
+    /// `Fill.Language`: the language forms are filled in when the template has it (a name such
+    /// as `Español (es)`, or a code: `es`); nil: `LANG`'s, else the template's default.
+    public var fillLanguage: String?
 
     /// `Location`: the gpsd a `geopoint` question and a `captureLocation` template take a fix from.
     public struct Location: Sendable, Equatable {

@@ -92,6 +92,18 @@ public enum ConfigurationLoader {
         }
         let templateKeys = root.dictionary("TemplateKeys", required: false).map(readTemplateKeys) ?? .default
         let location = root.dictionary("Location", required: false).map(readLocation) ?? Configuration.Location()
+        var fillLanguage: String?
+        if let fill = root.dictionary("Fill", required: false) {
+            if let language = fill.string("Language", required: false) {
+                let trimmed = language.trimmingCharacters(in: .whitespaces)
+                if trimmed.isEmpty || (try? TextRules.check(trimmed, field: "Fill.Language")) == nil {
+                    fill.error("Language", "expected a language name or code such as es or \"Español (es)\"")
+                } else {
+                    fillLanguage = trimmed
+                }
+            }
+            fill.warnAboutUnknownKeys()
+        }
         root.warnAboutUnknownKeys()
 
         guard let server, let ldap, let documents, let expiryDays, let reminderDays else { return nil }
@@ -99,6 +111,7 @@ public enum ConfigurationLoader {
                                           expiryDays: expiryDays, reminderDays: Array(Set(reminderDays)).sorted(),
                                           templateKeys: templateKeys)
         configuration.location = location
+        configuration.fillLanguage = fillLanguage
         return configuration
     }
 

@@ -38,6 +38,9 @@ public struct Form: Sendable, Equatable {
     /// `AnswerPath.countKey` (`trees`, `trees[2]/stems`). A repeat with a count has as many as
     /// its count says; empty for a form without repeats.
     public var repeats: [String: Int]
+    /// The language the form is filled and printed in (one of its template's `languages`), when
+    /// the template has several; nil: the template's default.
+    public var language: String?
 
     public enum Status: String, Codable, Sendable { case incomplete, completed }
 
@@ -59,6 +62,7 @@ public struct Form: Sendable, Equatable {
         self.timeZone = nil
         self.startLocation = nil
         self.repeats = [:]
+        self.language = nil
     }
 
     /// The zone `timeZone` names, or UTC.
@@ -80,6 +84,9 @@ public struct Form: Sendable, Equatable {
     }
 
     /// The technician as a reader knows them: "Ana Pérez (ana)", or the user name alone.
+    /// The template as the form reads: in the form's language.
+    public var localizedTemplate: Template { template.localized(to: language) }
+
     public var technicianLabel: String { Self.technicianLabel(user: user, displayName: userDisplayName) }
 
     /// "Ana Pérez (ana)", or `user` alone when the display name is missing or the same.

@@ -20,6 +20,8 @@ public enum FormFile {
         var startLocation: JSONValue?
         /// The instances of open repeats (`Form.repeats`); absent for a form without.
         var repeats: [String: Int]?
+        /// The form's language (`Form.language`); absent for the template's default.
+        var language: String?
         /// The scores as computed when the file was written, for readers of form.json; MI
         /// itself always recomputes them from the answers and never reads these.
         var scores: JSONValue?
@@ -66,7 +68,7 @@ public enum FormFile {
                                            template: TemplateCoding().encode(form.template),
                                            userDisplayName: form.userDisplayName, consent: form.consent,
                                            timeZone: form.timeZone, startLocation: form.startLocation?.json,
-                                           repeats: form.repeats.isEmpty ? nil : form.repeats,
+                                           repeats: form.repeats.isEmpty ? nil : form.repeats, language: form.language,
                                            scores: form.scores?.valuesJSON))
         var data = Data(header.dropLast())
         data.append(UInt8(ascii: ","))
@@ -100,6 +102,7 @@ public enum FormFile {
             form.consent = body.consent
             form.timeZone = body.timeZone
             form.repeats = body.repeats ?? [:]
+            form.language = body.language
             if let location = body.startLocation, location != .null {
                 do {
                     form.startLocation = try Geopoint(json: location)

@@ -32,7 +32,7 @@ public struct FormReader: Sendable {
     private enum Key: Int {
         case formatVersion, id, name, user, status, templateID, templateTitle, templateVersion, questions, answered, media
         case createdAt, updatedAt, submittedAt, returnedAt, returnNote, userDisplayName, answers, audit, foremanComments, template
-        case consent, timeZone, scores, startLocation, repeats
+        case consent, timeZone, scores, startLocation, repeats, language
 
         init?(_ text: String) {
             switch text {
@@ -62,6 +62,7 @@ public struct FormReader: Sendable {
             case "scores": self = .scores
             case "startLocation": self = .startLocation
             case "repeats": self = .repeats
+            case "language": self = .language
             default: return nil
             }
         }
@@ -81,6 +82,7 @@ public struct FormReader: Sendable {
             var returnNote: String?, displayName: String?, timeZone: String?, consent: ConsentAcceptance?
             var startLocation: Geopoint?
             var repeats: [String: Int] = [:]
+            var language: String?
             var answers: [String: Answer] = [:], audit: [AuditEvent] = [], comments: [ForemanComment] = []
             var template: Template?
             repeat {
@@ -128,6 +130,7 @@ public struct FormReader: Sendable {
                     guard let value = parser.optional({ $0.value().flatMap { try? Geopoint(json: $0) } }) else { return nil }
                     startLocation = value
                 case .repeats: guard let value = Self.counts(&parser) else { return nil }; repeats = value
+                case .language: guard let value = parser.optional({ $0.stringValue() }) else { return nil }; language = value
                 }
             } while parser.take(UInt8(ascii: ","))
             guard parser.take(UInt8(ascii: "}")) else { return nil }
@@ -148,6 +151,7 @@ public struct FormReader: Sendable {
             form.consent = consent
             form.startLocation = startLocation
             form.repeats = repeats
+            form.language = language
             return form
         }
     }

@@ -26,10 +26,15 @@ public struct Workflow: Sendable {
     /// `startLocation` is where the form is started (a `captureLocation` template's, or one
     /// typed with `mi new --location`): recorded with an audit event saying where it came from,
     /// or, when unavailable, an audit event saying why none was recorded.
+    /// `language` (`mi new --lang`, `Fill.Language`, `LANG`) is recorded when the template has
+    /// a language it names (`Template.language(matching:)`) other than its default.
     public func startForm(templateID: String, name: String? = nil, displayName: String? = nil,
-                          startLocation: StartLocation? = nil) throws -> (FormLocation, Form) {
+                          startLocation: StartLocation? = nil, language: String? = nil) throws -> (FormLocation, Form) {
         try checkOncePerUser(try templates.template(id: templateID), user: actor.name)
         var form = try newForm(templateID: templateID, name: name, displayName: displayName)
+        if let language, let matched = form.template.language(matching: language), matched != form.template.defaultLanguage {
+            form.language = matched
+        }
         if let startLocation { form.recordStart(startLocation, by: actor.name, at: form.createdAt) }
         return (try store.create(form), form)
     }
