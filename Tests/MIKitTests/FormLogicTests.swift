@@ -54,7 +54,8 @@ final class FormLogicTests: XCTestCase {
         let encoded = TemplateCoding().encode(template)
         XCTAssertEqual(encoded.objectValue?["questions"]?.arrayValue?[7].objectValue?["choiceFilter"], .string("region = ${region}"))
         XCTAssertEqual(try TemplateCoding().decode(encoded, source: "again"), template)
-        XCTAssertFalse(try TemplateFixture.sampleTemplate().hasLogic, "a template without the keys has no logic")
+        XCTAssertFalse(TemplateFixture.tiny().hasLogic, "a template without the keys has no logic")
+        XCTAssertTrue(try TemplateFixture.sampleTemplate().hasLogic, "the shipped pump inspection has a constraint and a relevance")
     }
 
     func testBadExpressionsAndUnknownReferencesAreRefusedNamingTemplateQuestionKeyAndPosition() {
