@@ -90,6 +90,28 @@ final class FormLogicTests: XCTestCase {
         XCTAssertTrue(logic.isRelevant(whereQuestion, in: form))
     }
 
+    /// A photo question's answer is its file: when the question is not relevant the file is
+    /// what submission clears and what the server refuses, while media attached beside a value
+    /// stay (as the comments do).
+    func testAPhotoThatIsTheAnswerIsClearedWhenNotRelevantAndMediaBesideAValueStay() throws {
+        let template = try TemplateFixture.sampleTemplate()
+        let logic = FormLogic(template: template)
+        var form = Form(name: "p", user: "ana", template: template, createdAt: TestClock.start)
+        form.answers["leaks"] = Answer(value: .choices(["None"]), media: ["Qid1(1).jpg"])
+        form.answers["leak_photo"] = Answer(comment: "taken before the seal was wiped", media: ["Qid2(1).jpg"])
+        XCTAssertEqual(logic.violations(in: form, requireAnswers: false).map(\.question), ["leak_photo"])
+        XCTAssertEqual(logic.violations(in: form, requireAnswers: false).first?.kind, .notRelevant)
+        let (prepared, cleared) = logic.preparedForSubmission(form)
+        XCTAssertEqual(cleared, ["leak_photo"])
+        XCTAssertEqual(prepared.answers["leak_photo"], Answer(comment: "taken before the seal was wiped"))
+        XCTAssertEqual(prepared.answers["leaks"]?.media, ["Qid1(1).jpg"], "a photo beside a value is not the answer")
+        XCTAssertTrue(logic.violations(in: prepared, requireAnswers: false).isEmpty)
+        // With a leak, the photo is relevant, kept and never a violation.
+        form.answers["leaks"] = Answer(value: .choices(["Mechanical seal"]))
+        XCTAssertEqual(logic.irrelevantAnswers(in: form), [])
+        XCTAssertEqual(logic.preparedForSubmission(form).form.answers["leak_photo"]?.media, ["Qid2(1).jpg"])
+    }
+
     func testCalculationsConstraintsAndRequiredByExpression() throws {
         let logic = FormLogic(template: try template())
         var form = logic.recalculated(try form(["rated": .number(10)]))

@@ -232,19 +232,26 @@ public struct FormLogic: Sendable {
 
     // MARK: - Submission
 
-    /// The questions that are not relevant but hold a value (or a table being typed), in
-    /// template order: what submission clears.
+    /// The questions that are not relevant but hold a value (or a table being typed, or, for a
+    /// question answered by its files, a file), in template order: what submission clears.
     public func irrelevantAnswers(in form: Form, now: Date = Date()) -> [String] {
         template.questions.filter { question in
             let answer = form.answer(for: question.id)
-            return (answer.value != nil || answer.draft != nil) && question.logic.calculation == nil
-                && !isRelevant(question, in: form, now: now)
+            return (answer.value != nil || answer.draft != nil || Self.holdsAnswerFiles(question, answer))
+                && question.logic.calculation == nil && !isRelevant(question, in: form, now: now)
         }.map(\.id)
     }
 
-    /// `form` as it is submitted: the values of questions that are not relevant removed
-    /// (again until relevance settles, since a removed value may change another's) and the
-    /// calculations recomputed. Returns the ids cleared.
+    /// Whether `answer` holds files that are the answer of `question` (a photo question's
+    /// photo), as opposed to media attached beside a value (a gauge's photo by its reading).
+    static func holdsAnswerFiles(_ question: Question, _ answer: Answer) -> Bool {
+        question.type.answerMedia != nil && !answer.media.isEmpty
+    }
+
+    /// `form` as it is submitted: the values of questions that are not relevant removed (and
+    /// the files of those answered by their files), again until relevance settles, since a
+    /// removed value may change another's, and the calculations recomputed. Returns the ids
+    /// cleared; the caller removes the files no longer listed.
     public func preparedForSubmission(_ form: Form, now: Date = Date()) -> (form: Form, cleared: [String]) {
         var result = recalculated(form, now: now)
         var cleared: [String] = []
@@ -255,6 +262,8 @@ public struct FormLogic: Sendable {
                 var answer = result.answer(for: id)
                 answer.value = nil
                 answer.draft = nil
+                // A file that is the answer goes with it; media beside a value stay.
+                if let question = template.question(id: id), question.type.answerMedia != nil { answer.media = [] }
                 result.answers[id] = answer.comment == nil && answer.media.isEmpty ? nil : answer
                 if !cleared.contains(id) { cleared.append(id) }
             }
@@ -285,7 +294,7 @@ public struct FormLogic: Sendable {
                 continue
             }
             guard relevant else {
-                if answer.value != nil {
+                if answer.value != nil || Self.holdsAnswerFiles(question, answer) {
                     result.append(Violation(question: question.id, kind: .notRelevant,
                         message: "the question is not relevant (\(question.logic.relevant?.text ?? "")) but holds an answer"))
                 }
