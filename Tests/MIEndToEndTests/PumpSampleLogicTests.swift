@@ -76,6 +76,13 @@ final class PumpSampleLogicTests: XCTestCase {
         XCTAssertFalse(askedDry.contains("Photo of each leak"), "no leak, no photo asked: \(askedDry)")
         XCTAssertFalse(dry.stdout.contains("Path of the photo file"), dry.stdout)
         XCTAssertEqual(try question("leak_photo", inReviewOf: "dry", sandbox)["relevantNow"] as? Bool, false)
+        // Nor is a photo taken: the file is the answer, and the question takes none now.
+        let before = try formBytes(sandbox, "dry")
+        let refused = try sandbox.run(["answer", "dry", "leak_photo", Self.gauge.path])
+        XCTAssertEqual(refused.status, 65, refused.output)
+        XCTAssertTrue(refused.stderr.contains("question leak_photo (3 of 9): the question is not relevant now"), refused.stderr)
+        XCTAssertEqual(try formBytes(sandbox, "dry"), before)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: sandbox.formFolder("dry").path), ["form.json"])
 
         _ = try sandbox.newForm("pump-inspection", name: "wet")
         let wet = try sandbox.run(["fill", "wet"], stdin: "yes\nMechanical seal, Casing drain\n\(Self.gauge.path)\n\n:x\n")

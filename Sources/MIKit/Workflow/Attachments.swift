@@ -7,13 +7,19 @@ extension Workflow {
     /// files (a photo question) takes only files of its kind, up to its `maxFiles`. `value`
     /// (the code read from the photo of a barcode) is checked first and saved with the first file.
     /// A value, or files that are the answer, need the template's consent, like any answer
-    /// (`acceptingConsent` records it with them).
+    /// (`acceptingConsent` records it with them), and files that are the answer a question
+    /// that is relevant.
     public func attach(_ reference: String, question questionReference: String, files: [URL],
                        value: AnswerUpdate.Input? = nil, acceptingConsent: Bool = false) throws -> [MediaFile] {
         let (location, original) = try openForChange(reference)
         let (index, question) = try Self.question(questionReference, in: original.template)
         let rules = Self.rules(for: index, in: original)
         try rules.checkTakesAnswer()
+        // Files that are the answer are an answer: a question that is not relevant takes none.
+        if question.type.answerMedia != nil, original.template.hasLogic,
+           !FormLogic(template: original.template).isRelevant(question, in: original, now: now()) {
+            throw rules.refuse("the question is not relevant now (\(question.logic.relevant?.text ?? "")), so it takes no answer")
+        }
         // Every file is checked before the first is copied, so a mistyped name attaches nothing.
         var isFolder: ObjCBool = false
         for file in files where !FileManager.default.fileExists(atPath: file.path, isDirectory: &isFolder) || isFolder.boolValue {
