@@ -22,7 +22,7 @@ echo ana-password | "$mi" login --user ana --password-stdin >/dev/null
 "$mi" templates import "$here/Samples/templates" >/dev/null
 # Seed forms written by mi itself: one filled pump inspection with a comment, one short form.
 "$mi" new pump-inspection --name a >/dev/null
-printf '%s\n' yes 2 1 "1,3" 12.5 1200 60 2.1 58 1.9 65 ":c all good" "" ":x" | "$mi" fill a >/dev/null
+printf '%s\n' yes 2 "$here/Samples/media/seal.png" "" 1 "1,3" 12.5 1200 60 2.1 58 1.9 65 ":c all good" "" ":x" | "$mi" fill a >/dev/null
 "$mi" new extinguisher-check --name b >/dev/null
 "$mi" answer b location "Hall B" >/dev/null
 

@@ -35,7 +35,7 @@ make_store() {
   echo ana-password | "$mi" login --user ana --password-stdin >/dev/null
   "$mi" templates import "$here/Samples/templates" >/dev/null
   "$mi" new pump-inspection --name a >/dev/null
-  printf '%s\n' yes 2 1 "1,3" 12.5 1200 60 2.1 58 1.9 65 ":c all good" "" ":x" | "$mi" fill a >/dev/null
+  printf '%s\n' yes 2 "$here/Samples/media/seal.png" "" 1 "1,3" 12.5 1200 60 2.1 58 1.9 65 ":c all good" "" ":x" | "$mi" fill a >/dev/null
   python3 "$here/scripts/make-bench-store.py" "$work/seed/Documents" "$work/Documents" "$forms" "$users" --completed
 }
 [ -d "$work/Documents/CompletedMIs" ] || make_store

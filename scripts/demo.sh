@@ -29,8 +29,8 @@ as ana "$mi" templates
 
 step mi new pump-inspection --name pump-7
 as ana "$mi" new pump-inspection --name pump-7
-step "mi fill pump-7   (answers piped in; :c adds a comment, then the review; :s submits)"
-printf '%s\n' yes 2 1 "1,3" 12.5 1200 60 2.1 58 1.9 65 ":c Bolt on the guard replaced" "" | as ana "$mi" fill pump-7 | tail -3
+step "mi fill pump-7   (answers piped in, with a photo of the leak; :c adds a comment, then the review; :s submits)"
+printf '%s\n' yes 2 "$here/Samples/media/seal.png" "" 1 "1,3" 12.5 1200 60 2.1 58 1.9 65 ":c Bolt on the guard replaced" "" | as ana "$mi" fill pump-7 | tail -3
 step mi attach pump-7 leaks Samples/media/gauge.jpg
 as ana "$mi" attach pump-7 leaks "$here/Samples/media/gauge.jpg"
 step "mi attach pump-7 guard Samples/media/pump-running.webm; mi attach pump-7 noise Samples/media/pump-noise.ogg"

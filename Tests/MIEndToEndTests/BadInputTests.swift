@@ -16,16 +16,17 @@ final class BadInputTests: XCTestCase {
         try Data(#"{"guard": tru"#.utf8).write(to: brokenAnswers)
 
         let cases: [([String], String)] = [
-            (["answer", name, "pressure", "16.5"], "question pressure (5 of 8): 16.5 is above the maximum 16"),
-            (["answer", name, "hours", "-1"], "question hours (6 of 8): -1 is below the minimum 0"),
-            (["answer", name, "noise", "1", "2"], "question noise (3 of 8): only one answer may be chosen"),
-            (["answer", name, "checks", "1", "2", "3"], "question checks (4 of 8): at most 2 answers may be chosen"),
-            (["answer", name, "leaks", "Gearbox"], "question leaks (2 of 8): \"Gearbox\" is not one of the options"),
+            (["answer", name, "pressure", "16.5"], "question pressure (6 of 9): 16.5 is above the maximum 16"),
+            (["answer", name, "hours", "-1"], "question hours (7 of 9): -1 is below the minimum 0"),
+            (["answer", name, "noise", "1", "2"], "question noise (4 of 9): only one answer may be chosen"),
+            (["answer", name, "checks", "1", "2", "3"], "question checks (5 of 9): at most 2 answers may be chosen"),
+            (["answer", name, "leaks", "Gearbox"], "question leaks (2 of 9): \"Gearbox\" is not one of the options"),
+            (["answer", name, "leaks", "None, Casing drain"], "question leaks (2 of 9): None cannot be chosen together with a place that leaks"),
             (["answer", name, "bearings", #"[["1","2"],["3","4"],["5","6"]]"#], "cell [2, 1] (Motor / Vibration) takes no value"),
             (["answer", name, "bearings", #"[["1","2"]]"#], "expected 3 rows, found 1"),
             (["answer", name, "flow", "3"], "question flow: no such question"),
             (["answer", name, "guard", "perhaps"], "expected true or false"),
-            (["answer", name, "--file", badAnswers.path], "question pressure (5 of 8): \"lots\" is not a number"),
+            (["answer", name, "--file", badAnswers.path], "question pressure (6 of 9): \"lots\" is not a number"),
             (["answer", name, "--file", brokenAnswers.path], "the answers file is not valid JSON"),
             (["answer", name, "--file", "/nonexistent/answers.json"], "cannot read the answers file"),
             (["attach", name, "guard", "/nonexistent/photo.jpg"], "no such file: /nonexistent/photo.jpg"),

@@ -59,7 +59,7 @@ final class ExportTests: XCTestCase {
         try JSONSerialization.data(withJSONObject: answers).write(to: file)
         XCTAssertEqual(try sandbox.run(["answer", "by-hand", "--file", file.path], as: "ana").status, 0)
         let samples = sandbox.repository.appendingPathComponent("Samples/media")
-        let originals = [("pressure", "gauge.jpg"), ("leaks", "seal.png")]
+        let originals = [("pressure", "gauge.jpg"), ("leak_photo", "seal.png")]
         for (question, name) in originals {
             let attached = try sandbox.run(["attach", "by-hand", question, samples.appendingPathComponent(name).path], as: "ana")
             XCTAssertEqual(attached.status, 0, attached.output)
@@ -100,7 +100,8 @@ final class ExportTests: XCTestCase {
         let cells: [[String]] = [
             [handID, "notes", Self.notes], [handID, "pressure", "4.5"], [handID, "pressure-comment", Self.comment],
             [handID, "leaks", "Mechanical seal Casing drain"], [handID, "leaks/Casing drain", "1"], [handID, "leaks/None", "0"],
-            [handID, "User", "ana"], [handID, "FormVersion", "3"],
+            [handID, "leak_photo", "Qid2(1).png"],
+            [handID, "User", "ana"], [handID, "FormVersion", "4"],
             [handID, "AttachmentsPresent", "2"], [handID, "AttachmentsExpected", "2"],
         ]
         let expected: [String: Any] = ["template": "pump-inspection", "header": header, "forms": ids.sorted(), "last": handID, "media": media,

@@ -34,14 +34,15 @@ final class FillTerminalTests: XCTestCase {
         return (process, terminal)
     }
 
-    /// Every question of the sample pump inspection answered by piped `mi fill`: 8 of 8 done,
-    /// the bearings table (question 7) complete.
+    /// Every question of the sample pump inspection answered by piped `mi fill`: 9 of 9 done
+    /// (no leak, so the leak photo is not asked and not open), the bearings table (question 8)
+    /// complete.
     private func completePumpInspection(_ sandbox: Sandbox) throws -> String {
         try sandbox.importSamples()
         let name = try sandbox.newForm()
         let filled = try sandbox.run(["fill", name], stdin: "yes\n1\n1\n1,2\n5\n100\n61\n2.0\n58\n1.9\n65\nok\n\n")
         XCTAssertEqual(filled.status, 0, filled.output)
-        XCTAssertEqual(try sandbox.formJSON(name)["answered"] as? Int, 8)
+        XCTAssertEqual(try sandbox.formJSON(name)["answered"] as? Int, 9)
         return name
     }
 
@@ -74,7 +75,7 @@ final class FillTerminalTests: XCTestCase {
         XCTAssertTrue(terminal.waitForEnd(), terminal.output)
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 130, terminal.output)
-        XCTAssertEqual(try sandbox.formJSON(name)["answered"] as? Int, 8)
+        XCTAssertEqual(try sandbox.formJSON(name)["answered"] as? Int, 9)
     }
 
     func testControlCWhileReEditingACompleteTableKeepsItComplete() throws {
@@ -84,7 +85,7 @@ final class FillTerminalTests: XCTestCase {
         // Ctrl-C at the first cell, nothing typed: the table is as it was.
         var (process, terminal) = try startOnControllingTerminal(sandbox, ["fill", name])
         XCTAssertTrue(terminal.waitFor("Review: a question number"), terminal.output)
-        terminal.type("7\r")
+        terminal.type("8\r")
         XCTAssertTrue(terminal.waitFor("Enter keeps the table, e edits it"), terminal.output)
         terminal.type("e\r")
         XCTAssertTrue(terminal.waitFor("Drive end · Temperature"), terminal.output)
@@ -96,12 +97,12 @@ final class FillTerminalTests: XCTestCase {
         var bearings = try XCTUnwrap(try answers(sandbox, name)["bearings"])
         XCTAssertNil(bearings["draft"], "\(bearings)")
         XCTAssertEqual((bearings["value"] as? [[Any]])?.first as? [String], ["61", "2.0"])
-        XCTAssertEqual(try sandbox.formJSON(name)["answered"] as? Int, 8)
+        XCTAssertEqual(try sandbox.formJSON(name)["answered"] as? Int, 9)
 
         // One cell changed, Ctrl-C at the next: the new table is complete, so it is the answer.
         (process, terminal) = try startOnControllingTerminal(sandbox, ["fill", name])
         XCTAssertTrue(terminal.waitFor("Review: a question number"), terminal.output)
-        terminal.type("7\r")
+        terminal.type("8\r")
         XCTAssertTrue(terminal.waitFor("Enter keeps the table, e edits it"), terminal.output)
         terminal.type("e\r")
         XCTAssertTrue(terminal.waitFor("Drive end · Temperature"), terminal.output)
@@ -114,7 +115,7 @@ final class FillTerminalTests: XCTestCase {
         bearings = try XCTUnwrap(try answers(sandbox, name)["bearings"])
         XCTAssertNil(bearings["draft"], "\(bearings)")
         XCTAssertEqual((bearings["value"] as? [[Any]])?.first as? [String], ["70", "2.0"])
-        XCTAssertEqual(try sandbox.formJSON(name)["answered"] as? Int, 8)
+        XCTAssertEqual(try sandbox.formJSON(name)["answered"] as? Int, 9)
 
         let submitted = try sandbox.run(["submit", name])
         XCTAssertEqual(submitted.status, 0, submitted.output)
@@ -125,12 +126,12 @@ final class FillTerminalTests: XCTestCase {
         try sandbox.importSamples()
         let name = try sandbox.newForm()
         // At the third cell, :b goes back to the second (its answer shown), which is typed again;
-        // at the first cell :b goes back to question 6.
+        // at the first cell :b goes back to question 7 (the hours).
         let result = try sandbox.run(["fill", name], stdin: "yes\n1\n1\n1,2\n5\n100\n61\n2.0\n:b\n2.5\n:b\n:b\n:b\n:x\n")
         XCTAssertEqual(result.status, 0, result.output)
         XCTAssertTrue(result.stdout.contains("Drive end · Vibration [2.0]: "), result.stdout)
-        let questionSix = result.stdout.components(separatedBy: "Question 6 of 8").count - 1
-        XCTAssertEqual(questionSix, 2, "the third :b leaves the table for question 6:\n\(result.stdout)")
+        let questionSix = result.stdout.components(separatedBy: "Question 7 of 9").count - 1
+        XCTAssertEqual(questionSix, 2, "the third :b leaves the table for question 7:\n\(result.stdout)")
         let bearings = try XCTUnwrap(try answers(sandbox, name)["bearings"])
         XCTAssertEqual((bearings["draft"] as? [[Any]])?.first as? [String], ["61", "2.5"])
     }
@@ -139,9 +140,9 @@ final class FillTerminalTests: XCTestCase {
         let sandbox = try Sandbox()
         let name = try completePumpInspection(sandbox)
         // A new value in the first cell, then :x: the table is complete, so it stays done.
-        let edited = try sandbox.run(["fill", name], stdin: "7\ne\n62\n:x\n")
+        let edited = try sandbox.run(["fill", name], stdin: "8\ne\n62\n:x\n")
         XCTAssertEqual(edited.status, 0, edited.output)
-        XCTAssertEqual(try sandbox.formJSON(name)["answered"] as? Int, 8, edited.output)
+        XCTAssertEqual(try sandbox.formJSON(name)["answered"] as? Int, 9, edited.output)
 
         let other = try sandbox.newForm()
         let partly = try sandbox.run(["fill", other], stdin: "yes\n1\n1\n1,2\n5\n100\n61\n:c sensor loose\n:x\n")
@@ -149,7 +150,7 @@ final class FillTerminalTests: XCTestCase {
         XCTAssertEqual(try sandbox.run(["answer", other, "notes", "ok"]).status, 0)
         let refused = try sandbox.run(["submit", other])
         XCTAssertEqual(refused.status, 65, refused.output)
-        XCTAssertTrue(refused.stderr.contains("bearings (7) is a table still being typed (1 of 5 cells)"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("bearings (8) is a table still being typed (1 of 5 cells)"), refused.stderr)
         XCTAssertFalse(refused.stderr.contains("neither an answer nor a comment"), refused.stderr)
     }
 
@@ -258,7 +259,7 @@ final class FillTerminalTests: XCTestCase {
         let sandbox = try Sandbox()
         try sandbox.importSamples()
         let name = try sandbox.newForm()
-        // To the table (question 7) with valid answers, two cells, :b back to question 6.
+        // To the table (question 8) with valid answers, two cells, :b back to question 7.
         let first = try sandbox.run(["fill", name], stdin: "yes\n1\n1\n1,2\n5\n100\n61\n2.0\n:b\n:x\n")
         XCTAssertEqual(first.status, 0, first.output)
         XCTAssertTrue(first.stdout.contains("The table is kept as a draft (2 of 5 cells typed)"), first.stdout)
@@ -305,8 +306,8 @@ final class FillTerminalTests: XCTestCase {
         let sandbox = try Sandbox()
         try sandbox.importSamples()
         let name = try sandbox.newForm()
-        XCTAssertEqual(try sandbox.run(["answer", name, "leaks", "1,3"]).status, 0)
-        XCTAssertEqual(try answers(sandbox, name)["leaks"]?["value"] as? [String], ["None", "Suction flange"])
+        XCTAssertEqual(try sandbox.run(["answer", name, "leaks", "3,4"]).status, 0)
+        XCTAssertEqual(try answers(sandbox, name)["leaks"]?["value"] as? [String], ["Suction flange", "Discharge flange"])
         XCTAssertEqual(try sandbox.run(["answer", name, "leaks", "2", "5"]).status, 0)
         XCTAssertEqual(try answers(sandbox, name)["leaks"]?["value"] as? [String], ["Mechanical seal", "Casing drain"])
         XCTAssertEqual(try sandbox.run(["answer", name, "leaks", "Mechanical seal, casing drain"]).status, 0)

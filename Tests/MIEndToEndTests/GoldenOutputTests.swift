@@ -81,7 +81,8 @@ final class GoldenOutputTests: XCTestCase {
             formsByTemplate[id, default: []].append(form.name)
         }
 
-        // By hand: a comment beside a value, a comment alone, several choices, an empty cell.
+        // By hand: a comment beside a value, a comment alone (also on the leak photo, asked
+        // because there are leaks), several choices, an empty cell.
         var form = Form(id: try XCTUnwrap(UUID(uuidString: "00000000-0000-4000-8000-0000000000aa")), name: "golden-by-hand",
                         user: "ana", template: try template(sandbox, "pump-inspection"), createdAt: Self.start)
         form.userDisplayName = "Ana Pérez"
@@ -89,6 +90,7 @@ final class GoldenOutputTests: XCTestCase {
         form.record(AuditEvent(at: form.createdAt, by: "ana", action: .created))
         let answers = #"""
             {"guard": {"value": true}, "leaks": {"value": ["Mechanical seal", "Casing drain"]},
+             "leak_photo": {"comment": "Camera battery flat"},
              "noise": {"value": ["Normal"], "comment": "Quieter than last month"}, "checks": {"comment": "Not accessible today"},
              "pressure": {"value": 4.5, "comment": "line one\nline two"}, "hours": {"value": 1200},
              "bearings": {"value": [["60", "2.1"], ["58", "1.9"], ["65", null]]}, "notes": {"value": "Ñuñoa, \"quoted\""}}

@@ -325,13 +325,13 @@ final class OfficeBrowserTests: XCTestCase {
         let notes = Self.hostile.joined(separator: " ")
         let pump = try pumpAnswers(guardComment: "Verdigris on the guard bolts, cleaned and greased", notes: notes)
         try fill(sandbox, as: "ana", template: "pump-inspection", name: "pump-7", answers: pump, attachments: [
-            ("leaks", "gauge.jpg"), ("guard", "pump-running.webm"), ("noise", "pump-noise.ogg"),
+            ("leak_photo", "seal.png"), ("guard", "pump-running.webm"), ("noise", "pump-noise.ogg"),
         ].map { ($0.0, media.appendingPathComponent($0.1).path) })
         try fill(sandbox, as: "ana", template: "extinguisher-check", name: "post-4",
                  answers: ForemanTests.extinguisherAnswers, attachments: [])
         try fill(sandbox, as: "bob", template: "pump-inspection", name: "pump-9",
                  answers: try pumpAnswers(guardComment: "Guard refitted", notes: "All good, calibration " + Self.longWord),
-                 attachments: [("leaks", media.appendingPathComponent("gauge.jpg").path)])
+                 attachments: [("leak_photo", media.appendingPathComponent("gauge.jpg").path)])
         let anaID = try XCTUnwrap(try sandbox.formJSON("pump-7", in: "CompletedMIs", user: "ana")["id"] as? String).lowercased()
         let bobID = try XCTUnwrap(try sandbox.formJSON("pump-9", in: "CompletedMIs", user: "bob")["id"] as? String).lowercased()
 
@@ -342,9 +342,11 @@ final class OfficeBrowserTests: XCTestCase {
         XCTAssertEqual(sandbox.allFormFiles(), [], "every form was uploaded: \(upload.output)")
         return [
             "anaId": anaID, "bobId": bobID, "form": "pump-7", "bobForm": "pump-9",
-            "bobMedia": "Qid1(1).jpg",
+            "bobMedia": "Qid2(1).jpg",
             "templateTitle": "Centrifugal pump — monthly inspection", "technicianName": "Ana Pérez",
-            "questionIds": ["guard", "leaks", "noise", "checks", "pressure", "hours", "bearings", "notes"],
+            "questionIds": ["guard", "leaks", "leak_photo", "noise", "checks", "pressure", "hours", "bearings", "notes"],
+            // A photo question is counted by its files, with no chart.
+            "unchartedIds": ["leak_photo"],
             "word": Self.word, "foremanComment": Self.foremanComment, "hostile": Self.hostile,
             "noValueCells": 1, "total": 3, "anaCount": 2, "bobCount": 1, "extinguisherCount": 1,
             "anaPassword": TestDirectory.password(for: "ana"), "fionaPassword": TestDirectory.password(for: "fiona"),

@@ -91,7 +91,7 @@ final class PastableHintTests: XCTestCase {
         let resumed = try paste(goOn, sandbox, stdin: "2.0\n58\n1.9\n65\n:x\n")
         XCTAssertEqual(resumed.status, 0, "\(goOn): \(resumed.output)")
         XCTAssertTrue(resumed.stdout.contains("Typed so far (a draft, 1 of 5 cells)"), resumed.stdout)
-        XCTAssertEqual(try sandbox.formJSON(name)["answered"] as? Int, 7, resumed.output)
+        XCTAssertEqual(try sandbox.formJSON(name)["answered"] as? Int, 8, "7 answered, and the leak photo, not asked without a leak: \(resumed.output)")
     }
 
     func testAHintOnANarrowTerminalStaysOnOneLine() throws {

@@ -5,16 +5,17 @@ import XCTest
 /// `mi stats --json` checked against Python's `statistics` module and `Counter` over the same
 /// answers, the filters and group-by, the text charts, and the errors' exit statuses.
 final class StatsTests: XCTestCase {
-    /// Answers of the pump inspection, one form each: (technician, answers file).
+    /// Answers of the pump inspection, one form each: (technician, answers file). A form with a
+    /// leak answers its photo with a comment (an answers file cannot carry the photo itself).
     static let forms: [(user: String, answers: String)] = [
-        ("ana", #"{"guard": true, "leaks": ["Mechanical seal", "Suction flange"], "noise": ["Normal"], "checks": ["Alignment", "Vibration"], "pressure": 4.5, "hours": 1200, "bearings": [["61.5", "2.1"], ["58", "1.9"], ["70", null]], "notes": "all good"}"#),
+        ("ana", #"{"guard": true, "leaks": ["Mechanical seal", "Suction flange"], "leak_photo": {"comment": "photo on the site tablet"}, "noise": ["Normal"], "checks": ["Alignment", "Vibration"], "pressure": 4.5, "hours": 1200, "bearings": [["61.5", "2.1"], ["58", "1.9"], ["70", null]], "notes": "all good"}"#),
         ("ana", #"{"guard": false, "leaks": ["None"], "noise": ["Humming"], "checks": ["Lubrication"], "pressure": 6.25, "hours": 1350, "bearings": [["55", "2.4"], ["57.5", "ok"], ["66", null]], "notes": " Oil topped up "}"#),
-        ("ana", #"{"guard": true, "leaks": ["Casing drain"], "noise": ["Normal"], "checks": ["Seal flush", "Motor current"], "pressure": {"comment": "gauge broken"}, "hours": 980, "bearings": [["49", "3"], ["50", "2.2"], ["60", null]], "notes": "Oil topped up"}"#),
-        ("ana", #"{"guard": true, "leaks": ["Mechanical seal"], "noise": ["Grinding"], "checks": ["Alignment"], "pressure": 11.75, "hours": 2210, "bearings": [["80", "6.5"], ["77", "5.9"], ["85", null]], "notes": "Ñuñoa depot"}"#),
+        ("ana", #"{"guard": true, "leaks": ["Casing drain"], "leak_photo": {"comment": "photo on the site tablet"}, "noise": ["Normal"], "checks": ["Seal flush", "Motor current"], "pressure": {"comment": "gauge broken"}, "hours": 980, "bearings": [["49", "3"], ["50", "2.2"], ["60", null]], "notes": "Oil topped up"}"#),
+        ("ana", #"{"guard": true, "leaks": ["Mechanical seal"], "leak_photo": {"comment": "photo on the site tablet"}, "noise": ["Grinding"], "checks": ["Alignment"], "pressure": 11.75, "hours": 2210, "bearings": [["80", "6.5"], ["77", "5.9"], ["85", null]], "notes": "Ñuñoa depot"}"#),
         ("ana", #"{"guard": true, "leaks": ["None"], "noise": {"comment": "too loud to tell"}, "checks": ["Vibration"], "pressure": 7, "hours": 1200, "bearings": [["60", "2"], ["59", "2"], ["64", null]], "notes": "all good"}"#),
-        ("bob", #"{"guard": {"comment": "no guard fitted"}, "leaks": ["Suction flange", "Discharge flange", "Casing drain"], "noise": ["Cavitation (gravel noise)"], "checks": ["Alignment", "Lubrication"], "pressure": 3.1, "hours": 15020, "bearings": [["90", "7.1"], ["88", "6.8"], ["95", null]], "notes": "noisy bearing"}"#),
+        ("bob", #"{"guard": {"comment": "no guard fitted"}, "leaks": ["Suction flange", "Discharge flange", "Casing drain"], "leak_photo": {"comment": "photo on the site tablet"}, "noise": ["Cavitation (gravel noise)"], "checks": ["Alignment", "Lubrication"], "pressure": 3.1, "hours": 15020, "bearings": [["90", "7.1"], ["88", "6.8"], ["95", null]], "notes": "noisy bearing"}"#),
         ("bob", #"{"guard": true, "leaks": ["None"], "noise": ["Normal"], "checks": ["Motor current"], "pressure": 5.5, "hours": 400, "bearings": [["45", "1.2"], ["44", "1.1"], ["52", null]], "notes": "all good"}"#),
-        ("bob", #"{"guard": false, "leaks": ["Mechanical seal"], "noise": ["Humming"], "checks": ["Seal flush"], "pressure": 9.8, "hours": 7777, "bearings": [["66", "3.3"], ["65", "3.4"], ["71", null]], "notes": {"comment": "nothing to add"}}"#),
+        ("bob", #"{"guard": false, "leaks": ["Mechanical seal"], "leak_photo": {"comment": "photo on the site tablet"}, "noise": ["Humming"], "checks": ["Seal flush"], "pressure": 9.8, "hours": 7777, "bearings": [["66", "3.3"], ["65", "3.4"], ["71", null]], "notes": {"comment": "nothing to add"}}"#),
     ]
 
     /// Python's own figures over the same answers, compared with mi's JSON: mean, stdev,

@@ -13,26 +13,30 @@ final class TechnicianFlowTests: XCTestCase {
         let name = try sandbox.newForm()
         XCTAssertTrue(name.hasPrefix("pump-inspection-"), name)
 
-        // Question by question: help, a comment, Back (not saved), the table cell by cell (the
-        // motor's vibration cell is skipped), then the review, where question 3 is reopened and
-        // changed, and finally :s submits. (Piped input stops at an invalid line: see
-        // FillTerminalTests; on a terminal it is asked again.)
+        // Question by question: help, the leak's photo (asked because there is a leak), Back
+        // (not saved), the table cell by cell (the motor's vibration cell is skipped), a
+        // comment, then the review, where question 4 is reopened and changed, and finally :s
+        // submits. (Piped input stops at an invalid line: see FillTerminalTests; on a terminal it
+        // is asked again.)
+        let photo = sandbox.repository.appendingPathComponent("Samples/media/seal.png").path
         let script = [
             "?",            // 1 guard: help
             "yes",          //   saved → 2
-            "1,2",          // 2 leaks: any number
-            ":b",           // 3 noise: back to 2 without saving anything on 3
-            "",             // 2 leaks: keep → 3
-            "2",            // 3 noise: Humming → 4
-            "1 3",          // 4 checks: up to 2 → 5
-            "12.5",         // 5 pressure → 6
-            "1200",         // 6 hours → 7
-            "60", "2.1",    // 7 bearings: drive end
+            "2,5",          // 2 leaks: any number (None only alone) → 3
+            photo,          // 3 leak_photo: asked because there is a leak; attached
+            "",             //   Enter: one photo is enough → 4
+            ":b",           // 4 noise: back to 3 without saving anything on 4
+            "",             // 3 leak_photo: keep → 4
+            "2",            // 4 noise: Humming → 5
+            "1 3",          // 5 checks: up to 2 → 6
+            "12.5",         // 6 pressure → 7
+            "1200",         // 7 hours → 8
+            "60", "2.1",    // 8 bearings: drive end
             "58", "1.9",    //   non-drive end
             "65",           //   motor temperature (vibration takes no value)
-            ":c all good",  // 8 notes: comment only
+            ":c all good",  // 9 notes: comment only
             "",             //   next with only a comment → review
-            "3",            // review: reopen question 3
+            "4",            // review: reopen question 4
             "Grinding",     //   by label → back to review
             ":s",           // submit
         ].joined(separator: "\n") + "\n"
@@ -47,7 +51,9 @@ final class TechnicianFlowTests: XCTestCase {
         XCTAssertEqual(form["status"] as? String, "completed")
         let answers = try XCTUnwrap(form["answers"] as? [String: [String: Any]])
         XCTAssertEqual(answers["guard"]?["value"] as? Bool, true)
-        XCTAssertEqual(answers["leaks"]?["value"] as? [String], ["None", "Mechanical seal"])
+        XCTAssertEqual(answers["leaks"]?["value"] as? [String], ["Mechanical seal", "Casing drain"])
+        XCTAssertEqual(answers["leak_photo"]?["media"] as? [String], ["Qid2(1).png"])
+        XCTAssertTrue(fill.stdout.contains("Photo of each leak"), fill.stdout)
         XCTAssertEqual(answers["noise"]?["value"] as? [String], ["Grinding"])
         XCTAssertEqual(answers["checks"]?["value"] as? [String], ["Alignment", "Vibration"])
         XCTAssertEqual(answers["pressure"]?["value"] as? Double, 12.5)
@@ -62,7 +68,7 @@ final class TechnicianFlowTests: XCTestCase {
         let listed = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any])?["forms"] as? [[String: Any]])
         XCTAssertEqual(listed.count, 1)
         XCTAssertEqual(listed.first?["status"] as? String, "completed")
-        XCTAssertEqual(listed.first?["answeredCount"] as? Int, 8)
+        XCTAssertEqual(listed.first?["answeredCount"] as? Int, 9)
     }
 
     func testSaveAndExitKeepsTheFormAndAQuestionNeedsAnAnswerOrAComment() throws {
@@ -124,7 +130,7 @@ final class TechnicianFlowTests: XCTestCase {
         XCTAssertEqual(review.status, 0, review.output)
         for text in ["Where do you see leaks?", "Replaced the guard bolt", "spare bolts low", "Qid1(1).jpg (photo, 293.0 KiB)",
                      "Drive end: Temperature 61, Vibration 2.0", "Motor: Temperature 66, Vibration ■", "attached Qid1(3).mp4 to leaks by ana",
-                     "detached Qid1(2).jpg from leaks by ana", "8 of 8 questions done"] {
+                     "detached Qid1(2).jpg from leaks by ana", "9 of 9 questions done"] {
             XCTAssertTrue(review.stdout.contains(text), "missing \(text) in\n\(review.stdout)")
         }
 

@@ -31,7 +31,7 @@ final class AnswerRulesTests: XCTestCase {
     }
 
     func testLabelNamesQuestionAndPosition() throws {
-        XCTAssertEqual(try rules("pressure").label, "pressure (5 of 8)")
+        XCTAssertEqual(try rules("pressure").label, "pressure (6 of 9)")
     }
 
     // MARK: - Numbers

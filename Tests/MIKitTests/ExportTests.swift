@@ -33,6 +33,7 @@ final class CSVLayoutTests: XCTestCase {
             "guard", "guard-comment",
             "leaks", "leaks/None", "leaks/Mechanical seal", "leaks/Suction flange", "leaks/Discharge flange", "leaks/Casing drain",
             "leaks-comment",
+            "leak_photo", "leak_photo-comment",
             "noise", "noise/Normal", "noise/Humming", "noise/Grinding", "noise/Cavitation (gravel noise)", "noise-comment",
             "checks", "checks/Alignment", "checks/Lubrication", "checks/Vibration", "checks/Seal flush", "checks/Motor current",
             "checks-comment",
@@ -113,7 +114,7 @@ final class CSVLayoutTests: XCTestCase {
         XCTAssertEqual(cells["KEY"], "6f1c2d3e-0000-4000-8000-00000000000a")
         XCTAssertEqual(cells["User"], "ana")
         XCTAssertEqual(cells["UserName"], "Ana Núñez")
-        XCTAssertEqual(cells["FormVersion"], "3")
+        XCTAssertEqual(cells["FormVersion"], "4")
         XCTAssertEqual(cells["AttachmentsPresent"], "2")
         XCTAssertEqual(cells["AttachmentsExpected"], "3")
         XCTAssertEqual(cells["ForemanComments"], "2026-03-02T11:00:00Z boss: Replace the seal.\n2026-03-02T11:01:00Z boss: And the drain.")
@@ -214,8 +215,8 @@ final class ExportWriterTests: XCTestCase {
         let text = String(decoding: csv.dropFirst(3), as: UTF8.self)
         let records = text.components(separatedBy: "\r\n")
         XCTAssertEqual(records.count, 4, "header, two rows and the empty rest after the last CRLF")
-        XCTAssertTrue(records[1].contains(",3,2,3,"), "version 3, two of three attachments present: \(records[1])")
-        XCTAssertTrue(records[2].contains(",3,0,1,"), "version 3, none present, one listed: \(records[2])")
+        XCTAssertTrue(records[1].contains(",4,2,3,"), "version 4, two of three attachments present: \(records[1])")
+        XCTAssertTrue(records[2].contains(",4,0,1,"), "version 4, none present, one listed: \(records[2])")
         XCTAssertTrue(records[2].contains("'=cmd|' /C calc'!A0"))
         XCTAssertEqual(writer.skipped.count, 1)
         XCTAssertEqual(writer.progress.formsExported, 2)
@@ -298,7 +299,7 @@ final class ExportWriterTests: XCTestCase {
         }
         let own = try workflow.completedForms(of: TemplateFixture.sampleID, filters: StatisticsFilters())
         XCTAssertEqual(own.forms.count, 0)
-        XCTAssertEqual(own.template.version, 3)
+        XCTAssertEqual(own.template.version, 4)
         XCTAssertThrowsError(try workflow.completedForms(of: "no-such-template", filters: StatisticsFilters()))
     }
 }

@@ -54,7 +54,8 @@ final class FormLogicTests: XCTestCase {
         let encoded = TemplateCoding().encode(template)
         XCTAssertEqual(encoded.objectValue?["questions"]?.arrayValue?[7].objectValue?["choiceFilter"], .string("region = ${region}"))
         XCTAssertEqual(try TemplateCoding().decode(encoded, source: "again"), template)
-        XCTAssertFalse(try TemplateFixture.sampleTemplate().hasLogic, "a template without the keys has no logic")
+        XCTAssertFalse(TemplateFixture.tiny().hasLogic, "a template without the keys has no logic")
+        XCTAssertTrue(try TemplateFixture.sampleTemplate().hasLogic, "the shipped pump inspection has a constraint and a relevance")
     }
 
     func testBadExpressionsAndUnknownReferencesAreRefusedNamingTemplateQuestionKeyAndPosition() {
@@ -87,6 +88,28 @@ final class FormLogicTests: XCTestCase {
         XCTAssertNil(prepared.answers["where"])
         form.answers["leak"] = Answer(value: .bool(true))
         XCTAssertTrue(logic.isRelevant(whereQuestion, in: form))
+    }
+
+    /// A photo question's answer is its file: when the question is not relevant the file is
+    /// what submission clears and what the server refuses, while media attached beside a value
+    /// stay (as the comments do).
+    func testAPhotoThatIsTheAnswerIsClearedWhenNotRelevantAndMediaBesideAValueStay() throws {
+        let template = try TemplateFixture.sampleTemplate()
+        let logic = FormLogic(template: template)
+        var form = Form(name: "p", user: "ana", template: template, createdAt: TestClock.start)
+        form.answers["leaks"] = Answer(value: .choices(["None"]), media: ["Qid1(1).jpg"])
+        form.answers["leak_photo"] = Answer(comment: "taken before the seal was wiped", media: ["Qid2(1).jpg"])
+        XCTAssertEqual(logic.violations(in: form, requireAnswers: false).map(\.question), ["leak_photo"])
+        XCTAssertEqual(logic.violations(in: form, requireAnswers: false).first?.kind, .notRelevant)
+        let (prepared, cleared) = logic.preparedForSubmission(form)
+        XCTAssertEqual(cleared, ["leak_photo"])
+        XCTAssertEqual(prepared.answers["leak_photo"], Answer(comment: "taken before the seal was wiped"))
+        XCTAssertEqual(prepared.answers["leaks"]?.media, ["Qid1(1).jpg"], "a photo beside a value is not the answer")
+        XCTAssertTrue(logic.violations(in: prepared, requireAnswers: false).isEmpty)
+        // With a leak, the photo is relevant, kept and never a violation.
+        form.answers["leaks"] = Answer(value: .choices(["Mechanical seal"]))
+        XCTAssertEqual(logic.irrelevantAnswers(in: form), [])
+        XCTAssertEqual(logic.preparedForSubmission(form).form.answers["leak_photo"]?.media, ["Qid2(1).jpg"])
     }
 
     func testCalculationsConstraintsAndRequiredByExpression() throws {

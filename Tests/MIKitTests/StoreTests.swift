@@ -146,11 +146,11 @@ final class StoreTests: XCTestCase {
 
     func testSummaryCountsAnsweredQuestionsAndMedia() throws {
         let summary = try answeredForm().summary
-        XCTAssertEqual(summary.questions, 8)
-        XCTAssertEqual(summary.answered, 7, "noise has a comment only, which counts; checks has nothing")
+        XCTAssertEqual(summary.questions, 9)
+        XCTAssertEqual(summary.answered, 8, "noise has a comment only, which counts; leak_photo is not relevant (no leak); checks has nothing")
         XCTAssertEqual(summary.media, 1)
         XCTAssertEqual(summary.templateID, TemplateFixture.sampleID)
-        XCTAssertEqual(summary.templateVersion, 3)
+        XCTAssertEqual(summary.templateVersion, 4)
     }
 
     func testDecodeSummaryReadsOnlyTheHeaderKeys() throws {

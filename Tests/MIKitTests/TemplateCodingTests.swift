@@ -90,12 +90,12 @@ final class TemplateCodingTests: XCTestCase {
         let template = try TemplateFixture.sampleTemplate()
         XCTAssertEqual(template.id, "pump-inspection")
         XCTAssertEqual(template.title, "Centrifugal pump — monthly inspection")
-        XCTAssertEqual(template.version, 3)
+        XCTAssertEqual(template.version, 4)
         XCTAssertEqual(template.questions.map(\.id),
-                       ["guard", "leaks", "noise", "checks", "pressure", "hours", "bearings", "notes"])
+                       ["guard", "leaks", "leak_photo", "noise", "checks", "pressure", "hours", "bearings", "notes"])
         XCTAssertEqual(template.question(id: "guard")?.help, "Check all four bolts. A loose guard counts as not in place.")
         XCTAssertNil(template.question(id: "notes")?.help)
-        XCTAssertEqual(template.index(of: "bearings"), 6)
+        XCTAssertEqual(template.index(of: "bearings"), 7)
     }
 
     // MARK: - The five kinds

@@ -87,11 +87,11 @@ final class TemplateDraftTests: XCTestCase {
         XCTAssertNoThrow(try TemplateVersioning.checkUploaded(template, file: "a.json", newest: template.version - 1))
         XCTAssertThrowsError(try TemplateVersioning.checkUploaded(template, file: "a.json", newest: template.version)) { error in
             let error = error as? TemplatePublishError
-            XCTAssertEqual(error, .notNewer(template: "pump-inspection", file: "a.json", version: 3, newest: 3))
+            XCTAssertEqual(error, .notNewer(template: "pump-inspection", file: "a.json", version: 4, newest: 4))
             XCTAssertEqual(error?.code, "template-version-not-newer")
             XCTAssertEqual(error?.failureClass, .refused)
             XCTAssertTrue(error?.errorDescription?.contains("a.json") ?? false)
-            XCTAssertTrue(error?.errorDescription?.contains("set its version to 4") ?? false)
+            XCTAssertTrue(error?.errorDescription?.contains("set its version to 5") ?? false)
         }
         XCTAssertEqual(TemplatePublishError.versionTaken(template: "t", version: 2).code, "template-version-taken")
     }
@@ -103,7 +103,7 @@ final class TemplateDraftTests: XCTestCase {
         draft.version = newest.version + 1
         XCTAssertNoThrow(try TemplateVersioning.checkDraft(draft, basedOn: nil, newest: nil), "a new id")
         XCTAssertThrowsError(try TemplateVersioning.checkDraft(draft, basedOn: nil, newest: newest)) { error in
-            XCTAssertEqual(error as? TemplatePublishError, .idExists(template: "pump-inspection", newest: 3))
+            XCTAssertEqual(error as? TemplatePublishError, .idExists(template: "pump-inspection", newest: 4))
             XCTAssertTrue((error as? TemplatePublishError)?.errorDescription?.hasPrefix("this id exists — edit it instead?") ?? false)
         }
         XCTAssertThrowsError(try TemplateVersioning.checkDraft(draft, basedOn: "other", newest: newest))

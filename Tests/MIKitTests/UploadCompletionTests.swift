@@ -58,7 +58,7 @@ final class UploadCompletionTests: XCTestCase {
 
     func testSnapshotHashesEveryPartFormFirst() throws {
         let (_, _, sent) = try prepare()
-        XCTAssertEqual(sent.map(\.part.name), [UploadPart.formName, "Qid6(1).jpg"])
+        XCTAssertEqual(sent.map(\.part.name), [UploadPart.formName, "Qid7(1).jpg"])
         XCTAssertEqual(sent[1].digest.size, 5000)
         XCTAssertEqual(sent[1].digest.sha256, FileDigest.sha256(of: try Data(contentsOf: sent[1].part.file)))
         XCTAssertEqual(sent[1].identity, FileIdentity(sent[1].part.file))
@@ -79,7 +79,7 @@ final class UploadCompletionTests: XCTestCase {
         try handle.close()
 
         XCTAssertThrowsError(try foreman.completeUpload(location, formID: form.id, sent: sent, receipt: receipt(for: form, sent))) { error in
-            XCTAssertEqual(error as? ReceiptError, .changedDuringUpload("Qid6(1).jpg"))
+            XCTAssertEqual(error as? ReceiptError, .changedDuringUpload("Qid7(1).jpg"))
             XCTAssertEqual((error as? ReceiptError)?.failureClass, .refused)
         }
         XCTAssertTrue(Files.exists(media), "the local copy is kept")
@@ -101,7 +101,7 @@ final class UploadCompletionTests: XCTestCase {
         var partial = receipt(for: form, sent)
         partial.parts.removeLast()
         XCTAssertThrowsError(try foreman.completeUpload(location, formID: form.id, sent: sent, receipt: partial)) { error in
-            XCTAssertEqual(error as? ReceiptError, .partMissing("Qid6(1).jpg"))
+            XCTAssertEqual(error as? ReceiptError, .partMissing("Qid7(1).jpg"))
         }
         XCTAssertTrue(Files.exists(location.formFile))
     }
@@ -120,7 +120,7 @@ final class UploadCompletionTests: XCTestCase {
         var doubled = receipt(for: form, sent)
         doubled.parts.append(try XCTUnwrap(doubled.parts.last))
         XCTAssertThrowsError(try foreman.completeUpload(location, formID: form.id, sent: sent, receipt: doubled)) { error in
-            XCTAssertEqual(error as? ReceiptError, .partListedTwice("Qid6(1).jpg"))
+            XCTAssertEqual(error as? ReceiptError, .partListedTwice("Qid7(1).jpg"))
         }
         XCTAssertTrue(Files.exists(location.formFile))
         XCTAssertNoThrow(try foreman.completeUpload(location, formID: form.id, sent: sent, receipt: receipt(for: form, sent)))

@@ -109,7 +109,7 @@ final class WorkflowTests: XCTestCase {
         let before = try Data(contentsOf: location.formFile)
 
         XCTAssertThrowsError(try workflow.answer("pump-1", [AnswerUpdate(question: "pressure", value: .words(["99"]))])) { error in
-            XCTAssertEqual((error as? AnswerError)?.question, "pressure (5 of 8)")
+            XCTAssertEqual((error as? AnswerError)?.question, "pressure (6 of 9)")
         }
         XCTAssertEqual(try Data(contentsOf: location.formFile), before)
     }
@@ -122,7 +122,7 @@ final class WorkflowTests: XCTestCase {
             AnswerUpdate(question: "notes", value: .words(["fine"])),
             AnswerUpdate(question: "noise", value: .words(["Normal", "Grinding"])),
         ])) { error in
-            XCTAssertEqual((error as? AnswerError)?.question, "noise (3 of 8)")
+            XCTAssertEqual((error as? AnswerError)?.question, "noise (4 of 9)")
         }
         XCTAssertEqual(try Data(contentsOf: location.formFile), before)
         XCTAssertEqual(Files.names(in: location.folder), ["form.json"])
@@ -135,7 +135,7 @@ final class WorkflowTests: XCTestCase {
             XCTAssertEqual((error as? AnswerError)?.question, "colour")
             XCTAssertTrue((error as? AnswerError)?.rule.contains("no such question") == true)
         }
-        XCTAssertThrowsError(try workflow.answer("pump-1", [AnswerUpdate(question: "9", value: .words(["x"]))]))
+        XCTAssertThrowsError(try workflow.answer("pump-1", [AnswerUpdate(question: "10", value: .words(["x"]))]))
         XCTAssertEqual(try Data(contentsOf: location.formFile), before)
     }
 
@@ -183,7 +183,7 @@ final class WorkflowTests: XCTestCase {
         let before = try Data(contentsOf: location.formFile)
         let file = Data(#"{"guard": true, "hours": 12.5}"#.utf8)
         XCTAssertThrowsError(try workflow.answer("pump-1", try Workflow.updates(fromAnswersFile: file))) { error in
-            XCTAssertEqual((error as? AnswerError)?.question, "hours (6 of 8)")
+            XCTAssertEqual((error as? AnswerError)?.question, "hours (7 of 9)")
         }
         XCTAssertEqual(try Data(contentsOf: location.formFile), before)
     }
@@ -255,9 +255,9 @@ final class WorkflowTests: XCTestCase {
         _ = try workflow.attach("pump-1", question: "notes", files: [
             try fixture.mediaSource("a.m4a", bytes: 10), try fixture.mediaSource("b.jpg", bytes: 20),
         ])
-        try FileManager.default.removeItem(at: location.folder.appendingPathComponent("Qid7(2).jpg"))
+        try FileManager.default.removeItem(at: location.folder.appendingPathComponent("Qid8(2).jpg"))
         let media = workflow.media(of: try store.load(location), at: location)
-        XCTAssertEqual(media.map(\.name), ["Qid7(1).m4a", "Qid7(2).jpg"])
+        XCTAssertEqual(media.map(\.name), ["Qid8(1).m4a", "Qid8(2).jpg"])
         XCTAssertEqual(media.map(\.kind), [.audio, .photo])
         XCTAssertEqual(media.map(\.bytes), [10, nil])
         XCTAssertEqual(media.map(\.missing), [false, true])
@@ -296,7 +296,7 @@ final class WorkflowTests: XCTestCase {
             let message = error.localizedDescription
             XCTAssertTrue(message.contains("cannot be submitted: 7 question(s)"), message)
             XCTAssertTrue(message.contains("leaks (2)"), message)
-            XCTAssertTrue(message.contains("notes (8)"), message)
+            XCTAssertTrue(message.contains("notes (9)"), message)
         }
         XCTAssertEqual(try Data(contentsOf: location.formFile), before)
         XCTAssertTrue(Files.exists(location.formFile))
@@ -313,7 +313,7 @@ final class WorkflowTests: XCTestCase {
         XCTAssertEqual(destination.folder.path, fixture.root.appendingPathComponent("CompletedMIs/ana/pump-1").path)
         XCTAssertEqual(destination.area, .completed)
         XCTAssertFalse(Files.exists(location.folder), "gone from Users")
-        XCTAssertEqual(Files.names(in: destination.folder), ["Qid6(1).jpg", "form.json"])
+        XCTAssertEqual(Files.names(in: destination.folder), ["Qid7(1).jpg", "form.json"])
         XCTAssertEqual(form.status, .completed)
         XCTAssertEqual(form.submittedAt, TestClock.start.addingTimeInterval(3600))
         XCTAssertEqual(form.audit.last?.action, .submitted)

@@ -196,7 +196,7 @@ final class SharedDataDirectoryTests: XCTestCase {
             try await second.test { two in
                 let token = try await two.login("ana")
                 let templates = try await TemplateTests.list(two, token: token)
-                XCTAssertEqual(templates.first?["version"] as? Int, 4)
+                XCTAssertEqual(templates.first?["version"] as? Int, 5)
                 XCTAssertEqual(templates.first?["title"] as? String, "Pump, reworked")
                 let page = try await two.execute(uri: "/templates", method: .get,
                                                  headers: [.cookie: fiona.cookieHeader, .accept: "text/html"]) { $0 }

@@ -98,7 +98,7 @@ class StatisticsAPITests: EngineTestCase {
             XCTAssertEqual(all, try Self.expected(forms))
             // The figures themselves, independently of the builder.
             XCTAssertEqual(all.forms, 5)
-            XCTAssertEqual(all.templateVersion, 3)
+            XCTAssertEqual(all.templateVersion, 4)
             XCTAssertEqual(all.days, [DayCount(day: "2026-03-02", count: 2), DayCount(day: "2026-03-04", count: 2),
                                       DayCount(day: "2026-03-05", count: 1)])
             let noise = try XCTUnwrap(all.questions.first { $0.id == "noise" })
@@ -138,11 +138,11 @@ class StatisticsAPITests: EngineTestCase {
             XCTAssertEqual(bob.filters.user, "bob")
             XCTAssertEqual(bob, try Self.expected(forms, StatisticsFilters(user: "bob")))
 
-            let version3 = try Self.statistics(await client.get(Self.path + "?version=3", token: token))
-            XCTAssertEqual(version3.forms, 5)
+            let version4 = try Self.statistics(await client.get(Self.path + "?version=4", token: token))
+            XCTAssertEqual(version4.forms, 5)
             let version2 = try Self.statistics(await client.get(Self.path + "?version=2", token: token))
             XCTAssertEqual(version2.forms, 0, "no stored form of version 2")
-            XCTAssertEqual(version2.templateVersion, 3, "laid out by the newest the catalog has when no form keeps version 2")
+            XCTAssertEqual(version2.templateVersion, 4, "laid out by the newest the catalog has when no form keeps version 2")
 
             let grouped = try Self.statistics(await client.get(Self.path + "?groupBy=noise", token: token))
             XCTAssertEqual(grouped, try Self.expected(forms, StatisticsFilters(groupBy: "noise")))

@@ -36,7 +36,7 @@ class StatisticsPageTests: EngineTestCase {
             for marker in ["<form id=\"stats-filters\" class=\"panel filters\" method=\"get\" action=\"/templates/pump-inspection/stats\">",
                            "<input id=\"from\" name=\"from\" type=\"date\" value=\"\">", "<select id=\"user\" name=\"user\">",
                            "<option value=\"bob\">bob</option>", "<select id=\"version\" name=\"version\">",
-                           "<option value=\"3\">version 3</option>", "<select id=\"groupBy\" name=\"groupBy\">",
+                           "<option value=\"4\">version 4</option>", "<select id=\"groupBy\" name=\"groupBy\">",
                            "<option value=\"noise\">", "<strong>5 forms</strong>", "none simulated",
                            "<svg class=\"chart chart-days\"", "<polyline class=\"line\"", "<title>2026-03-02: 2 forms submitted</title>",
                            "<a id=\"nav-templates\" href=\"/templates\" class=\"current\">"] {
@@ -45,7 +45,7 @@ class StatisticsPageTests: EngineTestCase {
             XCTAssertFalse(html.contains("<option value=\"notes\">"), "only choice questions group")
             XCTAssertFalse(html.contains("style="), "no inline style: the CSP forbids it")
             XCTAssertFalse(html.contains("<script"), "no script")
-            XCTAssertEqual(Self.count("<section class=\"panel question-stats\"", in: html), 8, "a section per question")
+            XCTAssertEqual(Self.count("<section class=\"panel question-stats\"", in: html), 9, "a section per question")
             // The days between the first and the last are on the line at zero, without a marker.
             XCTAssertEqual(Self.count("<circle class=\"point\"", in: html), 3)
 
@@ -84,17 +84,17 @@ class StatisticsPageTests: EngineTestCase {
         try await fixture.test { client in
             _ = try await StatisticsAPITests.uploadSamples(client)
             let session = try await client.officeSession("fiona", fixture: fixture)
-            let page = try await Self.get(client, Self.path + "?from=2026-03-04&to=&user=bob&version=3&groupBy=noise", session)
+            let page = try await Self.get(client, Self.path + "?from=2026-03-04&to=&user=bob&version=4&groupBy=noise", session)
             XCTAssertEqual(page.status, .ok, page.text)
             let html = page.text
             for marker in ["<strong>2 forms</strong>", "value=\"2026-03-04\"", "<option value=\"bob\" selected>bob</option>",
-                           "<option value=\"3\" selected>version 3</option>", "Grouped by “How does the pump sound while running?”",
+                           "<option value=\"4\" selected>version 4</option>", "Grouped by “How does the pump sound while running?”",
                            "<section class=\"panel group\" data-group=\"Normal\">",
                            "<section class=\"panel group\" data-group=\"Not answered\">"] {
                 XCTAssertTrue(html.contains(marker), "\(marker) in\n\(html)")
             }
             XCTAssertEqual(Self.count("<section class=\"panel group\"", in: html), 5, "every option, the empty ones too, and the unanswered")
-            XCTAssertEqual(Self.count("<section class=\"group-question-stats\"", in: html), 5 * 7, "each group's questions but the grouping one")
+            XCTAssertEqual(Self.count("<section class=\"group-question-stats\"", in: html), 5 * 8, "each group's questions but the grouping one")
             let normalGuard = try XCTUnwrap(Self.section("guard", in: html, kind: "group-question-stats"))
             XCTAssertTrue(normalGuard.contains("<title>true: 1 form, 100.0 % of 1 answered</title>"), normalGuard)
         }

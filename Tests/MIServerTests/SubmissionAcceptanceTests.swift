@@ -60,6 +60,36 @@ final class SubmissionAcceptanceTests: XCTestCase {
         XCTAssertEqual(fixture.layout.uploadsBeingReceived, [])
     }
 
+    /// form.json of a completed pump inspection without a leak, listing `photo` as its leak photo.
+    private static func dryPumpForm(photo: [String]) throws -> Data {
+        var form = Form(id: ServerFixture.formID, name: "pump-1", user: "ana", template: try TemplateFixture.sampleTemplate(),
+                        createdAt: TestClock.start)
+        form.status = .completed
+        form.answers["leaks"] = Answer(value: .choices(["None"]))
+        form.answers["leak_photo"] = Answer(media: photo)
+        form.answers["notes"] = Answer(value: .text("all fine"))
+        return try FormFile.encode(form)
+    }
+
+    /// The pump inspection's leak photo is its file: a form without a leak that still lists
+    /// one breaks the template's logic (422, naming the question, nothing stored), as `mi submit`
+    /// would have removed it; without the photo the same form is stored.
+    func testAPhotoKeptForAQuestionThatIsNotRelevantIs422AndNothingIsStored() async throws {
+        let fixture = try ServerFixture()
+        let photo = ["Qid2(1).jpg": Data([0xFF, 0xD8, 0xFF, 0xE0]) + Data(repeating: 7, count: 100)]
+        try await fixture.test(.live) { client in
+            let token = try await client.login("fiona")
+            let kept = try await client.upload(try ServerFixture.upload(formData: try Self.dryPumpForm(photo: ["Qid2(1).jpg"]), media: photo), token: token)
+            XCTAssertEqual(kept.status, .unprocessableContent, kept.text)
+            XCTAssertTrue(kept.errorMessage?.contains("leak_photo") ?? false, kept.text)
+            XCTAssertTrue(kept.errorMessage?.contains("not relevant") ?? false, kept.text)
+            try await assertStatus(.notFound, await client.get("/api/v1/submissions/\(ServerFixture.formID)", token: token))
+            try await assertStatus(.created, await client.upload(try ServerFixture.upload(formData: try Self.dryPumpForm(photo: []), media: [:]), token: token))
+        }
+        XCTAssertEqual(Files.names(in: fixture.layout.submissions).count, 1)
+        XCTAssertEqual(fixture.layout.uploadsBeingReceived, [])
+    }
+
     /// The directory cannot be asked: 503 with Retry-After, never stored unchecked; once it is
     /// back, the same upload is stored.
     func testAnUnreachableDirectoryIs503WithRetryAfterAndNothingIsStored() async throws {

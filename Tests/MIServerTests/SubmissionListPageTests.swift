@@ -144,7 +144,7 @@ class SubmissionListPageTests: EngineTestCase {
             XCTAssertTrue(html.contains("<title>Centrifugal pump — monthly inspection (pump-inspection): 2</title>"), html)
             XCTAssertEqual(html.components(separatedBy: "<tr class=\"submission\">").count - 1, 2, "the newest submissions")
             XCTAssertTrue(html.contains("<a class=\"open\" href=\"/submissions/\(Self.bobFormID.uuidString.lowercased())\">pump-1</a>"))
-            XCTAssertTrue(html.contains("pump-inspection · version 3"), "templates changed recently")
+            XCTAssertTrue(html.contains("pump-inspection · version 4"), "templates changed recently")
             XCTAssertFalse(html.contains("style="), "no inline style: the CSP forbids it")
             XCTAssertTrue(html.contains("<text class=\"label\" x=\"0\" y=\"12.0\">Centrifugal pump — monthly inspection</text>"),
                           "the title on its own line above its bar, whole")

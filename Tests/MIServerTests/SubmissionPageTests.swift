@@ -25,7 +25,7 @@ class SubmissionPageTests: EngineTestCase {
             XCTAssertFalse(html.contains("<img src=x"), "an answer is never markup")
             XCTAssertFalse(html.contains("<script>alert"), "an answer is never markup")
             XCTAssertTrue(html.contains("<dd class=\"technician\">ana</dd>"), "a form without a display name shows the user name")
-            XCTAssertTrue(html.contains("version 3"))
+            XCTAssertTrue(html.contains("version 4"))
             XCTAssertTrue(html.contains("motor not measured"), "the comment")
             // The table: the sample's motor vibration cell takes no value.
             XCTAssertEqual(html.components(separatedBy: "class=\"no-value\"").count - 1, 1, html)

@@ -213,7 +213,7 @@ class SubmissionQueryTests: XCTestCase {
         let seeds = try await seed(repository)
         let boiler = try await allPages(repository, SubmissionQuery(template: "boiler-check", limit: 4))
         XCTAssertEqual(Set(boiler.map(\.id)), Set(seeds.filter { $0.template == "boiler-check" }.map(\.id)))
-        XCTAssertTrue(boiler.allSatisfy { $0.templateTitle == "Boiler check" && $0.questions == 8 })
+        XCTAssertTrue(boiler.allSatisfy { $0.templateTitle == "Boiler check" && $0.questions == 9 })
 
         let bob = try await allPages(repository, SubmissionQuery(user: "bob", sort: .formName, limit: 3))
         XCTAssertEqual(Set(bob.map(\.id)), Set(seeds.filter { $0.user == "bob" }.map(\.id)))

@@ -48,25 +48,25 @@ final class TemplatePublishingTests: XCTestCase {
             let served = try await client.get("/api/v1/templates/pump-inspection", token: token)
             XCTAssertEqual(Data(buffer: served.body), newer)
             let ana = try await client.officeSession("ana", fixture: fixture)
-            let older = try await Self.get(client, "/templates/pump-inspection/versions/3", session: ana)
+            let older = try await Self.get(client, "/templates/pump-inspection/versions/4", session: ana)
             XCTAssertEqual(older.status, .ok)
             XCTAssertEqual(Data(buffer: older.body), Data(TemplateFixture.sampleJSON.utf8))
             XCTAssertEqual(older.headers[.contentDisposition], "attachment; filename=\"pump-inspection.json\"; filename*=UTF-8''pump-inspection.json")
-            try await assertStatus(.notFound, await Self.get(client, "/templates/pump-inspection/versions/4", session: ana))
+            try await assertStatus(.notFound, await Self.get(client, "/templates/pump-inspection/versions/3", session: ana))
             try await assertStatus(.notFound, await Self.get(client, "/templates/pump-inspection/versions/x", session: ana))
             // The page lists both versions with their downloads.
             let page = try await Self.get(client, "/templates", session: ana)
             XCTAssertEqual(page.status, .ok)
             XCTAssertTrue(page.text.contains("id=\"templates\""), page.text)
             XCTAssertTrue(page.text.contains("href=\"/templates/pump-inspection/versions/5\""), page.text)
-            XCTAssertTrue(page.text.contains("href=\"/templates/pump-inspection/versions/3\""), page.text)
+            XCTAssertTrue(page.text.contains("href=\"/templates/pump-inspection/versions/4\""), page.text)
             XCTAssertFalse(page.text.contains("id=\"upload\""), "a technician is not offered the upload")
             XCTAssertFalse(page.text.contains("id=\"published\""), "no notice without a publish")
             XCTAssertFalse(page.text.contains("nil"), page.text)
             XCTAssertFalse(page.text.contains("/templates/pump-inspection/edit"), "nor the editor")
         }
         let catalog = TemplateCatalog(folder: fixture.templates, keys: .default, logger: fixture.logs.logger())
-        XCTAssertEqual(catalog.versions(id: "pump-inspection").map(\.version), [5, 3])
+        XCTAssertEqual(catalog.versions(id: "pump-inspection").map(\.version), [5, 4])
         XCTAssertEqual(catalog.allVersions().map(\.fileName), ["pump-inspection.json", "a-newer.json"])
     }
 
@@ -76,7 +76,7 @@ final class TemplatePublishingTests: XCTestCase {
         let catalog = TemplateCatalog(folder: fixture.templates, keys: .default, logger: fixture.logs.logger())
         XCTAssertEqual(catalog.allVersions().map(\.fileName), ["copy.json"])
         let errors = fixture.logs.messages.filter { $0.hasPrefix("error") }
-        XCTAssertTrue(errors.contains { $0.contains("pump-inspection.json") && $0.contains("version 3") && $0.contains("copy.json") }, "\(errors)")
+        XCTAssertTrue(errors.contains { $0.contains("pump-inspection.json") && $0.contains("version 4") && $0.contains("copy.json") }, "\(errors)")
     }
 
     // MARK: - Publishing a draft
@@ -89,24 +89,24 @@ final class TemplatePublishingTests: XCTestCase {
             XCTAssertEqual(response.status, .created, response.text)
             let published = try XCTUnwrap(response.json as? [String: Any])
             XCTAssertEqual(published["id"] as? String, "pump-inspection")
-            XCTAssertEqual(published["version"] as? Int, 4)
-            XCTAssertEqual(published["fileName"] as? String, "pump-inspection.v4.json")
+            XCTAssertEqual(published["version"] as? Int, 5)
+            XCTAssertEqual(published["fileName"] as? String, "pump-inspection.v5.json")
             let templates = try await TemplateTests.list(client, token: try await client.login("fiona"))
-            XCTAssertEqual(templates.first?["version"] as? Int, 4)
+            XCTAssertEqual(templates.first?["version"] as? Int, 5)
             XCTAssertEqual(templates.first?["title"] as? String, "Pump, reworked")
             // A second click publishes nothing: the draft is the newest version already.
             let again = try await Self.post(client, "/templates/publish?basedOn=pump-inspection", json: Self.draft, session: fiona)
             XCTAssertEqual(again.status, .conflict, again.text)
             XCTAssertEqual(again.errorCode, "template-unchanged", again.text)
-            XCTAssertTrue(again.errorMessage?.contains("identical to version 4") ?? false, again.text)
+            XCTAssertTrue(again.errorMessage?.contains("identical to version 5") ?? false, again.text)
             // A change is the next version.
             let changed = Self.draft.replacingOccurrences(of: "Ok?", with: "Still ok?")
             let next = try await Self.post(client, "/templates/publish?basedOn=pump-inspection", json: changed, session: fiona)
-            XCTAssertEqual((next.json as? [String: Any])?["version"] as? Int, 5, next.text)
+            XCTAssertEqual((next.json as? [String: Any])?["version"] as? Int, 6, next.text)
         }
-        XCTAssertFalse(Files.exists(fixture.templates.appendingPathComponent("pump-inspection.v6.json")))
-        let written = try Data(contentsOf: fixture.templates.appendingPathComponent("pump-inspection.v4.json"))
-        XCTAssertEqual(try TemplateCoding().decode(written, source: "v4").version, 4)
+        XCTAssertFalse(Files.exists(fixture.templates.appendingPathComponent("pump-inspection.v7.json")))
+        let written = try Data(contentsOf: fixture.templates.appendingPathComponent("pump-inspection.v5.json"))
+        XCTAssertEqual(try TemplateCoding().decode(written, source: "v5").version, 5)
         XCTAssertEqual(try Data(contentsOf: fixture.templates.appendingPathComponent("pump-inspection.json")),
                        Data(TemplateFixture.sampleJSON.utf8))
         XCTAssertFalse(Files.names(in: fixture.templates).contains { $0.hasPrefix(".") })
@@ -115,13 +115,13 @@ final class TemplatePublishingTests: XCTestCase {
     /// The loser of a race finds its version's file already there: 409, the winner's file intact.
     func testAVersionTakenByAnotherPublishIs409() async throws {
         let fixture = try ServerFixture()
-        let winner = fixture.templates.appendingPathComponent("pump-inspection.v4.json")
+        let winner = fixture.templates.appendingPathComponent("pump-inspection.v5.json")
         try Files.write("{ still being checked", to: winner)
         try await fixture.test { client in
             let fiona = try await client.officeSession("fiona", fixture: fixture)
             let response = try await Self.post(client, "/templates/publish?basedOn=pump-inspection", json: Self.draft, session: fiona)
             XCTAssertEqual(response.status, .conflict, response.text)
-            XCTAssertTrue(response.errorMessage?.contains("version 4 of template pump-inspection") ?? false, response.text)
+            XCTAssertTrue(response.errorMessage?.contains("version 5 of template pump-inspection") ?? false, response.text)
         }
         XCTAssertEqual(try String(contentsOf: winner, encoding: .utf8), "{ still being checked")
     }
@@ -142,7 +142,7 @@ final class TemplatePublishingTests: XCTestCase {
             return await group.reduce(into: []) { $0.append($1) }
         }
         let versions = outcomes.compactMap { try? $0.get() }
-        XCTAssertEqual(versions, [4], "eight identical drafts at once publish one version: \(outcomes)")
+        XCTAssertEqual(versions, [5], "eight identical drafts at once publish one version: \(outcomes)")
         for case .failure(let error) in outcomes {
             XCTAssertTrue(["template-version-taken", "template-unchanged"].contains(error.code), "\(error)")
         }
@@ -312,7 +312,7 @@ final class TemplatePublishingTests: XCTestCase {
             let response = try await Self.upload(client, Data(TemplateFixture.sampleJSON.utf8), filename: "pump.json", session: fiona)
             XCTAssertEqual(response.status, .conflict, response.text)
             XCTAssertTrue(response.text.contains("<ul class=\"problems\">"), response.text)
-            XCTAssertTrue(response.text.contains("pump.json: template pump-inspection has version 3, but version 3 is already published"), response.text)
+            XCTAssertTrue(response.text.contains("pump.json: template pump-inspection has version 4, but version 4 is already published"), response.text)
         }
         XCTAssertEqual(Files.names(in: fixture.templates), ["pump-inspection.json"])
     }
@@ -362,7 +362,7 @@ final class TemplatePublishingTests: XCTestCase {
             let fiona = try await client.officeSession("fiona", fixture: fixture)
             let edit = try await Self.get(client, "/templates/pump-inspection/edit", session: fiona)
             XCTAssertEqual(edit.status, .ok, edit.text)
-            XCTAssertTrue(edit.text.contains("data-source=\"/templates/pump-inspection/versions/3\""), edit.text)
+            XCTAssertTrue(edit.text.contains("data-source=\"/templates/pump-inspection/versions/4\""), edit.text)
             XCTAssertTrue(edit.text.contains("&quot;maxAnswers&quot;:&quot;most&quot;"), "the configured key names")
             XCTAssertTrue(edit.text.contains("<script src=\"/static/editor.js\" defer></script>"))
             for id in ["template-id", "template-title", "new-question-type", "add-question", "problems", "preview", "publish", "publish-result"] {
@@ -382,21 +382,21 @@ final class TemplatePublishingTests: XCTestCase {
 
     // MARK: - Forms in progress
 
-    /// A form started from version 3 keeps version 3 after version 4 is published and
-    /// fetched; a form started afterwards gets version 4.
+    /// A form started from version 4 keeps version 4 after version 5 is published and
+    /// fetched; a form started afterwards gets version 5.
     func testAFormInProgressKeepsItsVersionAfterAPublish() async throws {
         let fixture = try ServerFixture()
         let store = try StoreFixture()
         let (location, started) = try store.workflow().startForm(templateID: "pump-inspection")
-        XCTAssertEqual(started.template.version, 3)
+        XCTAssertEqual(started.template.version, 4)
         try await fixture.test { client in
             let fiona = try await client.officeSession("fiona", fixture: fixture)
             try await assertStatus(.created, await Self.post(client, "/templates/publish?basedOn=pump-inspection", json: Self.draft, session: fiona))
             let served = try await client.get("/api/v1/templates/pump-inspection", token: try await client.login("ana"))
             _ = try TemplateCache(store: store.store, keys: .default).install(Data(buffer: served.body), source: "server")
         }
-        XCTAssertEqual(try store.store.load(location).template.version, 3)
+        XCTAssertEqual(try store.store.load(location).template.version, 4)
         XCTAssertEqual(try store.store.load(location).template.questions.count, try TemplateFixture.sampleTemplate().questions.count)
-        XCTAssertEqual(try store.workflow().startForm(templateID: "pump-inspection", name: "later").1.template.version, 4)
+        XCTAssertEqual(try store.workflow().startForm(templateID: "pump-inspection", name: "later").1.template.version, 5)
     }
 }

@@ -24,7 +24,7 @@ final class TemplateTests: XCTestCase {
             XCTAssertEqual(templates[0]["version"] as? Int, 7)
             XCTAssertEqual(templates[0]["sha256"] as? String, ServerFixture.sha256(second))
             XCTAssertEqual(templates[1]["title"] as? String, "Centrifugal pump — monthly inspection")
-            XCTAssertEqual(templates[1]["version"] as? Int, 3)
+            XCTAssertEqual(templates[1]["version"] as? Int, 4)
             XCTAssertEqual(templates[1]["sha256"] as? String, ServerFixture.sha256(Data(TemplateFixture.sampleJSON.utf8)))
         }
     }
@@ -73,7 +73,7 @@ final class TemplateTests: XCTestCase {
         XCTAssertTrue(errors.contains { $0.contains("broken.json") && $0.contains("slider") }, "\(errors)")
         XCTAssertTrue(errors.contains { $0.contains("garbage.json") && $0.contains("not valid JSON") }, "\(errors)")
         // duplicate-id.json sorts first, so pump-inspection.json is the one refused.
-        XCTAssertTrue(errors.contains { $0.contains("pump-inspection.json") && $0.contains("version 3 of \"pump-inspection\" is also in duplicate-id.json") }, "\(errors)")
+        XCTAssertTrue(errors.contains { $0.contains("pump-inspection.json") && $0.contains("version 4 of \"pump-inspection\" is also in duplicate-id.json") }, "\(errors)")
     }
 
     func testTemplatesAddedChangedAndRemovedWhileRunningArePickedUp() async throws {

@@ -42,14 +42,15 @@ public enum TemplateFixture {
 
     /// A template with every question type, with the default key names: a verbatim copy of
     /// `Samples/templates/pump-inspection.json`, so tests do not depend on the samples folder.
-    /// Question indexes: 0 guard (true/false), 1 leaks (choice, any number), 2 noise (choice, one), 3 checks (choice, up to 2),
-    /// 4 pressure (number 0…16), 5 hours (whole number ≥ 0), 6 bearings (table 3 × 2, [2, 1]
-    /// takes no value), 7 notes (short answer).
+    /// Question indexes: 0 guard (true/false), 1 leaks (choice, any number; None only alone, a
+    /// constraint), 2 leak_photo (photo, up to 4; relevant only when leaks names a place), 3 noise
+    /// (choice, one), 4 checks (choice, up to 2), 5 pressure (number 0…16), 6 hours (whole number
+    /// ≥ 0), 7 bearings (table 3 × 2, [2, 1] takes no value), 8 notes (short answer).
     public static let sampleJSON = #"""
     {
       "id": "pump-inspection",
       "title": "Centrifugal pump — monthly inspection",
-      "version": 3,
+      "version": 4,
       "questions": [
         {
           "id": "guard",
@@ -63,7 +64,17 @@ public enum TemplateFixture {
           "text": "Where do you see leaks?",
           "options": ["None", "Mechanical seal", "Suction flange", "Discharge flange", "Casing drain"],
           "Max-answers": 0,
-          "help": "Choose every place with visible fluid or residue. Choose None only alone."
+          "constraint": "not(selected(., 'None') and count-selected(.) > 1)",
+          "constraintMessage": "None cannot be chosen together with a place that leaks",
+          "help": "Choose every place with visible fluid or residue."
+        },
+        {
+          "id": "leak_photo",
+          "type": "photo",
+          "text": "Photo of each leak",
+          "maxFiles": 4,
+          "relevant": "${leaks} != '' and not(selected(${leaks}, 'None'))",
+          "help": "One photo per place that leaks, close enough to see where the fluid comes out."
         },
         {
           "id": "noise",

@@ -578,16 +578,24 @@ public struct FormLogic: Sendable {
     // MARK: - Submission
 
     /// The answers that are not submitted, by key, in order: values of questions that are not
-    /// relevant (and tables being typed), then values kept for instances that no longer exist
-    /// (a repeat count lowered) or paths that name nothing in the template. What submission clears.
+    /// relevant (and tables being typed, and the files of a question answered by its files),
+    /// then values kept for instances that no longer exist (a repeat count lowered) or paths that
+    /// name nothing in the template. What submission clears.
     public func irrelevantAnswers(in form: Form, now: Date = Date()) -> [String] {
         let evaluation = evaluation(of: form, now: now)
         var result = zip(evaluation.slots, evaluation.relevant).filter { slot, relevant in
             let answer = form.answer(for: slot.key)
-            return (answer.value != nil || answer.draft != nil) && slot.question.logic.calculation == nil && !relevant
+            return (answer.value != nil || answer.draft != nil || Self.holdsAnswerFiles(slot.question, answer))
+                && slot.question.logic.calculation == nil && !relevant
         }.map(\.0.key)
         result += strayAnswers(in: form, slots: evaluation.slots)
         return result
+    }
+
+    /// Whether `answer` holds files that are the answer of `question` (a photo question's
+    /// photo), as opposed to media attached beside a value (a gauge's photo by its reading).
+    static func holdsAnswerFiles(_ question: Question, _ answer: Answer) -> Bool {
+        question.type.answerMedia != nil && !answer.media.isEmpty
     }
 
     /// The keys holding a value that no slot of the form has, sorted.
@@ -597,9 +605,10 @@ public struct FormLogic: Sendable {
         return form.answers.filter { !keys.contains($0.key) && ($0.value.value != nil || $0.value.draft != nil) }.map(\.key).sorted()
     }
 
-    /// `form` as it is submitted: the values of questions that are not relevant removed
-    /// (again until relevance settles, since a removed value may change another's) and the
-    /// calculations recomputed. Returns the keys cleared.
+    /// `form` as it is submitted: the values of questions that are not relevant removed (and
+    /// the files of those answered by their files), again until relevance settles, since a
+    /// removed value may change another's, and the calculations recomputed. Returns the keys
+    /// cleared; the caller removes the files no longer listed.
     public func preparedForSubmission(_ form: Form, now: Date = Date()) -> (form: Form, cleared: [String]) {
         var result = recalculated(form, now: now)
         var cleared: [String] = []
@@ -610,6 +619,10 @@ public struct FormLogic: Sendable {
                 var answer = result.answer(for: key)
                 answer.value = nil
                 answer.draft = nil
+                // A file that is the answer goes with it; media beside a value stay.
+                if let name = AnswerPath(parsing: key)?.name, let question = template.question(id: name), question.type.answerMedia != nil {
+                    answer.media = []
+                }
                 result.answers[key] = answer.comment == nil && answer.media.isEmpty ? nil : answer
                 if !cleared.contains(key) { cleared.append(key) }
             }
@@ -644,7 +657,7 @@ public struct FormLogic: Sendable {
                 continue
             }
             guard relevant else {
-                if answer.value != nil {
+                if answer.value != nil || Self.holdsAnswerFiles(question, answer) {
                     let why = question.logic.relevant.map { "(\($0.text))" } ?? "(its group is not relevant)"
                     result.append(Violation(question: slot.key, kind: .notRelevant,
                         message: "the question is not relevant \(why) but holds an answer"))

@@ -7,7 +7,8 @@ extension Workflow {
     /// files (a photo question) takes only files of its kind, up to its `maxFiles`. `value`
     /// (the code read from the photo of a barcode) is checked first and saved with the first file.
     /// A value, or files that are the answer, need the template's consent, like any answer
-    /// (`acceptingConsent` records it with them).
+    /// (`acceptingConsent` records it with them), and files that are the answer a question
+    /// that is relevant.
     public func attach(_ reference: String, question questionReference: String, files: [URL],
                        value: AnswerUpdate.Input? = nil, acceptingConsent: Bool = false) throws -> [MediaFile] {
         let (location, original) = try openForChange(reference)
@@ -16,6 +17,11 @@ extension Workflow {
         let question = slot.question
         let rules = Self.rules(for: slot, in: original)
         try rules.checkTakesAnswer()
+        // Files that are the answer are an answer: a question that is not relevant takes none.
+        if question.type.answerMedia != nil, original.template.hasLogic,
+           !FormLogic(template: original.template).isRelevant(slot, in: grown, now: now()) {
+            throw rules.refuse("the question is not relevant now (\(question.logic.relevant?.text ?? "")), so it takes no answer")
+        }
         // Every file is checked before the first is copied, so a mistyped name attaches nothing.
         var isFolder: ObjCBool = false
         for file in files where !FileManager.default.fileExists(atPath: file.path, isDirectory: &isFolder) || isFolder.boolValue {

@@ -173,9 +173,13 @@ public struct Workflow: Sendable {
         // before it leaves the technician, never refused by the server later.
         try TextRules.check(original)
         var form = prepared
+        // The files of an answer cleared (a photo question's photo) leave with it.
+        let kept = Set(form.answers.values.flatMap(\.media))
+        let removedFiles = original.answers.keys.sorted().flatMap { original.answer(for: $0).media }.filter { !kept.contains($0) }
         if !cleared.isEmpty {
+            let files = removedFiles.isEmpty ? "" : "; their files are removed: " + removedFiles.joined(separator: ", ")
             form.record(AuditEvent(at: date, by: actor.name, action: .cleared, questions: cleared,
-                                   note: "not relevant at submission: the answers are not submitted"))
+                                   note: "not relevant at submission: the answers are not submitted" + files))
         }
         form.status = .completed
         form.submittedAt = date
@@ -189,6 +193,13 @@ public struct Workflow: Sendable {
         // form.json first, then the move: a crash between the two leaves the form in Users/,
         // where it still counts as incomplete and can be submitted again.
         try store.save(form, at: location)
+        if !removedFiles.isEmpty {
+            for file in removedFiles {
+                guard let safe = try? SafeName.check(file, as: "media name") else { continue }
+                try? FileManager.default.removeItem(at: location.folder.appendingPathComponent(safe))
+            }
+            try? DurableFile.syncFolder(location.folder)
+        }
         let destination = try store.move(location, to: .completed, user: form.user, name: name)
         return (destination, form)
     }
