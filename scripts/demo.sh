@@ -79,6 +79,14 @@ COLUMNS=140 as ana "$mi" review hydrant-12
 as ana "$mi" submit hydrant-12 >/dev/null
 step "mi simulate hydrant-inspection --count 12 --seed 12 --near \"19.4326 -99.1332 2240\" --submit   (hydrants around the real one, for the map of the statistics page)"
 as ana "$mi" simulate hydrant-inspection --count 12 --seed 12 --near "19.4326 -99.1332 2240" --submit | tail -1
+step "mi new pump-station --name ps-4; mi answer ps-4 --file Samples/answers/pump-station.json   (a pumping station: a repeat asked once per pump, paths such as pumps[2]/amps, each pump's power calculated and summed)"
+as ana "$mi" new pump-station --name ps-4 >/dev/null
+as ana "$mi" answer ps-4 --file "$here/Samples/answers/pump-station.json"
+step "mi answer ps-4 pumps[2]/amps 70   (the constraint reads the same pump's rated current: refused, nothing saved)"
+as ana "$mi" answer ps-4 'pumps[2]/amps' 70 || true
+step "mi answer ps-4 ventilation yes   (asked only because the station draws more than 50 kW); mi submit ps-4"
+as ana "$mi" answer ps-4 ventilation yes
+as ana "$mi" submit ps-4 >/dev/null
 step "bob starts a draft: mi new extinguisher-check --name hall-c"
 echo bob-password | as bob "$mi" login --user bob --password-stdin >/dev/null
 as bob "$mi" new extinguisher-check --name hall-c
