@@ -36,7 +36,7 @@ final class ExpressionParseErrorTests: XCTestCase {
             ("${a} == 1", .syntax, 6, "expected an operand (a number, a 'string', ${name}, '.', '(' or a function call) but found '='"),
             ("/data/a", .syntax, 0, "paths with '/' are not supported (use 'div' to divide, ${name} to refer to a question)"),
             ("1 / 2", .syntax, 2, "paths with '/' are not supported (use 'div' to divide, ${name} to refer to a question)"),
-            ("../a", .syntax, 0, "'..' (the parent) is not supported; refer to a question as ${name}"),
+            ("../a", .syntax, 0, "'..' (the parent) is only supported as position(..); refer to a question as ${name}"),
             ("yes", .syntax, 0, "expected '(' after 'yes': a bare name is not supported; refer to a question as ${yes} or quote a text as 'yes'"),
             ("${a} = true", .syntax, 7, "write true() with parentheses (a bare 'true' is a path, which is not supported)"),
             ("and 1", .syntax, 0, "expected an operand before 'and' but found the operator 'and'"),

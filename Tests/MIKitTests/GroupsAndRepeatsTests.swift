@@ -104,6 +104,16 @@ final class GroupsAndRepeatsTests: XCTestCase {
         XCTAssertEqual(logic.violations(in: prepared, now: TestClock.start, requireAnswers: false), [])
     }
 
+    func testPositionGivesTheInstancesNumber() throws {
+        let json = #"{"id": "p", "title": "P", "version": 1, "questions": [{"id": "r", "type": "repeat", "repeatCount": 3, "questions": ["#
+            + #"{"id": "n", "type": "calculate", "text": "N", "calculation": "position(..) * 10"},"#
+            + #"{"id": "m", "type": "calculate", "text": "M", "calculation": "position()"}]}]}"#
+        let template = try TemplateCoding().decode(Data(json.utf8), source: "p.json")
+        let form = FormLogic(template: template).recalculated(Form(name: "p", user: "ana", template: template, createdAt: TestClock.start), now: TestClock.start)
+        XCTAssertEqual(form.answers["r[3]/n"]?.value, .text("30"))
+        XCTAssertEqual(form.answers["r[2]/m"]?.value, .text("2"))
+    }
+
     func testWorkflowAddsOpenInstancesByPathAndRemovesThemWithTheirMedia() throws {
         let fixture = try StoreFixture()
         try TemplateCache(store: fixture.store, keys: fixture.configuration.templateKeys).install(Data(Self.json.utf8), source: "station.json")

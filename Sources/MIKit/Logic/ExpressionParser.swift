@@ -206,6 +206,8 @@ struct ExpressionParser {
             advance()
             var arguments: [ExpressionNode] = []
             var height = 1
+            // ODK writes the instance's number as position(..): the same as position().
+            if function == .position, current.kind == .parent { advance() }
             if current.kind != .rightParen {
                 while true {
                     let (argument, argumentHeight) = try parseExpression(nesting: nesting + 1)
@@ -228,6 +230,8 @@ struct ExpressionParser {
                 }
             }
             return (.call(function, arguments, position: token.position), height)
+        case .parent:
+            throw ExpressionError(.syntax, at: token.position, "'..' (the parent) is only supported as position(..); refer to a question as ${name}")
         case .end:
             throw ExpressionError(.syntax, at: token.position, "expected an operand (a number, a 'string', ${name}, '.', '(' or a function call) but found end of expression")
         default:

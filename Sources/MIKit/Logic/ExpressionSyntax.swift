@@ -85,6 +85,8 @@ enum TokenKind: Equatable {
     case reference(String)
     case name(String)
     case dot, leftParen, rightParen, comma
+    /// `..`: only as `position(..)`, the number of the repeat instance the expression stands in.
+    case parent
     case plus, minus, star
     case equal, notEqual, less, lessOrEqual, greater, greaterOrEqual
     case end
@@ -96,6 +98,7 @@ enum TokenKind: Equatable {
         case .reference(let name): return "${\(name)}"
         case .name(let name): return "'\(name)'"
         case .dot: return "'.'"
+        case .parent: return "'..'"
         case .leftParen: return "'('"
         case .rightParen: return "')'"
         case .comma: return "','"
@@ -181,7 +184,12 @@ enum ExpressionTokenizer {
                 if index + 1 < characters.count, characters[index + 1].isASCIIDigit {
                     index = try number(characters, from: index, into: &tokens)
                 } else if index + 1 < characters.count, characters[index + 1] == "." {
-                    throw ExpressionError(.syntax, at: start, "'..' (the parent) is not supported; refer to a question as ${name}")
+                    var next = index + 2
+                    while next < characters.count, characters[next] == " " { next += 1 }
+                    guard next < characters.count, characters[next] == ")" else {
+                        throw ExpressionError(.syntax, at: start, "'..' (the parent) is only supported as position(..); refer to a question as ${name}")
+                    }
+                    tokens.append(Token(kind: .parent, position: start)); index += 2
                 } else {
                     tokens.append(Token(kind: .dot, position: start)); index += 1
                 }
