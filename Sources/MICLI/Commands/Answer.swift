@@ -58,7 +58,7 @@ extension MI {
         @Argument(help: ArgumentHelp("The form.", valueName: "form"), completion: Completions.forms)
         var form: String
 
-        @Argument(help: ArgumentHelp("The question's id, number or path (pumps[2]/amps); with --remove, the repeat (pumps).", valueName: "question"))
+        @Argument(help: ArgumentHelp("The question's id, number or path (pumps[2]/amps); with --remove, the repeat (pumps).", valueName: "question"), completion: Completions.questions)
         var question: String?
 
         @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The answer.", valueName: "value"))
