@@ -14,6 +14,12 @@ enum Completions {
     static let completedForms = CompletionKind.custom { words, _, prefix in formReferences(words: words, areas: [.completed], prefix: prefix) }
     /// Incomplete forms.
     static let incompleteForms = CompletionKind.custom { words, _, prefix in formReferences(words: words, areas: [.incomplete], prefix: prefix) }
+    /// The answers of the form named by the word before (an incomplete form of the user's):
+    /// question ids, and inside repeats paths (`pumps[2]/amps`), in the order asked.
+    static let questions = CompletionKind.custom { words, index, prefix in
+        let form = index > 0 && index - 1 < words.count ? words[index - 1] : ""
+        return questionPaths(words: words, form: form, prefix: prefix)
+    }
     /// Template ids in the template cache.
     static let templates = CompletionKind.custom { words, _, prefix in templateIDs(words: words, prefix: prefix) }
 
@@ -43,6 +49,18 @@ enum Completions {
             names += listing.forms.map { foreman ? "\($0.location.user)/\($0.location.name)" : $0.location.name }
         }
         return matching(names, prefix: prefix)
+    }
+
+    static func questionPaths(words: [String], form reference: String, prefix: String) -> [String] {
+        let name = unquoted(reference)
+        guard !name.isEmpty, !name.hasPrefix("-"), let configuration = configuration(words: words),
+              let session = try? Identity.current(configuration: configuration) else { return [] }
+        let store = Store(root: configuration.documents)
+        guard let listing = try? store.list(.incomplete, user: session.user),
+              let found = listing.forms.first(where: { $0.location.name == name }),
+              let form = try? store.load(found.location) else { return [] }
+        let typed = unquoted(prefix)
+        return form.slots.filter { $0.question.type.takesAnswer && $0.question.logic.isAnsweredByHand }.map(\.key).filter { $0.hasPrefix(typed) }
     }
 
     static func templateIDs(words: [String], prefix: String) -> [String] {

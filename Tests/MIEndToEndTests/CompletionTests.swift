@@ -65,6 +65,21 @@ final class CompletionTests: XCTestCase {
         XCTAssertEqual(try complete(sandbox, ["review", ""], as: nil).filter { !$0.hasPrefix("-") }, [])
     }
 
+    /// A question argument offers the form's answers by path inside repeats (`mi answer`, `mi attach`).
+    func testQuestionPathsAreCompleted() throws {
+        let sandbox = try Sandbox()
+        let file = sandbox.root.appendingPathComponent("station.json")
+        try Data(RepeatsEndToEndTests.template.utf8).write(to: file)
+        XCTAssertEqual(try sandbox.run(["templates", "import", file.path]).status, 0)
+        _ = try sandbox.newForm("station", name: "st-1")
+        XCTAssertEqual(try sandbox.run(["answer", "st-1", "npumps", "2"]).status, 0)
+        XCTAssertEqual(try complete(sandbox, ["answer", "st-1", "pumps[2]/"]), ["pumps[2]/amps", "pumps[2]/kw"])
+        XCTAssertEqual(try complete(sandbox, ["attach", "st-1", "n"]), ["npumps"])
+        let all = try complete(sandbox, ["answer", "st-1", ""])
+        XCTAssertEqual(all.first, "site")
+        XCTAssertFalse(all.contains("total"), "a calculation takes no typed answer: \(all)")
+    }
+
     func testEveryShellsScriptIsGenerated() throws {
         let sandbox = try Sandbox()
         for shell in ["bash", "zsh", "fish"] {

@@ -13,13 +13,19 @@ extension MI {
                 mi answer FORM QUESTION --clear [--comment TEXT]
                 mi answer FORM --file answers.json
                 mi answer FORM QUESTION --gps [--gps-timeout SECONDS]
+                mi answer FORM REPEAT --remove N
 
-                QUESTION is the question's id or its number from 1. VALUE is read as `mi fill` reads a typed \
+                QUESTION is the question's id or its number from 1, or inside a repeat its path: pumps[2]/amps \
+                (instances from 1; pumps[1]/seals[2]/leak in a repeat inside a repeat). Answering a question of the \
+                instance one past the last of an open repeat (one without repeatCount) adds that instance; a repeat \
+                whose count comes from repeatCount has the instances its count says. --remove N removes instance N \
+                of an open repeat (pumps, or pumps[1]/seals for a repeat inside one) with its answers and media; \
+                the later instances move up one. VALUE is read as `mi fill` reads a typed \
                 line: multiple choice takes option numbers or labels (2, 1,3, "1 3", "Mechanical seal, \
                 Casing drain"); true/false takes true/false/yes/no; a number uses a dot (3.5); a table \
                 takes one JSON array of rows with null in the cells that take no value. The answers file \
-                maps question ids to values (or to {"value": …, "comment": …}); --file - reads it from \
-                standard input. Nothing is saved unless every answer is valid.
+                maps question ids or paths to values (or to {"value": …, "comment": …}); --file - reads it from \
+                standard input; it may add instances of an open repeat in order (pumps[1]/…, then pumps[2]/…). Nothing is saved unless every answer is valid.
 
                 A date is 2026-11-26 or today, a time 14:30 or now, a date and time 2026-11-26T14:30 (in the \
                 form's time zone, or with an offset: +01:00, Z) or now; a day/month order such as 03/04/2026 is \
@@ -52,7 +58,7 @@ extension MI {
         @Argument(help: ArgumentHelp("The form.", valueName: "form"), completion: Completions.forms)
         var form: String
 
-        @Argument(help: ArgumentHelp("The question's id or number.", valueName: "question"))
+        @Argument(help: ArgumentHelp("The question's id, number or path (pumps[2]/amps); with --remove, the repeat (pumps).", valueName: "question"), completion: Completions.questions)
         var question: String?
 
         @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The answer.", valueName: "value"))
@@ -70,6 +76,9 @@ extension MI {
 
         @Flag(help: "Withdraw the question's answer (its comment and media stay).")
         var clear = false
+
+        @Option(help: ArgumentHelp("Remove instance N of the open repeat named as QUESTION, with its answers and media.", valueName: "n"))
+        var remove: Int?
 
         @Flag(help: "The respondent accepts the template's consent text (see `mi review`).")
         var acceptConsent = false
@@ -90,6 +99,12 @@ extension MI {
         }
 
         func validate() throws {
+            if remove != nil {
+                guard question != nil, answerWords.isEmpty, file == nil, comment == nil, !clear, !gps, fromImage == nil, !acceptConsent else {
+                    throw ValidationError("--remove takes only the repeat: mi answer FORM REPEAT --remove N (no value, --comment, --clear, --file, --gps or --from-image)")
+                }
+                return
+            }
             if clear, !answerWords.isEmpty {
                 throw ValidationError("give either a value or --clear, not both")
             }
@@ -127,6 +142,7 @@ extension MI {
 
         func run() throws {
             let context = try Context.technician(global)
+            if let question, let remove { return try removeInstance(context, repeat: question, number: remove) }
             if let question, fromImage != nil || !answerWords.isEmpty, let attached = try attachFiles(context, question) {
                 return try report(attached.form, attached: attached.files)
             }
@@ -153,12 +169,13 @@ extension MI {
                 } else if acceptConsent, updates.isEmpty {
                     Terminal.out("Template \(saved.template.id) asks no consent: nothing to accept.")
                 }
-                if clear, let question, let index = try? Workflow.question(question, in: saved.template).index {
-                    let id = saved.template.questions[index].id
+                var resolved = saved
+                if clear, let question, let slot = try? Workflow.slot(question, in: &resolved) {
+                    let id = slot.key
                     let had = before.map { $0.answer(for: id).value != nil || $0.answer(for: id).draft != nil } ?? true
                     let media = saved.answer(for: id).media.count
                     let kept = media == 0 ? "" : " (its \(Format.plural(media, "media file")) kept; `\(ShellWord.mi("detach", saved.name))` MEDIA removes one)"
-                    let filesAreTheAnswer = saved.template.questions[index].type.answerMedia != nil
+                    let filesAreTheAnswer = slot.question.type.answerMedia != nil
                     if had {
                         Terminal.out("Cleared the answer to \(DisplayText.escaped(id)) in \(saved.name)\(kept) (\(done) of \(saved.answerableCount) questions done).")
                     } else if filesAreTheAnswer {
@@ -178,15 +195,17 @@ extension MI {
         /// question's own rules like a typed one.
         func fix(_ reference: String, context: Context) throws -> AnswerUpdate {
             let (_, current) = try context.run { try $0.openForChange(form) }
-            let (_, question) = try Workflow.question(reference, in: current.template)
+            var grown = current
+            let slot = try Workflow.slot(reference, in: &grown, adding: true)
+            let question = slot.question
             guard let wanted = question.type.positionFix else {
-                throw ValidationError("--gps answers a location question; \(question.id) is a \(question.typeDescription) question")
+                throw ValidationError("--gps answers a location question; \(slot.key) is a \(question.typeDescription) question")
             }
             do {
                 let point = try GPSFix.take(context.configuration, accuracy: wanted.accuracy, timeout: gpsTimeout)
-                return AnswerUpdate(question: question.id, value: .json(point.json), comment: comment)
+                return AnswerUpdate(question: slot.key, value: .json(point.json), comment: comment)
             } catch let error as GPSDError {
-                throw GPSFixError(underlying: error, typed: ShellWord.mi("answer", current.name, question.id, "LATITUDE", "LONGITUDE"))
+                throw GPSFixError(underlying: error, typed: ShellWord.mi("answer", current.name, slot.key, "LATITUDE", "LONGITUDE"))
             }
         }
 
@@ -196,31 +215,54 @@ extension MI {
         func attachFiles(_ context: Context, _ question: String) throws -> (form: MIKit.Form, files: [MediaFile])? {
             try context.run { workflow -> (form: MIKit.Form, files: [MediaFile])? in
                 let location = try workflow.resolve(form)
-                let loaded = try workflow.store.load(location)
-                let (index, found) = try Workflow.question(question, in: loaded.template)
-                let label = Workflow.rules(for: index, in: loaded.template).label
+                var loaded = try workflow.store.load(location)
+                let slot = try Workflow.slot(question, in: &loaded, adding: true)
+                let found = slot.question
+                let label = Workflow.rules(for: slot, in: loaded).label
                 // The comment is checked before the file is copied, so a refused one attaches nothing.
-                if let comment { try TextRules.check(comment, field: "comment on \(found.id)", allowNewlines: true) }
+                if let comment { try TextRules.check(comment, field: "comment on \(slot.key)", allowNewlines: true) }
                 let files: [MediaFile]
                 if let fromImage {
                     if let media = found.type.answerMedia {
-                        throw AnswerError(question: label, rule: "a \(media.kind.rawValue) question's answer is the file itself: \(ShellWord.mi("answer", form, found.id, fromImage)) attaches it")
+                        throw AnswerError(question: label, rule: "a \(media.kind.rawValue) question's answer is the file itself: \(ShellWord.mi("answer", form, slot.key, fromImage)) attaches it")
                     }
                     let code = try ScannedCode.read(fromImage, question: label)
-                    files = try workflow.attach(form, question: found.id, files: [URL(fileURLWithPath: fromImage)],
+                    files = try workflow.attach(form, question: slot.key, files: [URL(fileURLWithPath: fromImage)],
                                                 value: .words([code]), acceptingConsent: acceptConsent)
                 } else if found.type.answerMedia != nil {
-                    files = try workflow.attach(form, question: found.id, files: answerWords.map { URL(fileURLWithPath: $0) },
+                    files = try workflow.attach(form, question: slot.key, files: answerWords.map { URL(fileURLWithPath: $0) },
                                                 acceptingConsent: acceptConsent)
                 } else {
                     return nil
                 }
                 var saved = try workflow.store.load(try workflow.resolve(form))
                 if let comment {
-                    saved = try workflow.answer(form, [AnswerUpdate(question: found.id, value: nil, comment: comment)])
+                    saved = try workflow.answer(form, [AnswerUpdate(question: slot.key, value: nil, comment: comment)])
                 }
                 return (saved, files)
             }
+        }
+
+        /// `--remove N`: the instance goes with its answers and media (`Workflow.removeInstance`);
+        /// says what went.
+        func removeInstance(_ context: Context, repeat reference: String, number: Int) throws {
+            let (before, saved) = try context.run { workflow -> (MIKit.Form, MIKit.Form) in
+                let before = try workflow.store.load(try workflow.resolve(form))
+                return (before, try workflow.removeInstance(form, repeat: reference, number: number))
+            }
+            if global.json { return try Terminal.json(FormJSON(saved)) }
+            let instance = "\(reference)[\(number)]"
+            let prefix = instance + "/"
+            let gone = before.answers.filter { $0.key.hasPrefix(prefix) }
+            let answers = gone.values.filter { $0.value != nil || $0.comment != nil }.count
+            let media = gone.values.flatMap(\.media).sorted()
+            var what = [Format.plural(answers, "answer")]
+            if !media.isEmpty { what.append("\(Format.plural(media.count, "media file")) (\(DisplayText.escaped(media.joined(separator: ", "))))") }
+            let left = saved.repeats[reference] ?? 0
+            let later = number <= left ? "; the later instances moved up one" : ""
+            let done = saved.answerableCount - saved.openSlots.count
+            Terminal.out("Removed \(DisplayText.escaped(instance)) from \(saved.name) with \(what.joined(separator: " and "))"
+                         + " (\(DisplayText.escaped(reference)) has \(Format.plural(left, "instance")) now\(later); \(done) of \(saved.answerableCount) questions done).")
         }
 
         func report(_ saved: MIKit.Form, attached: [MediaFile]) throws {

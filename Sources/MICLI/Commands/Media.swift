@@ -7,14 +7,16 @@ extension MI {
         static let configuration = CommandConfiguration(
             abstract: "Attach photos, video or audio to a question.",
             discussion: """
-                Files are copied into the form (named Qid<question index>(<n>).<ext>) and recorded once the copy is \
-                complete. A photo, audio or video question takes only files of its kind, up to its maxFiles: they \
+                Files are copied into the form (named Qid<question index>(<n>).<ext>, in a repeat instance \
+                Qid<question index>_<instance numbers>(<n>).<ext>) and recorded once the copy is complete. QUESTION is \
+                the question's id or number, or inside a repeat its path (pumps[2]/photo); a file for the instance one \
+                past the last of an open repeat adds it. A photo, audio or video question takes only files of its kind, up to its maxFiles: they \
                 are its answer. A note takes no file.
                 """)
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: ArgumentHelp("The form.", valueName: "form"), completion: Completions.forms) var form: String
-        @Argument(help: ArgumentHelp("The question's id or number.", valueName: "question")) var question: String
+        @Argument(help: ArgumentHelp("The question's id, number or path (pumps[2]/photo).", valueName: "question"), completion: Completions.questions) var question: String
         @Argument(help: ArgumentHelp("Files to attach.", valueName: "file"), completion: .file()) var files: [String]
 
         func run() throws {

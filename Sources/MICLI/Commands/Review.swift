@@ -50,19 +50,29 @@ enum ReviewText {
         }
         lines.append("")
         var table = TableRenderer(["#", "QUESTION", "ANSWER", "COMMENT", "MEDIA"], wrapping: [1, 2, 3])
-        for (index, question) in form.template.questions.enumerated() {
-            let answer = form.answer(for: question.id)
-            let files = media.filter { $0.questionID == question.id }
-                .map { "\($0.name) (\($0.kind.rawValue), \(Format.bytes($0.bytes)))" }.joined(separator: "\n")
-            var answerText = displayDraftAnswer(answer, question: question)
-                ?? display(answer, question: question) ?? (form.isDone(question) ? "—" : "— (open)")
-            if case .note? = question.type.presentation(of: answer.value) { answerText = "(note)" }
-            if answerText.isEmpty { answerText = "—" }
-            if question.logic.relevant != nil, !FormLogic(template: form.template).isRelevant(question, in: form) {
-                answerText = answerText == "—" ? "— (not relevant)" : answerText + " (not relevant)"
+        let logic = form.template.hasLogic ? FormLogic(template: form.template) : nil
+        for row in FormOutline(form, logic: logic).rows {
+            switch row {
+            case .heading(let text, let depth, let relevant):
+                let heading = String(repeating: "  ", count: depth) + "▸ " + text + (relevant ? "" : " (not relevant — not submitted)")
+                table.add(["", heading, "", "", ""])
+            case .slot(let slot, let number, let depth):
+                let question = slot.question
+                let answer = form.answer(for: slot.key)
+                let files = media.filter { $0.questionID == slot.key }
+                    .map { "\($0.name) (\($0.kind.rawValue), \(Format.bytes($0.bytes)))" }.joined(separator: "\n")
+                let done = logic.map { $0.isDone(slot, in: form) } ?? form.isDone(question)
+                var answerText = displayDraftAnswer(answer, question: question)
+                    ?? display(answer, question: question) ?? (done ? "—" : "— (open)")
+                if case .note? = question.type.presentation(of: answer.value) { answerText = "(note)" }
+                if answerText.isEmpty { answerText = "—" }
+                if let logic, !logic.isRelevant(slot, in: form) {
+                    answerText = answerText == "—" ? "— (not relevant — not submitted)" : answerText + " (not relevant — not submitted)"
+                }
+                let name = slot.instance.isEmpty ? question.id : slot.key
+                table.add([String(number), String(repeating: "  ", count: depth) + "\(question.text) [\(name)]", answerText, answer.comment ?? "", files]
+                    .map { DisplayText.escaped($0, keepingNewlines: true) })
             }
-            table.add([String(index + 1), "\(question.text) [\(question.id)]", answerText, answer.comment ?? "", files]
-                .map { DisplayText.escaped($0, keepingNewlines: true) })
         }
         lines.append(table.render())
         if let scores = form.scores {

@@ -17,7 +17,11 @@ struct FillSession {
     /// Seconds a location question waits for gpsd's fix (`--gps-timeout`).
     let gpsTimeout: Int
 
-    enum Step { case next, back, exit }
+    enum Step {
+        case next, back, exit
+        /// An open repeat's instance was added (its steps, the parent's and its own).
+        case added([InstanceStep])
+    }
 
     init(context: Context, reference: String, acceptConsent: Bool = false, gpsTimeout: Int = GPSFix.defaultTimeout) throws {
         self.context = context
@@ -31,28 +35,151 @@ struct FillSession {
     /// Whether Ctrl-C ended the dialogue (everything typed before it is saved).
     var interrupted: Bool { prompter.interrupted }
 
+    /// One step of the dialogue: an answer's place (with the headings of the groups and repeat
+    /// instances around it, outermost first), or an open repeat's "Add another …?".
+    enum FillStep {
+        case slot(AnswerSlot, headings: [String])
+        case add(QuestionGroup, parent: [InstanceStep], count: Int, headings: [String])
+
+        /// What names the step across layouts: the answer's path, or `+` and the repeat's count key.
+        var key: String {
+            switch self {
+            case .slot(let slot, _): return slot.key
+            case .add(let group, let parent, _, _): return "+" + AnswerPath.countKey(group.id, in: parent)
+            }
+        }
+    }
+
+    /// The form's steps as it stands (`FormLogic.layout`, laid out again after every answer, so a
+    /// count or a relevance that an answer changes is followed at once): every answer's place,
+    /// nothing of a group or repeat instance that is not relevant, and after an open repeat's
+    /// instances its "Add another …?".
+    func steps() -> [FillStep] {
+        let template = form.template
+        guard !template.groups.isEmpty else {
+            return template.questions.enumerated().map { .slot(AnswerSlot(question: $0.element, index: $0.offset), headings: []) }
+        }
+        let logic = FormLogic(template: template)
+        var steps: [FillStep] = []
+        func walk(_ nodes: [FormNode], _ headings: [String]) {
+            for node in nodes {
+                switch node {
+                case .question(let slot): steps.append(.slot(slot, headings: headings))
+                case .group(let group, let instance, let children):
+                    guard logic.isRelevant(group: group, at: instance, in: form) else { continue }
+                    walk(children, headings + [DisplayText.escaped(group.label)])
+                case .repeat(let group, let parent, let instances):
+                    for instance in instances where logic.isRelevant(group: group, at: instance.instance, in: form) {
+                        walk(instance.children, headings + [FormOutline.heading(group, number: instance.number, of: instances.count)])
+                    }
+                    if group.repeatCount == nil, instances.count < QuestionGroup.maxInstances,
+                       logic.isRelevant(group: group, at: parent + [InstanceStep(group.id, instances.count + 1)], in: form) {
+                        steps.append(.add(group, parent: parent, count: instances.count, headings: headings))
+                    }
+                }
+            }
+        }
+        walk(logic.layout(of: form), [])
+        return steps
+    }
+
+    /// Whether a step still wants something: an open answer, or an open repeat with no instance.
+    func isOpen(_ step: FillStep) -> Bool {
+        switch step {
+        case .slot(let slot, _):
+            guard slot.question.type.takesAnswer, isAsked(slot) else { return false }
+            return form.template.hasLogic ? !FormLogic(template: form.template).isDone(slot, in: form) : !form.isDone(slot.question)
+        case .add(_, _, let count, _): return count == 0
+        }
+    }
+
+    /// The headings shown last, so a heading is shown once when its group or instance begins.
+    var shownHeadings: [String] = []
+
     /// Returns true when the form was submitted.
     mutating func run() throws -> Bool {
         let questions = form.template.questions
         prompter.say("\(form.name) — \(DisplayText.escaped(form.template.title)) (\(Format.plural(questions.count, "question")))")
         guard try askConsent() else { return false }
         prompter.say(FillInput.legend)
-        var index = questions.firstIndex { !form.isDone($0) } ?? questions.count
+        var steps = self.steps()
+        var index = steps.firstIndex { isOpen($0) } ?? steps.count
         // The notes just before the first open question are shown before it.
-        while index > 0, index < questions.count, !questions[index - 1].type.takesAnswer { index -= 1 }
-        while index < questions.count {
-            switch try ask(index) {
-            case .next: index += 1
+        while index > 0, index < steps.count, case .slot(let previous, _) = steps[index - 1], !previous.question.type.takesAnswer { index -= 1 }
+        while index < steps.count {
+            let step = steps[index]
+            let result = try ask(step)
+            steps = self.steps()
+            let at = steps.firstIndex { $0.key == step.key }
+            switch result {
+            case .next: index = at.map { $0 + 1 } ?? index
+            case .added(let instance):
+                // Into the new instance: its first step (or, with nothing in it, the next "Add another").
+                let prefix = AnswerPath.prefix(instance)
+                index = steps.firstIndex { $0.key.hasPrefix(prefix) } ?? at ?? index
             case .back:
                 // Back goes to the previous question that takes an answer, past the notes.
-                let previous = questions[..<index].lastIndex { $0.type.takesAnswer && isAsked($0) }
-                if let previous { index = previous } else { prompter.say("This is the first question.") }
+                let previous = steps[..<(at ?? min(index, steps.count))].lastIndex { step in
+                    guard case .slot(let slot, _) = step else { return false }
+                    return slot.question.type.takesAnswer && isAsked(slot)
+                }
+                if let previous { index = previous } else {
+                    prompter.say("This is the first question.")
+                    index = at ?? index
+                }
             case .exit:
                 finish()
                 return false
             }
         }
         return try reviewLoop()
+    }
+
+    /// Shows the headings of `headings` that were not shown just before (a group or instance begins).
+    mutating func showHeadings(_ headings: [String]) {
+        var common = 0
+        while common < headings.count, common < shownHeadings.count, headings[common] == shownHeadings[common] { common += 1 }
+        for (depth, heading) in headings.enumerated().dropFirst(common) {
+            prompter.say("")
+            prompter.say(String(repeating: "  ", count: depth) + "▸ " + heading)
+        }
+        shownHeadings = headings
+    }
+
+    mutating func ask(_ step: FillStep) throws -> Step {
+        switch step {
+        case .slot(let slot, let headings):
+            if slot.question.type.takesAnswer, !isAsked(slot) { return .next }
+            showHeadings(headings)
+            return try ask(slot)
+        case .add(let group, let parent, let count, let headings):
+            showHeadings(headings)
+            return try askToAdd(group, parent: parent, count: count)
+        }
+    }
+
+    /// An open repeat's question: "Add a pump?" before its first instance, "Add another pump?"
+    /// after the last; y adds one (and its questions are asked), n or Enter goes on.
+    mutating func askToAdd(_ group: QuestionGroup, parent: [InstanceStep], count: Int) throws -> Step {
+        let label = DisplayText.escaped(group.label)
+        let countKey = AnswerPath.countKey(group.id, in: parent)
+        prompter.say("")
+        if count > 0 { prompter.say("\(label): \(Format.plural(count, "instance")) so far (\(DisplayText.escaped(countKey))).") }
+        while true {
+            guard let line = prompter.ask(count == 0 ? "Add a \(label)? (y/n) > " : "Add another \(label)? (y/n) > ") else { return .exit }
+            switch line.trimmingCharacters(in: .whitespaces).lowercased() {
+            case "y", "yes":
+                let name = form.name
+                let (added, number) = try context.locked { try $0.addInstance(name, repeat: countKey) }
+                form = added
+                return .added(parent + [InstanceStep(group.id, number)])
+            case "n", "no", "": return .next
+            case ":b", ":back": return .back
+            case ":x", ":exit", ":save", ":q", ":quit": return .exit
+            default:
+                try refuse(AnswerError(question: countKey, rule: "type y to add \(count == 0 ? "one" : "another"), n to go on (or :b, :x)"))
+            }
+        }
     }
 
     /// The words that accept a consent text, typed in any case.
@@ -80,13 +207,15 @@ struct FillSession {
         return true
     }
 
-    /// The review table; a number reopens that question, :s submits, :x or Enter saves and exits.
+    /// The review table; a number (or a path) reopens that question, :s submits, :x or Enter
+    /// saves and exits.
     mutating func reviewLoop() throws -> Bool {
-        let count = form.template.questions.count
         while true {
             prompter.say("")
             prompter.say(ReviewText.render(form, media: context.workflow.media(of: form, at: location), history: false))
             prompter.say("")
+            let slots = FormOutline(form).slots
+            let count = slots.count
             guard let line = prompter.ask("Review: a question number (1-\(count)) to edit, :s to submit, Enter to save and exit: ") else {
                 finish()
                 return false
@@ -107,16 +236,22 @@ struct FillSession {
                     continue
                 }
             }
-            guard let number = Int(trimmed), (1...count).contains(number) else {
+            let typed = line.trimmingCharacters(in: .whitespaces)
+            let chosen: (number: Int, slot: AnswerSlot)
+            if let number = Int(trimmed), (1...max(count, 1)).contains(number), number <= count {
+                chosen = (number, slots[number - 1])
+            } else if let position = slots.firstIndex(where: { $0.key == typed }) {
+                chosen = (position + 1, slots[position])
+            } else {
                 try refuse(FillError.notAQuestionNumber(line: trimmed, count: count))
                 continue
             }
-            let chosen = form.template.questions[number - 1]
-            if chosen.type.takesAnswer, !isAsked(chosen) {
-                prompter.say("Question \(number) is not asked now: it is not relevant, or its value is calculated or read-only.")
+            if chosen.slot.question.type.takesAnswer, !isAsked(chosen.slot) {
+                prompter.say("Question \(chosen.number) is not asked now: it is not relevant, or its value is calculated or read-only.")
                 continue
             }
-            if case .exit = try ask(number - 1) {
+            shownHeadings = []
+            if case .exit = try ask(.slot(chosen.slot, headings: [])) {
                 finish()
                 return false
             }
@@ -125,7 +260,7 @@ struct FillSession {
 
     func finish() {
         let open = form.openSlots.count
-        let drafts = form.template.questions.filter { form.answer(for: $0.id).draft != nil }.count
+        let drafts = form.slots.filter { form.answer(for: $0.key).draft != nil }.count
         var text = interrupted ? "Interrupted. " : ""
         if open == 0 {
             text += "Saved \(form.name). Every question is done — submit with: \(ShellWord.mi("submit", form.name))"
@@ -144,20 +279,32 @@ struct FillSession {
 
     // MARK: - One question
 
-    /// Whether form logic asks the question now (relevant, neither calculated nor read-only);
+    /// Whether form logic asks the answer now (relevant, neither calculated nor read-only);
     /// every question of a template without logic is asked.
-    func isAsked(_ question: Question) -> Bool {
-        question.logic.isEmpty || FormLogic(template: form.template).isAsked(question, in: form)
+    func isAsked(_ slot: AnswerSlot) -> Bool {
+        !form.template.hasLogic || FormLogic(template: form.template).isAsked(slot, in: form)
     }
 
-    mutating func ask(_ index: Int) throws -> Step {
-        let question = form.template.questions[index]
+    /// The lines shown before the answer: `QuestionPrompt`'s, the heading naming the answer's
+    /// path and its place among the form's answers when the template has groups.
+    func promptLines(_ slot: AnswerSlot) -> [String] {
+        let template = form.template
+        var lines = QuestionPrompt.lines(for: slot.question, index: slot.index, count: template.questions.count)
+        guard !template.groups.isEmpty, !lines.isEmpty else { return lines }
+        let slots = form.slots
+        let number = (slots.firstIndex { $0.key == slot.key } ?? slot.index) + 1
+        lines[0] = "Question \(number) of \(slots.count) [\(DisplayText.escaped(slot.key))] — \(slot.question.typeDescription)"
+        return lines
+    }
+
+    mutating func ask(_ slot: AnswerSlot) throws -> Step {
+        let question = slot.question
         // Form logic: a question that is not relevant now, or is calculated or read-only, is not asked.
-        if question.type.takesAnswer, !isAsked(question) { return .next }
-        let rules = Workflow.rules(for: index, in: form)
-        let current = form.answer(for: question.id)
+        if question.type.takesAnswer, !isAsked(slot) { return .next }
+        let rules = Workflow.rules(for: slot, in: form)
+        let current = form.answer(for: slot.key)
         prompter.say("")
-        for line in QuestionPrompt.lines(for: question, index: index, count: form.template.questions.count) {
+        for line in promptLines(slot) {
             prompter.say(line)
         }
         // A note is shown and passed: nothing to answer.
@@ -166,21 +313,21 @@ struct FillSession {
         if let value = current.value { prompter.say("Current answer: \(ReviewText.display(value, question: question))") }
         if let comment = current.comment { prompter.say("Comment: \(DisplayText.escaped(comment, keepingNewlines: true))") }
         if let line = imageLine(question) { prompter.say(line) }
-        if question.logic.choiceFilter != nil, let offered = FormLogic(template: form.template).choiceNames(question, in: form) {
+        if question.logic.choiceFilter != nil, let offered = FormLogic(template: form.template).choiceNames(slot, in: form) {
             let labels = (question.type.filterableChoices ?? []).filter { offered.contains($0.name) }.map(\.label)
             prompter.say("Offered here: " + DisplayText.escaped(labels.isEmpty ? "none" : labels.joined(separator: ", ")))
         }
         if !current.media.isEmpty { prompter.say("Media: \(DisplayText.escaped(current.media.joined(separator: ", ")))") }
-        if let grid = question.type.grid { return try askTable(question, grid: grid, rules: rules) }
-        if let media = question.type.answerMedia { return try askFiles(question, media, rules: rules) }
+        if let grid = question.type.grid { return try askTable(slot, grid: grid, rules: rules) }
+        if let media = question.type.answerMedia { return try askFiles(slot, media, rules: rules) }
 
         var pendingComment: String?
         /// A line typed at the keep-or-clear question that is a new answer: read as if typed here.
         var typedAhead: String?
         while true {
-            let current = form.answer(for: question.id)
+            let current = form.answer(for: slot.key)
             guard let line = typedAhead ?? prompter.ask(QuestionPrompt.answerPrompt(for: question), completing: labels) else {
-                return try saveThenExit(question, pendingComment)
+                return try saveThenExit(slot, pendingComment)
             }
             typedAhead = nil
             var input = FillInput(line)
@@ -190,7 +337,7 @@ struct FillSession {
             if input == .next, let old = current.value, prompter.interactive {
                 let shown = ReviewText.display(old, question: question)
                 guard let reply = prompter.ask("Enter keeps \(shown); type clear to withdraw it, or a new answer > ", completing: labels) else {
-                    return try saveThenExit(question, pendingComment)
+                    return try saveThenExit(slot, pendingComment)
                 }
                 switch reply.trimmingCharacters(in: .whitespaces).lowercased() {
                 case "": break
@@ -207,11 +354,11 @@ struct FillSession {
                     value = try rules.value(fromJSON: point.json)
                     prompter.say("GPS fix: \(point)")
                 } catch let error as GPSDError {
-                    if !prompter.interactive, let pendingComment { try save(question, value: nil, comment: pendingComment) }
+                    if !prompter.interactive, let pendingComment { try save(slot, value: nil, comment: pendingComment) }
                     try refuse(GPSFixError(underlying: error, typed: "latitude longitude [altitude] [accuracy], e.g. 19.4326 -99.1332"))
                     continue
                 } catch {
-                    if !prompter.interactive, let pendingComment { try save(question, value: nil, comment: pendingComment) }
+                    if !prompter.interactive, let pendingComment { try save(slot, value: nil, comment: pendingComment) }
                     try refuse(error)
                     continue
                 }
@@ -220,7 +367,7 @@ struct FillSession {
             case .back:
                 if pendingComment != nil { prompter.say("The comment was not saved (:b goes back without saving).") }
                 return .back
-            case .saveAndExit: return try saveThenExit(question, pendingComment)
+            case .saveAndExit: return try saveThenExit(slot, pendingComment)
             case .help:
                 showHelp(question)
                 continue
@@ -229,20 +376,20 @@ struct FillSession {
                 continue
             case .scan(let path):
                 do {
-                    try scan(question, path, rules: rules)
+                    try scan(slot, path, rules: rules)
                 } catch {
-                    if !prompter.interactive, let pendingComment { try save(question, value: nil, comment: pendingComment) }
+                    if !prompter.interactive, let pendingComment { try save(slot, value: nil, comment: pendingComment) }
                     try refuse(error)
                     continue
                 }
-                if let pendingComment { try save(question, value: nil, comment: pendingComment) }
+                if let pendingComment { try save(slot, value: nil, comment: pendingComment) }
                 return .next
             case .comment(let text):
                 pendingComment = text
                 prompter.say(text.isEmpty ? "Comment removed (saved with Next)." : "Comment noted (saved with Next).")
                 continue
             case .clear:
-                try clearAnswer(question, pendingComment)
+                try clearAnswer(slot, pendingComment)
                 pendingComment = nil
                 continue
             case .next:
@@ -251,23 +398,23 @@ struct FillSession {
                 do {
                     let typed = try rules.value(fromLine: text)
                     // A constraint's message is shown at once, and the question asked again.
-                    if !question.logic.isEmpty, let message = FormLogic(template: form.template).constraintProblem(question, value: typed, in: form) {
+                    if form.template.hasLogic, let message = FormLogic(template: form.template).constraintProblem(slot, value: typed, in: form) {
                         throw rules.refuse(message)
                     }
                     value = typed
                 } catch {
                     // Piped input stops here; the comment typed before the bad line is kept.
-                    if !prompter.interactive, let pendingComment { try save(question, value: nil, comment: pendingComment) }
+                    if !prompter.interactive, let pendingComment { try save(slot, value: nil, comment: pendingComment) }
                     try refuse(error)
                     continue
                 }
             }
             }
             let comment = pendingComment ?? current.comment ?? ""
-            let required = question.logic.isEmpty ? nil : FormLogic(template: form.template).isRequired(question, in: form)
+            let required = question.logic.isEmpty ? nil : FormLogic(template: form.template).isRequired(slot, in: form)
             if value == nil && current.value == nil && required == true {
                 // Required: a comment alone does not do.
-                if !prompter.interactive, let pendingComment { try save(question, value: nil, comment: pendingComment) }
+                if !prompter.interactive, let pendingComment { try save(slot, value: nil, comment: pendingComment) }
                 try refuse(rules.refuse(FormLogic(template: form.template).requiredMessage(question)))
                 continue
             }
@@ -276,7 +423,7 @@ struct FillSession {
                 continue
             }
             if value != nil || pendingComment != nil {
-                try save(question, value: value, comment: pendingComment)
+                try save(slot, value: value, comment: pendingComment)
             }
             return .next
         }
@@ -291,18 +438,19 @@ struct FillSession {
 
     /// Withdraws the question's answer (with a pending comment, saved with it); its comment and
     /// media stay. The question is asked again: a new answer, a comment, or :x to leave it open.
-    mutating func clearAnswer(_ question: Question, _ pendingComment: String?,
+    mutating func clearAnswer(_ slot: AnswerSlot, _ pendingComment: String?,
                               hint: String = "Type a new answer, :c TEXT for a comment, or :x to leave it open.") throws {
-        let before = form.answer(for: question.id)
+        let question = slot.question
+        let before = form.answer(for: slot.key)
         guard before.value != nil || before.draft != nil else {
-            if let pendingComment { try save(question, value: nil, comment: pendingComment) }
+            if let pendingComment { try save(slot, value: nil, comment: pendingComment) }
             if question.type.answerMedia != nil {
                 return prompter.say("The answer is the attached files: nothing to clear; \(ShellWord.mi("detach", form.name)) MEDIA removes one.")
             }
             return prompter.say("There is no answer to clear.")
         }
-        try save(AnswerUpdate(question: question.id, value: .clear, comment: pendingComment))
-        let after = form.answer(for: question.id)
+        try save(AnswerUpdate(question: slot.key, value: .clear, comment: pendingComment))
+        let after = form.answer(for: slot.key)
         var kept: [String] = []
         if after.comment != nil { kept.append("the comment") }
         if !after.media.isEmpty { kept.append(Format.plural(after.media.count, "media file")) }
@@ -339,10 +487,10 @@ struct FillSession {
     static let noScanHere = ":scan reads a code from a photo into a one-line answer, not into a table cell."
 
     /// `:scan PATH`: the code in the photo (zbarimg) becomes the answer, the photo its media.
-    mutating func scan(_ question: Question, _ path: String, rules: AnswerRules) throws {
+    mutating func scan(_ slot: AnswerSlot, _ path: String, rules: AnswerRules) throws {
         let code = try ScannedCode.read(path, question: rules.label)
         let name = form.name
-        let attached = try context.locked { try $0.attach(name, question: question.id, files: [URL(fileURLWithPath: path)],
+        let attached = try context.locked { try $0.attach(name, question: slot.key, files: [URL(fileURLWithPath: path)],
                                                           value: .words([code])) }
         form = try context.locked { try $0.store.load(try $0.resolve(name)) }
         prompter.say("Read \(DisplayText.escaped(code)) from the photo, kept as \(attached.map(\.name).joined(separator: ", ")).")
@@ -352,18 +500,19 @@ struct FillSession {
     /// (Tab completes paths), until the question has `maxFiles`; Enter goes on once it has one
     /// (or a comment). The file is copied at once; a refused one (another kind, too many, no
     /// such file) is asked again on a terminal and ends piped input (exit 65 or 66).
-    mutating func askFiles(_ question: Question, _ media: MediaAnswer, rules: AnswerRules) throws -> Step {
+    mutating func askFiles(_ slot: AnswerSlot, _ media: MediaAnswer, rules: AnswerRules) throws -> Step {
+        let question = slot.question
         var pendingComment: String?
         if media.maxFiles > 1 { prompter.say("Up to \(media.maxFiles) files: one path a line, Enter when done.") }
         while true {
             guard let line = prompter.ask(QuestionPrompt.answerPrompt(for: question), paths: true) else {
-                return try saveThenExit(question, pendingComment)
+                return try saveThenExit(slot, pendingComment)
             }
             switch FillInput(line) {
             case .back:
                 if pendingComment != nil { prompter.say("The comment was not saved (:b goes back without saving).") }
                 return .back
-            case .saveAndExit: return try saveThenExit(question, pendingComment)
+            case .saveAndExit: return try saveThenExit(slot, pendingComment)
             case .help: showHelp(question)
             case .image: showImage(question)
             case .scan: prompter.say("Type the path of the \(media.kind.rawValue) itself: it is the answer.")
@@ -373,8 +522,8 @@ struct FillSession {
                 pendingComment = text
                 prompter.say(text.isEmpty ? "Comment removed (saved with Next)." : "Comment noted (saved with Next).")
             case .next:
-                if let pendingComment { try save(question, value: nil, comment: pendingComment) }
-                guard form.isDone(question) else {
+                if let pendingComment { try save(slot, value: nil, comment: pendingComment) }
+                guard isDone(slot) else {
                     try refuse(FillError.needsFileOrComment(question: rules.label, kind: media.kind.rawValue))
                     continue
                 }
@@ -383,16 +532,16 @@ struct FillSession {
                 let path = FillInput.path(text)
                 let name = form.name
                 do {
-                    let attached = try context.locked { try $0.attach(name, question: question.id, files: [URL(fileURLWithPath: path)]) }
+                    let attached = try context.locked { try $0.attach(name, question: slot.key, files: [URL(fileURLWithPath: path)]) }
                     form = try context.locked { try $0.store.load(try $0.resolve(name)) }
                     for file in attached { prompter.say("Attached \(DisplayText.escaped(path)) as \(file.name) (\(Format.bytes(file.bytes))).") }
                 } catch {
-                    if !prompter.interactive, let pendingComment { try save(question, value: nil, comment: pendingComment) }
+                    if !prompter.interactive, let pendingComment { try save(slot, value: nil, comment: pendingComment) }
                     try refuse(error)
                     continue
                 }
-                if form.answer(for: question.id).media.count >= media.maxFiles {
-                    if let pendingComment { try save(question, value: nil, comment: pendingComment) }
+                if form.answer(for: slot.key).media.count >= media.maxFiles {
+                    if let pendingComment { try save(slot, value: nil, comment: pendingComment) }
                     return .next
                 }
             }
@@ -407,9 +556,10 @@ struct FillSession {
     /// has a value as the answer itself. So re-editing a finished table never turns it back into
     /// a draft: the answer is the previous table until a changed one is complete. :b goes back
     /// one cell (from the first, to the previous question); Enter keeps a cell's value.
-    mutating func askTable(_ question: Question, grid: GridLayout, rules: AnswerRules) throws -> Step {
+    mutating func askTable(_ slot: AnswerSlot, grid: GridLayout, rules: AnswerRules) throws -> Step {
+        let question = slot.question
         let (rows, columns) = (grid.rows, grid.columns)
-        let current = form.answer(for: question.id)
+        let current = form.answer(for: slot.key)
         let valueCells = grid.valueCells
         var cells = current.draft ?? rows.map { _ in columns.map { _ -> String? in nil } }
         if current.draft == nil, case .cells(let existing) = current.value { cells = existing }
@@ -428,16 +578,16 @@ struct FillSession {
                 guard let line = prompter.ask(prompt) else { return .exit }
                 switch FillInput(line) {
                 case .next:
-                    if !finished { try save(question, value: try rules.checkTable(cells), comment: nil) }
+                    if !finished { try save(slot, value: try rules.checkTable(cells), comment: nil) }
                     return .next
                 case .clear:
                     // The whole table withdrawn: its cells are asked again from the first.
-                    try clearAnswer(question, nil, hint: "Its cells are asked again from the first; :x leaves it open.")
+                    try clearAnswer(slot, nil, hint: "Its cells are asked again from the first; :x leaves it open.")
                     cells = rows.map { _ in columns.map { _ -> String? in nil } }
                     stepping = true
                 case .back: return .back
                 case .saveAndExit: return .exit
-                case .comment(let text): try saveTableComment(question, text)
+                case .comment(let text): try saveTableComment(slot, text)
                 case .help: showHelp(question)
                 case .image: showImage(question)
                 case .scan: prompter.say(FillSession.noScanHere)
@@ -457,19 +607,19 @@ struct FillSession {
             let (r, c) = (valueCells[position].row, valueCells[position].column)
             let old = cells[r][c]
             guard let line = prompter.ask(QuestionPrompt.cellPrompt(row: rows[r], column: columns[c], current: old)) else {
-                sayDraftKept(question, cells: valueCells.count)
+                sayDraftKept(slot, cells: valueCells.count)
                 return .exit
             }
             switch FillInput(line) {
             case .back:
                 guard position > 0 else {
-                    sayDraftKept(question, cells: valueCells.count)
+                    sayDraftKept(slot, cells: valueCells.count)
                     return .back
                 }
                 stepping = true
                 position -= 1
             case .saveAndExit:
-                sayDraftKept(question, cells: valueCells.count)
+                sayDraftKept(slot, cells: valueCells.count)
                 return .exit
             case .help:
                 showHelp(question)
@@ -478,9 +628,9 @@ struct FillSession {
             case .scan:
                 prompter.say(FillSession.noScanHere)
             case .comment(let text):
-                try saveTableComment(question, text)
+                try saveTableComment(slot, text)
             case .clear:
-                try clearAnswer(question, nil, hint: "Its cells are asked again from the first; :x leaves it open.")
+                try clearAnswer(slot, nil, hint: "Its cells are asked again from the first; :x leaves it open.")
                 cells = rows.map { _ in columns.map { _ -> String? in nil } }
                 stepping = false
                 position = 0
@@ -496,50 +646,55 @@ struct FillSession {
                 }
                 if typed != old {
                     cells[r][c] = typed
-                    try saveCells(question, cells, rules: rules)
+                    try saveCells(slot, cells, rules: rules)
                 }
                 position = following(position)
             }
         }
-        try save(question, value: try rules.checkTable(cells), comment: nil)
+        try save(slot, value: try rules.checkTable(cells), comment: nil)
         return .next
     }
 
     /// The cells typed so far: the answer once every cell has a value, else its draft. A table
     /// that was finished before is never made a draft again (its cells all have values).
-    mutating func saveCells(_ question: Question, _ cells: [[String?]], rules: AnswerRules) throws {
+    mutating func saveCells(_ slot: AnswerSlot, _ cells: [[String?]], rules: AnswerRules) throws {
         if let value = try? rules.checkTable(cells) {
-            try save(question, value: value, comment: nil)
+            try save(slot, value: value, comment: nil)
         } else {
-            try save(question, draft: cells)
+            try save(slot, draft: cells)
         }
     }
 
     /// A comment typed inside a table is saved at once, with the cells typed so far.
-    mutating func saveTableComment(_ question: Question, _ text: String) throws {
-        try save(question, value: nil, comment: text)
+    mutating func saveTableComment(_ slot: AnswerSlot, _ text: String) throws {
+        try save(slot, value: nil, comment: text)
         prompter.say(text.isEmpty ? "Comment removed." : "Comment saved.")
     }
 
-    func sayDraftKept(_ question: Question, cells: Int) {
-        let answer = form.answer(for: question.id)
+    func sayDraftKept(_ slot: AnswerSlot, cells: Int) {
+        let answer = form.answer(for: slot.key)
         guard answer.draft != nil else { return }
         prompter.say("The table is kept as a draft (\(answer.draftCellCount) of \(cells) cells typed); \(ShellWord.mi("fill", form.name)) goes on from there.")
     }
 
     // MARK: - Saving
 
-    mutating func saveThenExit(_ question: Question, _ pendingComment: String?) throws -> Step {
-        if let pendingComment { try save(question, value: nil, comment: pendingComment) }
+    mutating func saveThenExit(_ slot: AnswerSlot, _ pendingComment: String?) throws -> Step {
+        if let pendingComment { try save(slot, value: nil, comment: pendingComment) }
         return .exit
     }
 
-    mutating func save(_ question: Question, value: AnswerValue?, comment: String?) throws {
-        try save(AnswerUpdate(question: question.id, value: value.map { .validated($0) }, comment: comment))
+    mutating func save(_ slot: AnswerSlot, value: AnswerValue?, comment: String?) throws {
+        try save(AnswerUpdate(question: slot.key, value: value.map { .validated($0) }, comment: comment))
     }
 
-    mutating func save(_ question: Question, draft: [[String?]]) throws {
-        try save(AnswerUpdate(question: question.id, value: .draft(draft)))
+    mutating func save(_ slot: AnswerSlot, draft: [[String?]]) throws {
+        try save(AnswerUpdate(question: slot.key, value: .draft(draft)))
+    }
+
+    /// Whether the answer at `slot` is done (`FormLogic.isDone` with form logic).
+    func isDone(_ slot: AnswerSlot) -> Bool {
+        form.template.hasLogic ? FormLogic(template: form.template).isDone(slot, in: form) : form.isDone(slot.question)
     }
 
     mutating func save(_ update: AnswerUpdate) throws {

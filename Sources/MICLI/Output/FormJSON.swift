@@ -13,7 +13,9 @@ struct FormJSON: Encodable {
     var consentAccepted: Bool
     /// Where the form was started (`Geopoint.json`), when it was recorded.
     var startLocation: JSONValue?
-    var questions: [QuestionJSON]
+    /// The questions in order; for a template with groups, nested as its template nests them: a
+    /// group holds its `questions`, a repeat its `instances`, each instance its `questions`.
+    var questions: [ItemJSON]
     var foremanComments: [ForemanComment]
     var audit: [AuditJSON]?
     /// The template scorer's values (`"ipaq.totalMET": 1386`), recomputed from the answers; absent
@@ -53,9 +55,55 @@ struct FormJSON: Encodable {
         }
     }
 
+    /// One entry of `questions`: a question, a group or a repeat.
+    enum ItemJSON: Encodable {
+        case question(QuestionJSON)
+        case group(GroupJSON)
+        case repeated(RepeatJSON)
+
+        func encode(to encoder: Encoder) throws {
+            switch self {
+            case .question(let question): try question.encode(to: encoder)
+            case .group(let group): try group.encode(to: encoder)
+            case .repeated(let repeated): try repeated.encode(to: encoder)
+            }
+        }
+    }
+
+    /// A group: `{"type": "group", "id", "text", "relevantNow", "questions": [...]}`.
+    struct GroupJSON: Encodable {
+        var type = "group"
+        var id: String
+        var text: String?
+        var relevantNow: Bool
+        var questions: [ItemJSON]
+    }
+
+    /// A repeat in its parent instance: `path` is its count key (`pumps`, `pumps[2]/seals`), and
+    /// `instances` one object per instance.
+    struct RepeatJSON: Encodable {
+        var type = "repeat"
+        var id: String
+        var text: String?
+        var path: String
+        /// The `repeatCount` expression or number; absent for an open repeat.
+        var repeatCount: String?
+        var instances: [InstanceJSON]
+    }
+
+    /// One instance of a repeat: its number from 1, its path (`pumps[2]`), its questions.
+    struct InstanceJSON: Encodable {
+        var number: Int
+        var path: String
+        var relevantNow: Bool
+        var questions: [ItemJSON]
+    }
+
     struct QuestionJSON: Encodable {
         var number: Int
         var id: String
+        /// Where the answer stands (`pumps[2]/amps`): present for a template with groups.
+        var path: String?
         /// The template's type name with the default keys (`QuestionType.typeKey`).
         var type: String
         /// The type and its rules in words, as the screen shows them.
@@ -88,6 +136,7 @@ struct FormJSON: Encodable {
             var container = encoder.container(keyedBy: Key.self)
             try container.encode(number, forKey: Key("number"))
             try container.encode(id, forKey: Key("id"))
+            try container.encodeIfPresent(path, forKey: Key("path"))
             try container.encode(type, forKey: Key("type"))
             try container.encode(typeDescription, forKey: Key("typeDescription"))
             try container.encode(text, forKey: Key("text"))
@@ -127,19 +176,7 @@ struct FormJSON: Encodable {
         consent = form.consent
         consentAccepted = form.hasRequiredConsent
         startLocation = form.startLocation?.json
-        questions = form.template.questions.enumerated().map { index, question in
-            let answer = form.answer(for: question.id)
-            let files = media?.filter { $0.questionID == question.id }
-                ?? answer.media.map { MediaFile(name: $0, questionID: question.id, kind: MediaKind(extension: ($0 as NSString).pathExtension) ?? .photo, bytes: nil) }
-            var settings: [String: JSONValue] = [:]
-            question.type.encode(into: &settings, keys: .logical)
-            question.logic.encode(into: &settings, keys: .logical)
-            return QuestionJSON(number: index + 1, id: question.id, type: question.typeName, typeDescription: question.typeDescription,
-                                text: question.text, help: question.help, settings: settings,
-                                value: answer.value, draft: answer.draft, comment: answer.comment, media: files,
-                                done: form.isDone(question),
-                                relevant: question.logic.relevant == nil ? nil : FormLogic(template: form.template).isRelevant(question, in: form))
-        }
+        questions = Self.items(form, media: media)
         foremanComments = form.foremanComments
         audit = history ? form.audit.map(AuditJSON.init) : nil
         if let sheet = form.scores {
@@ -148,4 +185,58 @@ struct FormJSON: Encodable {
             scoreNote = sheet.note
         }
     }
+
+    /// `questions`: flat for a template without groups (each question once, numbered as in the
+    /// template), else nested as `FormLogic.layout` lays the form out, numbered in that order.
+    static func items(_ form: Form, media: [MediaFile]?) -> [ItemJSON] {
+        let grouped = !form.template.groups.isEmpty
+        let logic = form.template.hasLogic ? FormLogic(template: form.template) : nil
+        let now = Date()
+        var number = 0
+        func question(_ slot: AnswerSlot) -> QuestionJSON {
+            number += 1
+            let question = slot.question
+            let answer = form.answer(for: slot.key)
+            let files = media?.filter { $0.questionID == slot.key }
+                ?? answer.media.map { MediaFile(name: $0, questionID: slot.key, kind: MediaKind(extension: ($0 as NSString).pathExtension) ?? .photo, bytes: nil) }
+            var settings: [String: JSONValue] = [:]
+            question.type.encode(into: &settings, keys: .logical)
+            question.logic.encode(into: &settings, keys: .logical)
+            let relevant = grouped || question.logic.relevant != nil ? logic?.isRelevant(slot, in: form, now: now) : nil
+            return QuestionJSON(number: grouped ? number : slot.index + 1, id: question.id, path: grouped ? slot.key : nil,
+                                type: question.typeName, typeDescription: question.typeDescription,
+                                text: question.text, help: question.help, settings: settings,
+                                value: answer.value, draft: answer.draft, comment: answer.comment, media: files,
+                                done: logic.map { $0.isDone(slot, in: form, now: now) } ?? form.isDone(question),
+                                relevant: relevant)
+        }
+        guard grouped, let logic else {
+            return form.template.questions.enumerated().map { .question(question(AnswerSlot(question: $0.element, index: $0.offset))) }
+        }
+        func items(_ nodes: [FormNode]) -> [ItemJSON] {
+            nodes.map { node -> ItemJSON in
+                switch node {
+                case .question(let slot): return .question(question(slot))
+                case .group(let group, let instance, let children):
+                    return .group(GroupJSON(id: group.id, text: group.text,
+                                            relevantNow: logic.isRelevant(group: group, at: instance, in: form, now: now),
+                                            questions: items(children)))
+                case .repeat(let group, let parent, let instances):
+                    return .repeated(RepeatJSON(id: group.id, text: group.text, path: AnswerPath.countKey(group.id, in: parent),
+                                                repeatCount: group.repeatCount?.text,
+                                                instances: instances.map { instance in
+                        InstanceJSON(number: instance.number, path: AnswerPath.prefix(instance.instance).dropLastSlash,
+                                     relevantNow: logic.isRelevant(group: group, at: instance.instance, in: form, now: now),
+                                     questions: items(instance.children))
+                    }))
+                }
+            }
+        }
+        return items(logic.layout(of: form, now: now))
+    }
+}
+
+private extension String {
+    /// `pumps[2]/` without its last slash.
+    var dropLastSlash: String { hasSuffix("/") ? String(dropLast()) : self }
 }

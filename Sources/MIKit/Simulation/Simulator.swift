@@ -58,42 +58,97 @@ public struct Simulator: Sendable {
     /// is left instead.
     public static let constraintAttempts = 8
 
-    /// Answers a template with form logic question by question, in order, as `mi fill` would:
-    /// only the questions asked (relevant, neither calculated nor read-only); a value the
-    /// constraint refuses is drawn again up to `constraintAttempts` times, then a comment is left
-    /// (a required question so left keeps the form from `mi submit`, as it would a technician's).
+    /// How many instances an open repeat (one without `repeatCount`) is given: 1 to this.
+    public static let maxOpenInstances = 3
+
+    /// Answers a template with form logic answer by answer, in the order `mi fill` asks them
+    /// (`FormLogic.layout`, laid out again after every answer, so a repeat count or a relevance
+    /// that an answer changes is followed at once): only the questions asked (relevant, neither
+    /// calculated nor read-only; nothing in a group that is not relevant); a counted repeat gets
+    /// the instances its count says, an open one 1 to `maxOpenInstances`; a value the constraint
+    /// refuses is drawn again up to `constraintAttempts` times, then a comment is left (a
+    /// required question so left keeps the form from `mi submit`, as it would a technician's).
     /// A choice filter narrows the options drawn from.
     mutating func fillFollowingLogic(_ form: inout Form, context: SimulationContext, at date: Date) -> [String] {
         let logic = FormLogic(template: form.template)
         var changed: [String] = []
-        for question in form.template.questions where logic.isAsked(question, in: form, now: date) {
-            let optional = logic.isRequired(question, in: form, now: date) != true
-            if optional, generator.chance(Self.commentOnlyRate) {
-                if (try? Workflow.apply([AnswerUpdate(question: question.id, value: nil, comment: generator.pick(Self.comments))],
-                                        to: &form, now: date)) != nil { changed.append(question.id) }
-                continue
-            }
-            var answered = false
-            for _ in 0..<Self.constraintAttempts {
-                guard let value = simulatedValue(question, logic: logic, form: form, context: context, now: date) else { break }
-                if (try? Workflow.apply([AnswerUpdate(question: question.id, value: .json(value))], to: &form, now: date)) != nil {
-                    answered = true
-                    break
+        var handled: Set<String> = []
+        var grown: Set<String> = []
+        while let next = nextStep(logic, form: form, now: date, handled: handled, grown: grown) {
+            switch next {
+            case .grow(let group, let parent):
+                let countKey = AnswerPath.countKey(group.id, in: parent)
+                grown.insert(countKey)
+                let count = generator.int(in: 1...Self.maxOpenInstances)
+                var added = form
+                added.repeats[countKey] = count
+                for number in 1...count {
+                    added = logic.withDefaults(added, now: date, under: parent + [InstanceStep(group.id, number)])
                 }
+                if (try? Workflow.checkLogic(of: [], in: &added, now: date, structural: true)) != nil { form = added }
+            case .answer(let slot):
+                handled.insert(slot.key)
+                guard logic.isAsked(slot, in: form, now: date) else { continue }
+                if answer(slot, logic: logic, form: &form, context: context, now: date) { changed.append(slot.key) }
             }
-            if !answered {
-                _ = try? Workflow.apply([AnswerUpdate(question: question.id, value: nil, comment: question.type.simulatedStandIn)],
-                                        to: &form, now: date)
-            }
-            changed.append(question.id)
         }
         return changed
     }
 
+    enum Step {
+        case grow(QuestionGroup, parent: [InstanceStep])
+        case answer(AnswerSlot)
+    }
+
+    /// The first thing still to do in the form as it stands: an open repeat not yet given its
+    /// instances, or an answer not yet handled; nil when the form is done. Groups (and repeat
+    /// instances) that are not relevant are passed by.
+    func nextStep(_ logic: FormLogic, form: Form, now: Date, handled: Set<String>, grown: Set<String>) -> Step? {
+        func walk(_ nodes: [FormNode]) -> Step? {
+            for node in nodes {
+                switch node {
+                case .question(let slot):
+                    if !handled.contains(slot.key) { return .answer(slot) }
+                case .group(let group, let instance, let children):
+                    guard logic.isRelevant(group: group, at: instance, in: form, now: now) else { continue }
+                    if let step = walk(children) { return step }
+                case .repeat(let group, let parent, let instances):
+                    if group.repeatCount == nil, !grown.contains(AnswerPath.countKey(group.id, in: parent)),
+                       logic.isRelevant(group: group, at: parent + [InstanceStep(group.id, 1)], in: form, now: now) {
+                        return .grow(group, parent: parent)
+                    }
+                    for instance in instances where logic.isRelevant(group: group, at: instance.instance, in: form, now: now) {
+                        if let step = walk(instance.children) { return step }
+                    }
+                }
+            }
+            return nil
+        }
+        return walk(logic.layout(of: form, now: now))
+    }
+
+    /// One answer (or a comment instead) at `slot`; whether anything was saved.
+    mutating func answer(_ slot: AnswerSlot, logic: FormLogic, form: inout Form, context: SimulationContext, now date: Date) -> Bool {
+        let optional = logic.isRequired(slot, in: form, now: date) != true
+        if optional, generator.chance(Self.commentOnlyRate) {
+            return (try? Workflow.apply([AnswerUpdate(question: slot.key, value: nil, comment: generator.pick(Self.comments))],
+                                        to: &form, now: date)) != nil
+        }
+        for _ in 0..<Self.constraintAttempts {
+            guard let value = simulatedValue(slot, logic: logic, form: form, context: context, now: date) else { break }
+            if (try? Workflow.apply([AnswerUpdate(question: slot.key, value: .json(value))], to: &form, now: date)) != nil {
+                return true
+            }
+        }
+        return (try? Workflow.apply([AnswerUpdate(question: slot.key, value: nil, comment: slot.question.type.simulatedStandIn)],
+                                    to: &form, now: date)) != nil
+    }
+
     /// A value drawn by the question's type; for a filtered multiple choice, from the options
     /// the filter lets through.
-    mutating func simulatedValue(_ question: Question, logic: FormLogic, form: Form, context: SimulationContext, now: Date) -> JSONValue? {
-        if question.logic.choiceFilter != nil, let names = logic.choiceNames(question, in: form, now: now) {
+    mutating func simulatedValue(_ slot: AnswerSlot, logic: FormLogic, form: Form, context: SimulationContext, now: Date) -> JSONValue? {
+        let question = slot.question
+        if question.logic.choiceFilter != nil, let names = logic.choiceNames(slot, in: form, now: now) {
             guard !names.isEmpty else { return nil }
             return .array([.string(generator.pick(names))])
         }

@@ -2,6 +2,24 @@ import Foundation
 
 /// Answers given as data: an answers file, or one update from the command line.
 extension Workflow {
+    /// The order an answers file's keys are applied in: by text, but a repeat's instances by
+    /// number (`pumps[2]/…` before `pumps[10]/…`), so a file may add instances of an open repeat
+    /// one after the other.
+    static func answersFileOrder(_ a: String, _ b: String) -> Bool {
+        func parts(_ key: String) -> [(String, Int)] {
+            key.split(separator: "/", omittingEmptySubsequences: false).map { part in
+                guard part.hasSuffix("]"), let open = part.firstIndex(of: "["),
+                      let number = Int(part[part.index(after: open)..<part.index(before: part.endIndex)]) else { return (String(part), 0) }
+                return (String(part[..<open]), number)
+            }
+        }
+        let (left, right) = (parts(a), parts(b))
+        for (x, y) in zip(left, right) where x != y {
+            return x.0 != y.0 ? x.0 < y.0 : x.1 < y.1
+        }
+        return left.count != right.count ? left.count < right.count : a < b
+    }
+
     /// Parses an answers file: `{question id: value}` or `{question id: {"value": …, "comment": …}}`.
     /// A value of `null` withdraws the answer (`AnswerUpdate.Input.clear`); a comment beside it
     /// still applies. An entry without `"value"` leaves the value as it is.
@@ -13,7 +31,7 @@ extension Workflow {
         guard let object = json.objectValue else {
             throw AnswersFileError.notAnObject(found: json.kindDescription)
         }
-        return try object.keys.sorted().compactMap { key -> AnswerUpdate? in
+        return try object.keys.sorted(by: Self.answersFileOrder).compactMap { key -> AnswerUpdate? in
             guard let value = object[key] else { return nil }
             if value == .null { return AnswerUpdate(question: key, value: .clear) }
             guard case .object(let parts) = value else { return AnswerUpdate(question: key, value: .json(value)) }

@@ -136,8 +136,12 @@ extension Workflow {
         // mi-server refuses text with control characters; say so before sending anything.
         try TextRules.check(form)
         var parts = [UploadPart.form(location.formFile)]
-        for question in form.template.questions {
-            for media in form.answer(for: question.id).media {
+        // Every answer's media, repeat instances' too, in the order asked; then any the slots
+        // do not name, so no file the form lists is left behind.
+        let slotKeys = form.slots.map(\.key)
+        let keys = slotKeys + Set(form.answers.keys).subtracting(slotKeys).sorted()
+        for key in keys {
+            for media in form.answer(for: key).media {
                 let file = location.folder.appendingPathComponent(try SafeName.check(media, as: "media name"))
                 guard FileManager.default.fileExists(atPath: file.path) else {
                     throw WorkflowError.mediaMissing(form: "\(location.user)/\(location.name)", media: media)

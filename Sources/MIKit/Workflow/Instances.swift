@@ -64,6 +64,35 @@ extension Workflow {
         return form
     }
 
+    /// Adds the next instance of an open repeat (`repeatPath`: `trees`, or `trees[2]/stems`),
+    /// with its defaults, as answering its first question would (`mi fill`'s "Add another …?");
+    /// returns the form and the new instance's number. Nothing is recorded in the audit trail
+    /// until an answer in it is given.
+    public func addInstance(_ reference: String, repeat repeatPath: String) throws -> (form: Form, number: Int) {
+        let (location, original) = try openForChange(reference)
+        let template = original.template
+        let logic = FormLogic(template: template)
+        guard let path = AnswerPath(parsing: repeatPath), let group = template.group(id: path.name), group.isRepeat,
+              logic.repeatChain(of: group.id).dropLast().map(\.id) == path.instance.map(\.repeatID),
+              logic.instanceExists(path.instance, in: original, now: now()) else {
+            throw AnswerError(question: repeatPath, rule: "not a repeat of template \(template.id) in an instance this form has")
+        }
+        if let count = group.repeatCount {
+            throw AnswerError(question: repeatPath, rule: "its number of instances is its count (\(count.text)): change that answer instead of adding one")
+        }
+        let countKey = AnswerPath.countKey(group.id, in: path.instance)
+        let count = logic.instanceCount(group, in: path.instance, form: original, now: now())
+        guard count < QuestionGroup.maxInstances else {
+            throw AnswerError(question: repeatPath, rule: "\(countKey) has \(count) instances, the most a repeat has")
+        }
+        var form = original
+        form.repeats[countKey] = count + 1
+        form = logic.withDefaults(form, now: now(), under: path.instance + [InstanceStep(group.id, count + 1)])
+        if template.hasLogic { try Self.checkLogic(of: [], in: &form, now: now(), structural: true) }
+        try store.save(form, at: location)
+        return (form, count + 1)
+    }
+
     /// `key` with the instance of `countKey` after `number` moved up one, or nil when `key`
     /// is not in a later instance (`trees[3]/cbh` → `trees[2]/cbh` for `trees` after 2).
     static func renumbered(_ key: String, countKey: String, after number: Int) -> String? {
