@@ -1,36 +1,16 @@
 import Foundation
+import TestSupport
 import XCTest
 
-/// Groups and repeats in the office (issue 24 item 5): a form of a template with a group that is
+/// Groups and repeats in the office (issue 24 item 5): a form of `StationFixture`'s template — a group that is
 /// not relevant, a counted repeat of simple questions and an open repeat with a photo and a
-/// nested repeat, made with the real `mi` (answers by path: `pumps[2]/amps`) and uploaded to a
+/// nested repeat, made with the real `mi` (answers by path: `pumps[2]/amps`, photos attached by
+/// path: `mi attach FORM tanks[1]/tankphoto`) and uploaded to a
 /// real mi-server. In chromium (Resources/mi_office_browser.py `--repeats`) the submission page
 /// shows the group marked "not relevant", the counted repeat as a table, the open repeat as a
 /// section per instance with the nested repeat inside and the instance's photo in its place; the
 /// PDF the page links to, read with poppler's pdftotext, shows the same structure in order.
 final class OfficeRepeatsTests: XCTestCase {
-    static let template = #"""
-        {"id": "station-check", "title": "Pump station check", "version": 1, "questions": [
-          {"id": "site", "type": "shortAnswer", "text": "Site name"},
-          {"id": "running", "type": "trueFalse", "text": "Is the station running?"},
-          {"id": "power", "type": "group", "text": "Power supply", "relevant": "${running} = 'true'", "questions": [
-            {"id": "voltage", "type": "numeric", "text": "Supply voltage (V)"}
-          ]},
-          {"id": "npumps", "type": "numeric", "text": "How many pumps?"},
-          {"id": "pumps", "type": "repeat", "text": "Pump", "repeatCount": "${npumps}", "questions": [
-            {"id": "amps", "type": "numeric", "text": "Current (A)"},
-            {"id": "state", "type": "multipleChoice", "text": "Pump state", "options": ["ok", "worn"]},
-            {"id": "wear", "type": "shortAnswer", "text": "Where is the wear?", "relevant": "selected(${state}, 'worn')"}
-          ]},
-          {"id": "tanks", "type": "repeat", "text": "Tank", "questions": [
-            {"id": "level", "type": "numeric", "text": "Tank level (%)"},
-            {"id": "tankphoto", "type": "photo", "text": "Photo of the tank"},
-            {"id": "valves", "type": "repeat", "text": "Valve", "questions": [
-              {"id": "valve", "type": "shortAnswer", "text": "Valve state"}
-            ]}
-          ]}
-        ]}
-        """#
     static let hostile = "<img src=x onerror=alert(1)>"
 
     func testSubmissionPageAndPDFShowGroupsRepeatsAndRelevance() throws {
@@ -39,23 +19,27 @@ final class OfficeRepeatsTests: XCTestCase {
         }
         let sandbox = try Sandbox()
         try ServerTests.prepare(sandbox)
-        try Data(Self.template.utf8).write(to: sandbox.root.appendingPathComponent("server-templates/station-check.json"))
+        try Data(StationFixture.json.utf8).write(to: sandbox.root.appendingPathComponent("server-templates/station-check.json"))
         let server = try RunningServer(sandbox)
         XCTAssertEqual(try sandbox.run(["templates"]).status, 0)
         _ = try sandbox.newForm("station-check", name: "station-1")
         let photo = sandbox.repository.appendingPathComponent("Samples/media/gauge.jpg").path
-        let answers: [[String]] = [
-            ["site", "North plant"], ["running", "no"], ["npumps", "2"],
-            ["pumps[1]/amps", "12"], ["pumps[1]/state", "worn"], ["pumps[1]/wear", "Seal face " + Self.hostile],
-            ["pumps[2]/amps", "9.5"], ["pumps[2]/state", "ok"],
-            // The open repeat: answering the instance one past the last adds it.
-            ["tanks[1]/level", "80"], ["tanks[1]/valves[1]/valve", "closed"], ["tanks[1]/valves[2]/valve", "half open"],
-            ["tanks[2]/level", "35"],
+        // Answers by path: `mi answer` with an answers file whose keys are paths (the counted
+        // repeat's instances exist once npumps is answered; answering the instance one past the
+        // last of the open repeat adds it), then one answer typed on the command line.
+        let answers: [String: Any] = [
+            "running": false, "npumps": 2,
+            "pumps[1]/amps": 12, "pumps[1]/state": ["worn"], "pumps[1]/wear": "Seal face " + Self.hostile,
+            "pumps[2]/amps": 9.5, "pumps[2]/state": ["ok"],
+            "tanks[1]/level": 80, "tanks[1]/valves[1]/valve": "closed", "tanks[1]/valves[2]/valve": "half open",
+            "tanks[2]/level": 35,
         ]
-        for answer in answers {
-            let answered = try sandbox.run(["answer", "station-1"] + answer)
-            XCTAssertEqual(answered.status, 0, "\(answer): \(answered.output)")
-        }
+        let file = sandbox.root.appendingPathComponent("station-answers.json")
+        try JSONSerialization.data(withJSONObject: answers, options: [.sortedKeys]).write(to: file)
+        let answered = try sandbox.run(["answer", "station-1", "--file", file.path])
+        XCTAssertEqual(answered.status, 0, answered.output)
+        let typed = try sandbox.run(["answer", "station-1", "site", "North plant"])
+        XCTAssertEqual(typed.status, 0, typed.output)
         for tank in ["tanks[1]/tankphoto", "tanks[2]/tankphoto"] {
             let attached = try sandbox.run(["attach", "station-1", tank, photo])
             XCTAssertEqual(attached.status, 0, "\(tank): \(attached.output)")
@@ -87,7 +71,7 @@ final class OfficeRepeatsTests: XCTestCase {
                          "Tank (2)", "Tank 1", "tanks[1]", "Tank level (%)", "80", "Photo of the tank", tankPhoto,
                          "Valve (2)", "Valve 1", "closed", "Valve 2", "half open",
                          "Tank 2", "tanks[2]", "35", "Valve (0)", "none", "Foreman comments"],
-            "answered": "11 of 11 questions",
+            "answered": "16 of 16 questions",
         ]
         let run = try OfficeBrowserTests.browse(sandbox, mode: ["--repeats"], facts: facts, screenshots: "repeats-")
         let log = (try? String(contentsOf: server.log, encoding: .utf8)) ?? ""

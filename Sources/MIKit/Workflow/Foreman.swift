@@ -136,8 +136,12 @@ extension Workflow {
         // mi-server refuses text with control characters; say so before sending anything.
         try TextRules.check(form)
         var parts = [UploadPart.form(location.formFile)]
-        for question in form.template.questions {
-            for media in form.answer(for: question.id).media {
+        // Every answer's media in the order asked (each repeat's once per instance: `Form.slots`),
+        // then those of any answer at no slot, so the parts are always what form.json lists.
+        let asked = form.slots.map(\.key)
+        let others = Set(form.answers.keys).subtracting(asked).sorted()
+        for key in asked + others {
+            for media in form.answer(for: key).media {
                 let file = location.folder.appendingPathComponent(try SafeName.check(media, as: "media name"))
                 guard FileManager.default.fileExists(atPath: file.path) else {
                     throw WorkflowError.mediaMissing(form: "\(location.user)/\(location.name)", media: media)
