@@ -18,6 +18,7 @@ struct TextStyle {
     static let note = TextStyle(font: "\(family) 8.5", gray: 0.4)
     static let cell = TextStyle(font: "\(family) 9")
     static let cellHeader = TextStyle(font: "\(family) Bold 9")
+    static let mutedCell = TextStyle(font: "\(family) Italic 9", gray: 0.45)
     static let footer = TextStyle(font: "\(family) 8", gray: 0.35)
     static let warning = TextStyle(font: "\(family) Bold 10", red: true)
 }

@@ -10,6 +10,8 @@ struct PageCursor {
     private(set) var page = 1
     var y: Double
     var bottom: Double
+    /// How far nested content (a group's, a repeat instance's) stands in from the left margin.
+    var inset = 0.0
 
     init(pageWidth: Double, pageHeight: Double) {
         self.pageWidth = pageWidth
@@ -18,8 +20,11 @@ struct PageCursor {
         bottom = pageHeight - Self.margin - Self.footerHeight
     }
 
-    var left: Double { Self.margin }
-    var width: Double { pageWidth - 2 * Self.margin }
+    var left: Double { Self.margin + inset }
+    var width: Double { pageWidth - 2 * Self.margin - inset }
+    /// The page's own left margin and width, whatever the inset (the footer's).
+    var pageLeft: Double { Self.margin }
+    var fullWidth: Double { pageWidth - 2 * Self.margin }
     var top: Double { Self.margin }
     /// The height a page offers from top to bottom.
     var pageContentHeight: Double { pageHeight - 2 * Self.margin - Self.footerHeight }

@@ -1,11 +1,12 @@
 import Foundation
 import MIKit
 
-/// Table questions drawn as tables.
+/// Table questions, and repeats of simple questions, drawn as tables.
 extension ReportComposer {
     /// A real table: grid lines, the column labels on top (repeated after a page break), the
-    /// row labels on the left, the cells that take no value shaded grey.
-    func table(rows: [String], columns: [String], noCells: Set<Cell>, values: [[String?]]) {
+    /// row labels on the left, the cells that take no value shaded grey; the `muted` cells'
+    /// text (a repeat's "not relevant", "no answer") grey on a light shade.
+    func table(rows: [String], columns: [String], noCells: Set<Cell>, values: [[String?]], muted: Set<Cell> = []) {
         let padding = 3.0
         let x = cursor.left + Self.indent
         let total = cursor.width - Self.indent
@@ -35,7 +36,8 @@ extension ReportComposer {
             let cellBlocks: [TextBlock?] = columns.indices.map { column in
                 guard !noCells.contains(Cell(row: row, column: column)) else { return nil }
                 let value = values.indices.contains(row) && values[row].indices.contains(column) ? values[row][column] : nil
-                return value.flatMap { canvas.text($0, style: .cell, width: columnWidth - 2 * padding) }
+                let style = muted.contains(Cell(row: row, column: column)) ? TextStyle.mutedCell : .cell
+                return value.flatMap { canvas.text($0, style: style, width: columnWidth - 2 * padding) }
             }
             let contentHeight = ([labelBlock?.height ?? 0] + cellBlocks.map { $0?.height ?? 0 }).max() ?? 0
             let rowHeight = max(contentHeight, 10) + 2 * padding
@@ -55,6 +57,8 @@ extension ReportComposer {
                     let cellX = columnX(column)
                     if noCells.contains(Cell(row: row, column: column)) {
                         canvas.fill(x: cellX, y: cursor.y, width: columnWidth, height: rowHeight, gray: 0.72)
+                    } else if muted.contains(Cell(row: row, column: column)) {
+                        canvas.fill(x: cellX, y: cursor.y, width: columnWidth, height: rowHeight, gray: 0.96)
                     }
                     canvas.strokeRectangle(x: cellX, y: cursor.y, width: columnWidth, height: rowHeight)
                     if let block = cellBlocks[column] { canvas.draw(block, x: cellX + padding, y: cursor.y + padding) }

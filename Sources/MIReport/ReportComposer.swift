@@ -42,9 +42,8 @@ final class ReportComposer {
     func compose() -> Int {
         header()
         consentSection()
-        for (index, question) in form.template.questions.enumerated() {
-            questionBlock(question, number: index + 1)
-        }
+        let logic = FormLogic(template: form.template)
+        nodes(logic.layout(of: form), logic: logic)
         scoresSection()
         foremanComments()
         auditTrail()
@@ -77,13 +76,17 @@ final class ReportComposer {
         space(10)
     }
 
-    private func questionBlock(_ question: Question, number: Int) {
-        let answer = form.answer(for: question.id)
+    func questionBlock(_ question: Question, number: Int, key: String, relevant: Bool) {
+        let answer = form.answer(for: key)
         keepTogether {
             paragraph("\(number). \(question.text)", style: .question, after: 1)
             if let help = question.help, !help.isEmpty { paragraph(help, style: .note, indent: Self.indent, after: 1) }
             if let picture = question.image { questionPicture(picture) }
             paragraph(question.typeDescription, style: .note, indent: Self.indent, after: 4)
+            guard relevant else {
+                field("Answer:", Self.notRelevant, valueStyle: .note, indent: Self.indent, labelWidth: Self.answerLabelWidth, after: 3)
+                return
+            }
             answerPart(question, answer)
             if let comment = answer.comment, !comment.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
                 field("Comment:", comment, valueStyle: .comment, indent: Self.indent, labelWidth: Self.answerLabelWidth, after: 3)
@@ -175,13 +178,13 @@ final class ReportComposer {
     func footer() {
         guard !measuring else { return }
         let top = cursor.footerTop
-        canvas.line(from: (cursor.left, top), to: (cursor.left + cursor.width, top), gray: 0.6, lineWidth: 0.4)
+        canvas.line(from: (cursor.pageLeft, top), to: (cursor.pageLeft + cursor.fullWidth, top), gray: 0.6, lineWidth: 0.4)
         let pages = totalPages.map(String.init) ?? "?"
         guard let pageBlock = canvas.text("Page \(cursor.page) of \(pages)", style: .footer, width: nil) else { return }
-        canvas.draw(pageBlock, x: cursor.left + cursor.width - pageBlock.width, y: top + 4)
+        canvas.draw(pageBlock, x: cursor.pageLeft + cursor.fullWidth - pageBlock.width, y: top + 4)
         let formText = "Form \(form.name) · \(form.id.uuidString.lowercased())"
-        if let formBlock = canvas.text(formText, style: .footer, width: cursor.width - pageBlock.width - 12) {
-            canvas.draw(formBlock, x: cursor.left, y: top + 4)
+        if let formBlock = canvas.text(formText, style: .footer, width: cursor.fullWidth - pageBlock.width - 12) {
+            canvas.draw(formBlock, x: cursor.pageLeft, y: top + 4)
         }
     }
 }

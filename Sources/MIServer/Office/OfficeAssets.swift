@@ -11,6 +11,8 @@ enum OfficeAssets {
         "login": PackageResources.login_mustache,
         "error": PackageResources.error_mustache,
         "submission": PackageResources.submission_mustache,
+        "submission-node": PackageResources.submission_node_mustache,
+        "submission-question": PackageResources.submission_question_mustache,
         "submissions": PackageResources.submissions_mustache,
         "dashboard": PackageResources.dashboard_mustache,
         "templates": PackageResources.templates_mustache,

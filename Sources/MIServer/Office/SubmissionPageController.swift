@@ -76,10 +76,8 @@ struct SubmissionPageController {
 
     static func values(_ form: Form, receipt: Receipt) -> [String: Any] {
         let id = receipt.id
-        let questions: [[String: Any]] = form.template.questions.enumerated().map { index, question in
-            Self.question(question, number: index + 1, answer: form.answer(for: question.id), done: form.isDone(question),
-                          submission: id, templateID: form.template.id)
-        }
+        let logic = FormLogic(template: form.template)
+        let nodes = Self.nodes(logic.layout(of: form), form: form, logic: logic, submission: id)
         var values: [String: Any] = [
             "id": id,
             "formName": form.name,
@@ -95,7 +93,7 @@ struct SubmissionPageController {
             "answered": form.answerableCount - form.openSlots.count,
             "questionCount": form.answerableCount,
             "mediaCount": form.mediaCount,
-            "questions": questions,
+            "nodes": nodes,
             "hasForemanComments": !form.foremanComments.isEmpty,
             "foremanComments": form.foremanComments.map { ["at": OfficeFormat.dateTime($0.at), "by": $0.by, "text": $0.text] },
             "audit": Self.history(form, receipt).map { ["at": OfficeFormat.dateTime($0.at), "sentence": $0.sentence] },
@@ -177,11 +175,84 @@ struct SubmissionPageController {
         "/templates/\(FormQuery.encoded(templateID))/files/\(FormQuery.encoded(name))"
     }
 
-    static func question(_ question: Question, number: Int, answer: Answer, done: Bool, submission id: String,
-                         templateID: String) -> [String: Any] {
+    /// The form's questions, groups and repeats as the view draws them (the partial
+    /// `submission-node`, recursive): each node says which of the four it is, so that a key a
+    /// node lacks is never read from a node around it.
+    static func nodes(_ nodes: [FormNode], form: Form, logic: FormLogic, submission id: String) -> [[String: Any]] {
+        nodes.map { node -> [String: Any] in
+            var values: [String: Any] = ["isQuestion": false, "isGroup": false, "isTable": false, "isSections": false]
+            switch node {
+            case .question(let slot):
+                values["isQuestion"] = true
+                values["question"] = question(slot.question, number: slot.index + 1, answer: form.answer(for: slot.key),
+                                              done: logic.isDone(slot, in: form), relevant: logic.isRelevant(slot, in: form),
+                                              path: slot.key, submission: id, templateID: form.template.id)
+            case .group(let group, let instance, let children):
+                values["isGroup"] = true
+                values["group"] = [
+                    "label": group.label, "groupID": group.id,
+                    "notRelevant": !logic.isRelevant(group: group, at: instance, in: form),
+                    "children": Self.nodes(children, form: form, logic: logic, submission: id),
+                ] as [String: Any]
+            case .repeat(let group, let parent, let instances):
+                let path = AnswerPath.countKey(group.id, in: parent)
+                let relevant = logic.isRelevant(group: group, at: parent, in: form)
+                if let table = logic.table(of: group, instances: instances, in: form), !instances.isEmpty {
+                    values["isTable"] = true
+                    values["table"] = Self.table(table, path: path, relevant: relevant)
+                } else {
+                    values["isSections"] = true
+                    values["sections"] = [
+                        "label": group.label, "repeatID": group.id, "path": path, "notRelevant": !relevant,
+                        "count": instances.count, "empty": instances.isEmpty,
+                        "instances": instances.map { instance -> [String: Any] in
+                            [
+                                "label": group.instanceLabel(instance.number), "path": instancePath(instance.instance),
+                                "notRelevant": !logic.isRelevant(group: group, at: instance.instance, in: form),
+                                "children": Self.nodes(instance.children, form: form, logic: logic, submission: id),
+                            ]
+                        },
+                    ] as [String: Any]
+                }
+            }
+            return values
+        }
+    }
+
+    /// `pumps[2]/seals[1]`: where an instance stands.
+    static func instancePath(_ steps: [InstanceStep]) -> String { String(AnswerPath.prefix(steps).dropLast()) }
+
+    /// A repeat of simple questions as one table: a row per instance, a column per question.
+    static func table(_ table: RepeatTable, path: String, relevant: Bool) -> [String: Any] {
+        [
+            "label": table.group.label, "repeatID": table.group.id, "path": path, "notRelevant": !relevant,
+            "count": table.rows.count,
+            "columns": table.columns.map { ["text": $0.text, "id": $0.id, "help": $0.help ?? ""] },
+            "tableRows": table.rows.map { row -> [String: Any] in
+                [
+                    "label": row.label, "path": instancePath(row.instance.instance),
+                    "notRelevant": !row.isRelevant,
+                    "cells": row.cells.map { cell -> [String: Any] in
+                        var values: [String: Any] = ["path": cell.slot.key, "open": !cell.isDone, "notRelevant": false,
+                                                     "noAnswer": false, "value": ""]
+                        if let comment = cell.comment { values["comment"] = comment }
+                        switch cell.state {
+                        case .notRelevant: values["notRelevant"] = true
+                        case .noAnswer: values["noAnswer"] = true
+                        case .value(let text): values["value"] = text
+                        }
+                        return values
+                    },
+                ]
+            },
+        ]
+    }
+
+    static func question(_ question: Question, number: Int, answer: Answer, done: Bool, relevant: Bool = true, path: String? = nil,
+                         submission id: String, templateID: String) -> [String: Any] {
         var values: [String: Any] = [
-            "id": question.id, "number": number, "text": question.text, "type": question.typeDescription,
-            "done": done,
+            "id": question.id, "path": path ?? question.id, "number": number, "text": question.text,
+            "type": question.typeDescription, "done": done, "notRelevant": !relevant,
         ]
         if let help = question.help { values["help"] = help }
         if let picture = question.image { values["picture"] = ["name": picture, "url": pictureURL(templateID, picture)] }

@@ -4,13 +4,13 @@ import MIKit
 
 /// What the text search of the submissions looks in, and how a search becomes a full-text match.
 enum SubmissionSearchText {
-    /// The form name, every answer's text, number, choices and table cells, every comment and
+    /// The form name, every answer's text (each repeat's once per instance), number, choices and table cells, every comment and
     /// the foreman's comments, one per line.
     static func text(of form: Form) -> String {
         var lines = [form.name]
-        for question in form.template.questions {
-            guard let answer = form.answers[question.id] else { continue }
-            if let value = answer.value, let text = question.type.searchText(value) { lines.append(text) }
+        for slot in form.slots {
+            guard let answer = form.answers[slot.key] else { continue }
+            if let value = answer.value, let text = slot.question.type.searchText(value) { lines.append(text) }
             if let comment = answer.comment { lines.append(comment) }
         }
         lines += form.foremanComments.map(\.text)

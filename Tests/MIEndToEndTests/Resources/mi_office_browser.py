@@ -1518,6 +1518,102 @@ def run_locations(office, facts):
     office.step("a search for the answer's coordinates finds the form", filtered_by_word, office,
                 facts["searchWord"], 1, facts["locationForm"])
 
+# ---- groups and repeats on the submission page and in its PDF ---------------------------------
+
+
+def repeats_group_not_relevant(office, facts):
+    """The group is a labelled section marked "not relevant", its question greyed and marked."""
+    office.open(f"/submissions/{facts['id']}", "repeats-submission")
+    group = office.find(f"section.form-group[data-group-id='{facts['group']}']")
+    check("not-relevant" in group.get_attribute("class"), f"the group's section is not marked: {group.get_attribute('class')!r}")
+    check("not relevant" in group.find_element(By.CSS_SELECTOR, "h2").text,
+          f"the group's heading does not say not relevant: {group.find_element(By.CSS_SELECTOR, 'h2').text!r}")
+    question = group.find_element(By.CSS_SELECTOR, f"section.question[data-path='{facts['notRelevantQuestion']}']")
+    check("not-relevant" in question.get_attribute("class"), "the group's question is not marked not-relevant")
+    mark = question.find_element(By.CSS_SELECTOR, ".not-relevant-mark")
+    check(mark.text == "not relevant" and mark.is_displayed(), f"the question's mark reads {mark.text!r}")
+    color = office.driver.execute_script("return getComputedStyle(arguments[0]).color", mark)
+    check(color != "rgb(0, 0, 0)", f"the mark is not greyed: {color}")
+    header = office.find("#submission-header").text
+    check(facts["answered"] in header, f"the header does not count {facts['answered']!r}: {header!r}")
+
+
+def repeats_table(office, facts):
+    """The counted repeat of simple questions is one table: a row per instance, a column per question."""
+    section = office.find(f"section.form-repeat[data-repeat-id='{facts['table']}']")
+    tables = section.find_elements(By.CSS_SELECTOR, "table.repeat-table")
+    check(len(tables) == 1, f"{len(tables)} table.repeat-table in the {facts['table']} repeat")
+    headers = [th.text for th in tables[0].find_elements(By.CSS_SELECTOR, "thead th")][1:]
+    check(headers == facts["columns"], f"the table's columns are {headers}, expected {facts['columns']}")
+    rows = tables[0].find_elements(By.CSS_SELECTOR, "tbody tr.instance")
+    check([r.get_attribute("data-path") for r in rows] == facts["rows"],
+          f"rows {[r.get_attribute('data-path') for r in rows]}, expected {facts['rows']}")
+    check([r.find_element(By.CSS_SELECTOR, "th").text for r in rows] == facts["rowLabels"],
+          f"row labels {[r.find_element(By.CSS_SELECTOR, 'th').text for r in rows]}")
+    for path, value in facts["cells"].items():
+        cell = tables[0].find_element(By.CSS_SELECTOR, f"td[data-path='{path}']")
+        check(cell.text.strip() == value, f"the cell {path} shows {cell.text!r}, expected {value!r}")
+    cell = tables[0].find_element(By.CSS_SELECTOR, f"td[data-path='{facts['notRelevantCell']}']")
+    check("not-relevant" in cell.get_attribute("class") and cell.text.strip() == "not relevant",
+          f"the cell {facts['notRelevantCell']} is {cell.get_attribute('class')!r} {cell.text!r}, expected marked not relevant")
+    check(not section.find_elements(By.CSS_SELECTOR, "section.repeat-instance"), "the table's repeat also has instance sections")
+    return f"{len(rows)} rows"
+
+
+def repeats_sections(office, facts):
+    """The open repeat is a section per instance, the nested repeat inside each (its instances as
+    rows of its own table: its questions are simple), and the instance's photo under its question."""
+    section = office.find(f"section.form-repeat[data-repeat-id='{facts['sections']}']")
+    instances = section.find_elements(By.CSS_SELECTOR, ":scope > section.repeat-instance")
+    check([i.get_attribute("data-path") for i in instances] == facts["instances"],
+          f"instances {[i.get_attribute('data-path') for i in instances]}, expected {facts['instances']}")
+    labels = [i.find_element(By.CSS_SELECTOR, "h3").text for i in instances]
+    check(labels[0].startswith("Tank 1") and labels[1].startswith("Tank 2"), f"instance headings {labels}")
+    for path, expected in facts["nested"].items():
+        nested = office.find(f"section.repeat-instance > section.form-repeat[data-path='{path}']")
+        found = [i.get_attribute("data-path") for i in nested.find_elements(By.CSS_SELECTOR, "section.repeat-instance, tr.instance")]
+        check(found == expected, f"the nested repeat {path} has instances {found}, expected {expected}")
+    photo = facts["instancePhoto"]
+    question = office.find(f"section.repeat-instance[data-path='{facts['instances'][0]}'] "
+                           f"section.question[data-path='{photo['path']}']")
+    image = question.find_element(By.CSS_SELECTOR, "a.full-size img.photo")
+    check(image.get_attribute("alt") == photo["name"], f"the instance's photo is {image.get_attribute('alt')!r}, expected {photo['name']!r}")
+    office.driver.execute_script("arguments[0].scrollIntoView()", image)
+    WebDriverWait(office.driver, 10).until(lambda d: d.execute_script("return arguments[0].complete", image))
+    width = office.driver.execute_script("return arguments[0].naturalWidth", image)
+    check(width and width > 0, f"the instance's photo did not load (naturalWidth {width})")
+    office.screenshot("repeats-instance-photo")
+    return f"photo {width} px wide"
+
+
+def repeats_pdf(office, facts, folder):
+    """The PDF shows the same structure, in order (pdftotext -layout)."""
+    status, headers, body = office.http(f"/submissions/{facts['id']}/report.pdf")
+    check(status == 200 and body.startswith(b"%PDF"), f"the PDF: {status} {body[:60]!r}")
+    path = os.path.join(folder, "repeats-report.pdf")
+    with open(path, "wb") as file:
+        file.write(body)
+    text = subprocess.run(["pdftotext", "-layout", path, "-"], capture_output=True, text=True, timeout=60)
+    check(text.returncode == 0, f"pdftotext failed: {text.stderr.strip()}")
+    position = 0
+    for expected in facts["pdfOrder"]:
+        found = text.stdout.find(expected, position)
+        check(found >= 0, f"the PDF lacks {expected!r} after position {position}: {text.stdout[position:position + 600]!r}")
+        position = found + len(expected)
+    rows = [line for line in text.stdout.splitlines() if "Pump 1" in line]
+    check(rows and "12" in rows[0] and "worn" in rows[0], f"the table's row of Pump 1 is not one line with its cells: {rows}")
+    return f"{len(body)} bytes"
+
+
+def run_repeats(office, facts, folder):
+    if not office.step("fiona (foreman) signs in", signed_in, office, "fiona", facts["fionaPassword"], "fiona"):
+        return
+    office.step("a group not relevant is a labelled section marked \"not relevant\"", repeats_group_not_relevant, office, facts)
+    office.step("a counted repeat of simple questions is one table", repeats_table, office, facts)
+    office.step("an open repeat is a section per instance, nested repeats and photos inside", repeats_sections, office, facts)
+    office.step("an answer in a repeat is text, never markup", hostile_text, office, facts["hostile"])
+    office.step("the PDF shows the groups, the table and the instances in order", repeats_pdf, office, facts, folder)
+
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -1530,6 +1626,7 @@ def main():
     parser.add_argument("--locations", action="store_true", help="locations on the submission and statistics pages, GeoJSON")
     parser.add_argument("--generic-editor", action="store_true",
                         help="build, publish and read back the template of facts' questions through their settings")
+    parser.add_argument("--repeats", action="store_true", help="groups, repeats and relevance on a submission page and its PDF")
     parser.add_argument("--capture", metavar="PNG", help="only sign in and save the first submission's page")
     parser.add_argument("--page", help="with --capture: the submission page's path")
     parser.add_argument("--user", default="fiona")
@@ -1538,7 +1635,7 @@ def main():
     try:
         prefix = ("capture-" if arguments.capture else "editor-" if arguments.editor
                   else "generic-" if arguments.generic_editor
-                  else "simulated-" if arguments.simulated else "locations-" if arguments.locations else "review-")
+                  else "simulated-" if arguments.simulated else "repeats-" if arguments.repeats else "locations-" if arguments.locations else "review-")
         office = Office(arguments.base, arguments.profile, arguments.screenshots, prefix)
     except WebDriverException as error:
         print(f"FAIL start chromium through /usr/bin/chromedriver: {error}", flush=True)
@@ -1551,6 +1648,8 @@ def main():
             run_editor(office, json.loads(arguments.facts))
         elif arguments.simulated:
             run_simulated(office, json.loads(arguments.facts))
+        elif arguments.repeats:
+            run_repeats(office, json.loads(arguments.facts), arguments.screenshots)
         elif arguments.locations:
             run_locations(office, json.loads(arguments.facts))
         elif arguments.generic_editor:
