@@ -222,6 +222,66 @@ final class RepeatExportTests: XCTestCase {
         XCTAssertEqual(CSVLayout(template: form.template).repeats.count, 0)
     }
 
+    func testAPhotoInAnInstanceIsListedInItsRowAndCopiedIntoTheZip() throws {
+        let fixture = try StoreFixture()
+        let json = #"""
+            {"id": "rooms", "title": "Rooms", "version": 1, "questions": [
+              {"id": "room", "type": "repeat", "text": "Room", "questions": [
+                {"id": "name", "type": "shortAnswer", "text": "Name"},
+                {"id": "photo", "type": "photo", "text": "Photo"}
+              ]}
+            ]}
+            """#
+        try TemplateCache(store: fixture.store, keys: fixture.configuration.templateKeys).install(Data(json.utf8), source: "rooms.json")
+        let workflow = fixture.workflow()
+        _ = try workflow.startForm(templateID: "rooms", name: "r")
+        _ = try workflow.answer("r", [AnswerUpdate(question: "room[1]/name", value: .words(["kitchen"]))])
+        _ = try workflow.attach("r", question: "room[1]/photo", files: [try fixture.mediaSource("k.jpg", bytes: 300)])
+        _ = try workflow.answer("r", [AnswerUpdate(question: "room[2]/name", value: .words(["hall"]))])
+        _ = try workflow.answer("r", [AnswerUpdate(question: "room[2]/photo", value: nil, comment: "too dark")])
+        let (location, form) = try workflow.submit("r")
+        let media = try XCTUnwrap(form.answers["room[1]/photo"]?.media.first)
+        let writer = try ExportWriter(template: form.template, source: LocalExportSource(store: fixture.store, locations: [location]),
+                                      format: .zip, now: TestClock.start)
+        var sink = Collector()
+        try writer.write(to: &sink)
+        let reader = try ZipArchiveReader(sink.bytes)
+        let id = form.id.uuidString.lowercased()
+        XCTAssertEqual(reader.entries.map(\.name), ["rooms.csv", "rooms-room.csv", "media/\(id)/\(media)"])
+        XCTAssertEqual(reader.entry("media/\(id)/\(media)")?.data, (0..<300).map { UInt8($0 % 251) })
+        let main = try Self.table(try XCTUnwrap(reader.entry("rooms.csv")?.data))
+        XCTAssertEqual(main.rows.first?["AttachmentsExpected"], "1")
+        XCTAssertEqual(main.rows.first?["AttachmentsPresent"], "1")
+        let rooms = try Self.table(try XCTUnwrap(reader.entry("rooms-room.csv")?.data))
+        XCTAssertEqual(rooms.rows.map { $0["photo"] }, [media, ""])
+        XCTAssertEqual(rooms.rows.map { $0["photo-comment"] }, ["", "too dark"])
+        XCTAssertEqual(rooms.rows.map { $0["PARENT_KEY"] }, [id, id])
+        XCTAssertEqual(writer.progress.mediaFiles, 1)
+    }
+
+    func testGroupingByAQuestionInARepeatPutsAFormInTheGroupOfEveryOptionItsInstancesChose() throws {
+        let json = #"""
+            {"id": "g", "title": "G", "version": 1, "questions": [
+              {"id": "r", "type": "repeat", "text": "R", "questions": [{"id": "ok", "type": "trueFalse", "text": "OK?"}]}
+            ]}
+            """#
+        let template = try TemplateCoding().decode(Data(json.utf8), source: "g.json")
+        var builder = try StatisticsBuilder(template: template, filters: StatisticsFilters(groupBy: "ok"))
+        for answers in [["r[1]/ok": true, "r[2]/ok": false], ["r[1]/ok": true], [:]] {
+            var form = Form(name: "f", user: "ana", template: template, createdAt: TestClock.start)
+            form.status = .completed
+            form.submittedAt = TestClock.start
+            for (key, value) in answers { form.answers[key] = Answer(value: .bool(value)) }
+            if !answers.isEmpty { form.repeats["r"] = answers.count }
+            XCTAssertTrue(builder.add(form))
+        }
+        let groups = try XCTUnwrap(builder.result().groups)
+        XCTAssertEqual(groups.map(\.label), ["true", "false", nil])
+        XCTAssertEqual(groups.map(\.forms), [2, 1, 1])
+        XCTAssertEqual(groups.map { $0.repeats?.first?.instances }, [3, 2, 0])
+        XCTAssertEqual(builder.result().questions.first?.options?.map(\.count), [2, 1], "per instance")
+    }
+
     func testCSVIsNoExportFormatAndTheMessageSaysTheZipHoldsIt() {
         XCTAssertThrowsError(try ExportFormat(parsing: "csv")) { error in
             XCTAssertTrue(error.localizedDescription.contains("the CSV comes in the zip"), error.localizedDescription)
