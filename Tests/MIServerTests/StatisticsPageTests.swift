@@ -207,3 +207,48 @@ final class PostgresStatisticsPageTests: StatisticsPageTests {
 
     func testUploadsLandInPostgreSQL() async throws { try await assertUploadsLandInTheEngine() }
 }
+
+/// The statistics page of a template with repeats: the Repeats table (instances per form), and a
+/// repeat's question counted per instance with what was not relevant said apart.
+final class StatisticsPageRepeatsTests: XCTestCase {
+    func testRepeatsTableAndPerInstanceCounts() throws {
+        let json = #"""
+            {"id": "plot", "title": "Plot", "version": 1, "questions": [
+              {"id": "ntrees", "type": "numeric", "text": "Trees"},
+              {"id": "trees", "type": "repeat", "text": "Tree", "repeatCount": "${ntrees}", "questions": [
+                {"id": "dbh", "type": "numeric", "text": "Diameter"},
+                {"id": "harm", "type": "shortAnswer", "text": "Damage", "relevant": "${dbh} > 50"}
+              ]}
+            ]}
+            """#
+        let template = try TemplateCoding().decode(Data(json.utf8), source: "plot.json")
+        var builder = try StatisticsBuilder(template: template)
+        for (count, diameters) in [(2, [40.0, 60.0]), (3, [30.0, 55.0, 45.0])] {
+            var form = Form(name: "f\(count)", user: "ana", template: template, createdAt: TestClock.start)
+            form.status = .completed
+            form.submittedAt = TestClock.start
+            form.answers["ntrees"] = Answer(value: .number(Double(count)))
+            for (index, diameter) in diameters.enumerated() {
+                form.answers["trees[\(index + 1)]/dbh"] = Answer(value: .number(diameter))
+                if diameter > 50 { form.answers["trees[\(index + 1)]/harm"] = Answer(value: .text("bark")) }
+            }
+            XCTAssertTrue(builder.add(form))
+        }
+        let html = try XCTUnwrap(try OfficeViews().library.render(StatisticsPage.values(builder.result(), template: template),
+                                                                  withTemplate: "stats"))
+        XCTAssertTrue(html.contains("<section id=\"stats-repeats\" class=\"panel\">"), html)
+        XCTAssertTrue(html.contains("<tr data-repeat-id=\"trees\"><td>Tree <code>trees</code></td><td></td><td class=\"number instances\">5</td>"
+            + "<td class=\"number forms\">2</td><td class=\"number minimum\">2</td><td class=\"number median\">2.5</td><td class=\"number maximum\">3</td></tr>"), html)
+        let dbh = try XCTUnwrap(StatisticsPageTests.section("dbh", in: html), html)
+        XCTAssertTrue(dbh.contains("counted per instance, <span class=\"instance-count\">5 instances</span>"), dbh)
+        XCTAssertTrue(dbh.contains("<tr><th>Values</th><td class=\"number\">5</td></tr>"), dbh)
+        XCTAssertTrue(dbh.contains("<tr><th>Mean</th><td class=\"number\">46</td></tr>"), dbh)
+        let harm = try XCTUnwrap(StatisticsPageTests.section("harm", in: html), html)
+        XCTAssertTrue(harm.contains("2 answered (40.0 %)"), harm)
+        XCTAssertTrue(harm.contains("0 unanswered"), harm)
+        XCTAssertTrue(harm.contains("<span class=\"not-relevant\">3 not relevant</span>"), harm)
+        let ntrees = try XCTUnwrap(StatisticsPageTests.section("ntrees", in: html), html)
+        XCTAssertFalse(ntrees.contains("not relevant"), ntrees)
+        XCTAssertFalse(ntrees.contains("in-repeat"), ntrees)
+    }
+}

@@ -15,7 +15,11 @@ extension MI {
                 RFC 4180, one row per form: SubmissionDate, a column per question, <question>/<option> 0/1 columns, \
                 <question>-<row>-<column> table cells, <question>-comment, then KEY, User, UserName, FormVersion, \
                 AttachmentsPresent, AttachmentsExpected, ForemanComments) and media/<form id>/<file> (not with \
-                --no-media). A location question adds <question>-Latitude, -Longitude, -Altitude and -Accuracy columns, and a \
+                --no-media). A template with repeats adds one <template>-<repeat>.csv per repeat (ODK Central's long \
+                format: a row per instance, the repeat's questions, then PARENT_KEY — the form's KEY, or the parent \
+                instance's for a nested repeat — and KEY, <form id>/trees[2]); <template>.csv then holds the questions \
+                outside every repeat, and --format jsonl nests the instances (a repeat is an array of objects). There is \
+                no csv format: the CSVs come in the zip. A location question adds <question>-Latitude, -Longitude, -Altitude and -Accuracy columns, and a \
                 template that records where forms are started StartLocation-Latitude … after SubmissionDate. \
                 --format jsonl writes one form.json per line instead; --format geojson a GeoJSON FeatureCollection with one \
                 Point feature per form, at where it was started or else its first location answer, coordinates \

@@ -13,7 +13,10 @@ extension MI {
                 quartiles and a histogram; the most frequent short answers; table cells; locations with their \
                 count, bounding box and a plot of the points (the office draws it as SVG); media by kind; then \
                 forms per day; for a scored template (IPAQ, MMSE) each score recomputed from the answers, \
-                categories with their percent and numbers summarized. Dates are UTC days of submission (--to is inclusive). On a terminal the bars are \
+                categories with their percent and numbers summarized. A question inside a repeat is counted once per \
+                instance (a number's summary holds every instance's value) and each repeat says its instances per form \
+                (count, min, median, max); with form logic, a question that was not relevant is counted as such, not as \
+                unanswered. Dates are UTC days of submission (--to is inclusive). On a terminal the bars are \
                 block characters sized to its width; piped, they are # characters and nothing else is styled. \
                 --json prints the same figures as the server's /api/v1/templates/{id}/stats.
                 """)
@@ -67,6 +70,10 @@ struct StatisticsText {
             lines.append("No completed forms match: forms count once they are submitted (`mi submit`).")
             return lines
         }
+        if let repeats = statistics.repeats {
+            lines.append("")
+            lines += repeatLines(repeats)
+        }
         for (index, question) in statistics.questions.enumerated() {
             lines.append("")
             lines += block(question, number: index + 1)
@@ -80,6 +87,10 @@ struct StatisticsText {
             let name = group.label.map { "\"\(DisplayText.escaped($0))\"" } ?? "no answer"
             lines.append(rule("\(statistics.filters.groupBy ?? ""): \(name) — \(Format.plural(group.forms, "form"))"))
             guard group.forms > 0 else { continue }
+            if let repeats = group.repeats {
+                lines.append("")
+                lines += repeatLines(repeats)
+            }
             for (index, question) in group.questions.enumerated() where question.id != statistics.filters.groupBy {
                 lines.append("")
                 lines += block(question, number: index + 1)
@@ -117,7 +128,12 @@ struct StatisticsText {
 
     private func block(_ question: QuestionStatistics, number: Int) -> [String] {
         var lines = TextWrap.lines("\(number). \(DisplayText.escaped(question.text)) [\(DisplayText.escaped(question.id))]", width: width)
-        lines.append("   answered \(question.answered) · comment only \(question.commentOnly) · unanswered \(question.unanswered)")
+        if let repeated = question.repeat {
+            lines.append("   in repeat \(DisplayText.escaped(repeated)): per instance, \(Format.plural(question.instances ?? 0, "instance"))")
+        }
+        var counts = "   answered \(question.answered) · comment only \(question.commentOnly) · unanswered \(question.unanswered)"
+        if let notRelevant = question.notRelevant, notRelevant > 0 { counts += " · not relevant \(notRelevant)" }
+        lines.append(counts)
         if let options = question.options {
             if question.multipleAnswers == true {
                 lines.append("   several answers per form — percentages may sum past 100 %")
@@ -170,6 +186,19 @@ struct StatisticsText {
             lines.append("   media: " + question.media.map { "\($0.kind) \($0.count)" }.joined(separator: " · "))
         }
         return lines.flatMap { $0.count > width ? TextWrap.fitting($0, width: width).components(separatedBy: "\n") : [$0] }
+    }
+
+    /// Each repeat's instances per form: `pumps (Pump): 7 instances in 3 forms · per form min 1 · median 2 · max 4`.
+    private func repeatLines(_ repeats: [RepeatStatistics]) -> [String] {
+        var lines = [rule("Repeats")]
+        for figures in repeats {
+            var name = DisplayText.escaped(figures.id)
+            if figures.text != figures.id { name += " (\(DisplayText.escaped(figures.text)))" }
+            if let parent = figures.parent { name += " in \(DisplayText.escaped(parent))" }
+            lines += TextWrap.lines("\(name): \(Format.plural(figures.instances, "instance")) in \(Format.plural(figures.forms, "form"))"
+                + " · per form min \(figures.minimum) · median \(Self.number(figures.median)) · max \(figures.maximum)", width: width)
+        }
+        return lines
     }
 
     /// A location question: the count, the bounding box and its size, then the points plotted

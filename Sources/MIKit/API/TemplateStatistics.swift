@@ -25,10 +25,13 @@ public struct TemplateStatistics: Codable, Sendable, Equatable {
     /// When the template names a scorer: per score key that occurred, in the scorer's order,
     /// over every counted form, the scores recomputed from its answers. Absent otherwise.
     public var scores: [ScoreStatistics]?
+    /// When the template has repeats: per repeat, in the order they open, its instances per
+    /// counted form. Absent otherwise.
+    public var repeats: [RepeatStatistics]?
 
     public init(templateID: String, templateTitle: String, templateVersion: Int, filters: StatisticsFilters, forms: Int,
                 simulated: Int, days: [DayCount], questions: [QuestionStatistics], groups: [GroupStatistics]?,
-                scores: [ScoreStatistics]? = nil) {
+                scores: [ScoreStatistics]? = nil, repeats: [RepeatStatistics]? = nil) {
         self.templateID = templateID
         self.templateTitle = templateTitle
         self.templateVersion = templateVersion
@@ -39,6 +42,39 @@ public struct TemplateStatistics: Codable, Sendable, Equatable {
         self.questions = questions
         self.groups = groups
         self.scores = scores
+        self.repeats = repeats
+    }
+}
+
+/// How many instances of one repeat the counted forms have (a nested repeat's: all of them in
+/// the form, whatever instance of its parent they stand in). An instance of a repeat that is not
+/// relevant, holding no answer, is not one (as in the export).
+public struct RepeatStatistics: Codable, Sendable, Equatable {
+    /// The repeat's id (`pumps`).
+    public var id: String
+    /// Its label (its id when it has none).
+    public var text: String
+    /// The id of the repeat it stands in; absent at the top level.
+    public var parent: String?
+    /// Instances in all the counted forms.
+    public var instances: Int
+    /// Forms counted (a form without an instance counts, with 0).
+    public var forms: Int
+    /// Instances per form: the fewest, the median (the mean of the middle two for an even number
+    /// of forms) and the most; 0 without forms.
+    public var minimum: Int
+    public var median: Double
+    public var maximum: Int
+
+    public init(id: String, text: String, parent: String?, instances: Int, forms: Int, minimum: Int, median: Double, maximum: Int) {
+        self.id = id
+        self.text = text
+        self.parent = parent
+        self.instances = instances
+        self.forms = forms
+        self.minimum = minimum
+        self.median = median
+        self.maximum = maximum
     }
 }
 
@@ -103,15 +139,19 @@ public struct GroupStatistics: Codable, Sendable, Equatable {
     public var label: String?
     public var forms: Int
     public var questions: [QuestionStatistics]
+    /// The group's forms' instances per repeat, as `TemplateStatistics.repeats`.
+    public var repeats: [RepeatStatistics]?
 
-    public init(label: String?, forms: Int, questions: [QuestionStatistics]) {
+    public init(label: String?, forms: Int, questions: [QuestionStatistics], repeats: [RepeatStatistics]? = nil) {
         self.label = label
         self.forms = forms
         self.questions = questions
+        self.repeats = repeats
     }
 }
 
-/// One question's figures. `answered` + `commentOnly` + `unanswered` = the forms counted.
+/// One question's figures. `answered` + `commentOnly` + `unanswered` (+ `notRelevant`) = the
+/// forms counted, or for a question in a repeat the instances counted (`instances`).
 public struct QuestionStatistics: Codable, Sendable, Equatable {
     public var id: String
     public var text: String
@@ -122,8 +162,17 @@ public struct QuestionStatistics: Codable, Sendable, Equatable {
     public var answered: Int
     /// Forms with a comment and no value.
     public var commentOnly: Int
-    /// Forms with neither.
+    /// Forms (instances) with neither, where the question was relevant.
     public var unanswered: Int
+    /// A template with form logic: forms (instances) where the question was not relevant and
+    /// holds nothing — not missing, so not `unanswered`. Absent for a template without logic.
+    public var notRelevant: Int?
+    /// The id of the repeat the question stands in (the innermost); absent outside every repeat.
+    /// Its figures are then per instance.
+    public var `repeat`: String?
+    /// With `repeat`: the instances counted (of every counted form), where the question was asked
+    /// once each.
+    public var instances: Int?
     /// Multiple choice and true/false: every option (`true` and `false` for true/false) in the
     /// template's order, then any value a form holds that the template no longer lists.
     public var options: [OptionCount]?

@@ -40,11 +40,18 @@ public struct CSVLayout: Sendable {
     /// The header row.
     public let header: [String]
 
+    /// The questions of the main CSV: those outside every repeat (all of a flat template's).
+    public let questions: [Question]
+    /// One table per repeat, in the order they open: `<template>-<repeat>.csv`.
+    public let repeats: [RepeatTable]
+
     public init(template: Template) {
         self.template = template
+        questions = template.hasRepeats ? FormInstances.questions(of: template, in: nil) : template.questions
+        repeats = template.groups.filter(\.isRepeat).map { RepeatTable(template: template, group: $0) }
         var header = ["SubmissionDate"]
         if template.captureLocation { header += Self.pointHeader(prefix: Self.startLocationPrefix) }
-        for question in template.questions where question.type.takesAnswer {
+        for question in questions where question.type.takesAnswer {
             header += question.type.csvHeader(question: question.id)
             header.append("\(question.id)-comment")
         }
@@ -58,7 +65,7 @@ public struct CSVLayout: Sendable {
         var row: [String] = [form.submittedAt.map(Self.timestamp) ?? ""]
         row.reserveCapacity(header.count)
         if template.captureLocation { row += Self.pointCells(form.startLocation) }
-        for question in template.questions where question.type.takesAnswer {
+        for question in questions where question.type.takesAnswer {
             let answer = form.answers[question.id]
             row += question.type.csvCells(answer?.value, question: question.id, form: form)
             row.append(answer?.comment ?? "")
@@ -72,6 +79,13 @@ public struct CSVLayout: Sendable {
         row += [form.id.uuidString.lowercased(), form.user, form.userDisplayName ?? "", String(form.template.version),
                 String(attachmentsPresent), String(expected), Self.foremanComments(form.foremanComments)]
         return row
+    }
+
+    /// The cells of one answer's question: its type's, then its comment. `key` is the answer's
+    /// key in the form (`trees[2]/dbh` in a repeat).
+    static func cells(_ question: Question, key: String, in form: Form) -> [String] {
+        let answer = form.answers[key]
+        return question.type.csvCells(answer?.value, question: key, form: form) + [answer?.comment ?? ""]
     }
 
     /// The columns of where the form was started: `StartLocation-Latitude`, ….
@@ -112,6 +126,44 @@ public struct CSVLayout: Sendable {
     static func timestamp(_ date: Date) -> String {
         let whole = Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
         return (try? ListingJSON.iso8601(whole)) ?? ISO8601DateFormatter().string(from: whole)
+    }
+}
+
+/// The CSV of one repeat, as ODK Central writes a repeat group: `<template>-<repeat>.csv`, one
+/// row per instance (of every form, in the forms' order, each form's instances in the order
+/// asked): the columns of the questions standing directly in the repeat (in groups inside it;
+/// a repeat inside it has its own file) as in the main CSV, with their comments, then
+/// `PARENT_KEY` — the form's `KEY` for a repeat at the top level, the parent instance's `KEY`
+/// for a nested one — and `KEY`, `<form id>/<repeat>[n]` (`<form id>/trees[2]/stems[1]`).
+/// Joining `PARENT_KEY` to the parent file's `KEY` gives each instance its form.
+public struct RepeatTable: Sendable {
+    public let group: QuestionGroup
+    /// `<template>-<repeat>.csv`.
+    public let fileName: String
+    public let questions: [Question]
+    public let header: [String]
+
+    init(template: Template, group: QuestionGroup) {
+        self.group = group
+        fileName = "\(template.id)-\(group.id).csv"
+        questions = FormInstances.questions(of: template, in: group.id)
+        var header: [String] = []
+        for question in questions where question.type.takesAnswer {
+            header += question.type.csvHeader(question: question.id)
+            header.append("\(question.id)-comment")
+        }
+        self.header = header + ["PARENT_KEY", "KEY"]
+    }
+
+    /// The row of one instance of `form`.
+    public func row(for form: Form, instance: FormInstances.Instance) -> [String] {
+        var row: [String] = []
+        row.reserveCapacity(header.count)
+        for question in questions where question.type.takesAnswer {
+            row += CSVLayout.cells(question, key: AnswerPath(question.id, in: instance.steps).description, in: form)
+        }
+        let id = form.id.uuidString.lowercased()
+        return row + [instance.parentKey(form: id), instance.key(form: id)]
     }
 }
 

@@ -30,6 +30,8 @@ public enum ExportError: ClassifiedError, Sendable, Equatable {
             return "cannot use a temporary file in \(folder): \(reason) — check its free space and permissions (or set TMPDIR)"
         case .output(let path, let reason):
             return "cannot write the export \(path): \(reason) — check the folder's free space and permissions; no partial file was left"
+        case .unknownFormat(let name) where name.lowercased() == "csv":
+            return "\"\(SafeName.printable(name))\" is not an export format: the CSV comes in the zip — use zip (the default; <template>.csv and one <template>-<repeat>.csv per repeat), jsonl or geojson"
         case .unknownFormat(let name):
             return "\"\(SafeName.printable(name))\" is not an export format — use zip, jsonl or geojson"
         }

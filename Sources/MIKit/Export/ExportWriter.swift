@@ -36,11 +36,14 @@ public protocol ExportSink {
 
 /// An export's output format.
 public enum ExportFormat: String, Sendable, CaseIterable {
-    /// `<template>.csv` and `media/<form id>/<file>` in a zip.
+    /// `<template>.csv`, one `<template>-<repeat>.csv` per repeat (`RepeatTable`) and
+    /// `media/<form id>/<file>` in a zip.
     case zip
-    /// One form.json per line (JSON Lines), for scripts; no media.
+    /// One form.json per line (JSON Lines), for scripts; no media. A form with repeats has its
+    /// `answers` nested (`NestedAnswers`).
     case jsonl
-    /// A GeoJSON FeatureCollection: one Point per form that has a location (`GeoJSON`); no media.
+    /// A GeoJSON FeatureCollection: one Point per form that has a location, and one per repeat
+    /// instance with a location answer (`GeoJSON`); no media.
     case geojson
 
     /// The format named `name` (`zip`, `jsonl` or `geojson`).
@@ -76,10 +79,10 @@ public struct ExportProgress: Sendable, Equatable {
     public var formsWithoutLocation = 0
 }
 
-/// Writes an export — a zip of `<template>.csv` then `media/<form id>/<file>` per form, or
-/// JSON Lines — in chunks, front to back, with memory that does not grow with the number of
-/// forms: each form is read, written and let go; the zip's central directory and the list of
-/// media to copy wait in unlinked temporary files.
+/// Writes an export — a zip of `<template>.csv`, then each repeat's `<template>-<repeat>.csv`,
+/// then `media/<form id>/<file>` per form, or JSON Lines, or GeoJSON — in chunks, front to back, with memory that does not grow with the number of
+/// forms: each form is read, written and let go; the zip's central directory, the repeats' CSVs
+/// and the list of media to copy wait in unlinked temporary files.
 ///
 /// The work is pulled a chunk at a time with `next()`, so the server can run each step off
 /// its event loop and send the chunk before it makes the next (back-pressure: a slow client
@@ -108,8 +111,18 @@ public final class ExportWriter {
     private var state: State = .start
     private var openMedia: OpenMedia?
     private let readBuffer: UnsafeMutableRawBufferPointer
+    /// The layout template's logic, for a template with repeats (their instances).
+    private let logic: FormLogic?
+    /// Zip: each repeat's CSV (`layout.repeats`), written while the main CSV is, copied into the
+    /// zip after it.
+    private let repeatFiles: [SpoolFile]
+    /// The position of each repeat's table in `layout.repeats`, by repeat id.
+    private let repeatPosition: [String: Int]
+    /// JSONL: the logic of the forms' own template versions, by version.
+    private var formLogic: [Int: FormLogic] = [:]
+    private let now: Date
 
-    private enum State { case start, forms(Int), media, directory, done }
+    private enum State { case start, forms(Int), repeats(Int, open: Bool), media, directory, done }
 
     private struct OpenMedia {
         var descriptor: Int32
@@ -130,11 +143,24 @@ public final class ExportWriter {
         self.source = source
         self.filters = filters
         self.includeMedia = includeMedia && format == .zip
+        self.now = now
+        logic = template.hasRepeats ? FormLogic(template: template) : nil
+        repeatPosition = Dictionary(layout.repeats.enumerated().map { ($1.group.id, $0) }, uniquingKeysWith: { first, _ in first })
         if format == .zip {
             zip = try ZipWriter(modified: now, temporaryFolder: temporaryFolder, limits: limits)
             mediaList = self.includeMedia ? try SpoolFile(folder: temporaryFolder) : nil
+            var files: [SpoolFile] = []
+            for table in layout.repeats {
+                let file = try SpoolFile(folder: temporaryFolder)
+                var bytes = CSVText.byteOrderMark
+                CSVText.append(table.header, to: &bytes)
+                try file.append(bytes)
+                files.append(file)
+            }
+            repeatFiles = files
         } else {
             mediaList = nil
+            repeatFiles = []
         }
         readBuffer = .allocate(byteCount: Self.readBytes, alignment: 16)
         progress.formsTotal = source.count
@@ -192,7 +218,7 @@ public final class ExportWriter {
             guard index < source.count else {
                 if zip != nil {
                     try zip!.end()
-                    state = includeMedia ? .media : .directory
+                    state = .repeats(0, open: false)
                 } else {
                     if format == .geojson { lines += GeoJSON.tail }
                     state = .done
@@ -201,6 +227,23 @@ public final class ExportWriter {
             }
             try writeForm(index)
             state = .forms(index + 1)
+        case .repeats(let index, let open):
+            guard index < repeatFiles.count else {
+                state = includeMedia ? .media : .directory
+                return
+            }
+            guard open else {
+                zip!.begin(name: layout.repeats[index].fileName, expectedSize: repeatFiles[index].size)
+                state = .repeats(index, open: true)
+                return
+            }
+            let bytes = try repeatFiles[index].read(upTo: Self.readBytes)
+            if bytes.isEmpty {
+                try zip!.end()
+                state = .repeats(index + 1, open: false)
+            } else {
+                zip!.write(bytes)
+            }
         case .media:
             try copyMedia()
         case .directory:
@@ -224,16 +267,26 @@ public final class ExportWriter {
         switch format {
         case .jsonl:
             progress.formsExported += 1
-            Self.appendLine(item.json, to: &lines)
+            guard NestedAnswers.applies(to: form) else {
+                Self.appendLine(item.json, to: &lines)
+                return
+            }
+            let own = formLogic[form.template.version] ?? FormLogic(template: form.template)
+            formLogic[form.template.version] = own
+            Self.appendLine(NestedAnswers.json(item.json, form: form, logic: own, now: now), to: &lines)
         case .geojson:
-            guard let feature = GeoJSON.feature(for: form, template: layout.template) else {
+            let instances = logic.map { FormInstances(form, logic: $0, now: now).instances } ?? []
+            let features = GeoJSON.features(for: form, layout: layout, instances: instances)
+            guard !features.isEmpty else {
                 progress.formsWithoutLocation += 1
                 return
             }
             progress.formsExported += 1
-            lines += Array((wroteFeature ? ",\n" : "\n").utf8)
-            lines += feature
-            wroteFeature = true
+            for feature in features {
+                lines += Array((wroteFeature ? ",\n" : "\n").utf8)
+                lines += feature
+                wroteFeature = true
+            }
         case .zip:
             progress.formsExported += 1
             let listed = Self.mediaNames(of: form)
@@ -241,6 +294,12 @@ public final class ExportWriter {
             var bytes: [UInt8] = []
             CSVText.append(layout.row(for: form, attachmentsPresent: present.count), to: &bytes)
             zip!.write(bytes)
+            if let logic {
+                for instance in FormInstances(form, logic: logic, now: now).instances {
+                    guard let index = repeatPosition[instance.group.id] else { continue }
+                    try repeatFiles[index].append(CSVText.record(layout.repeats[index].row(for: form, instance: instance)))
+                }
+            }
             if let mediaList {
                 let id = form.id.uuidString.lowercased()
                 for name in present {

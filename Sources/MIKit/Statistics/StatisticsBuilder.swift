@@ -10,6 +10,12 @@ import Foundation
 /// cell. Text is compared after trimming white space, case kept. Media count by kind from the
 /// file extension (`MediaKind`), `other` when unknown.
 ///
+/// A template with form logic: a question inside a repeat is counted once per instance of its
+/// repeat (`FormInstances`: a numeric's summary holds every instance's value), and a question
+/// that is not relevant where it stands (`FormLogic.isRelevant`) and holds nothing is counted as
+/// `notRelevant`, not as unanswered. Each repeat's instances per form are summarised
+/// (`RepeatStatistics`).
+///
 /// ```swift
 /// var builder = try StatisticsBuilder(template: template, filters: filters)
 /// for form in forms { builder.add(form) }
@@ -25,6 +31,13 @@ public struct StatisticsBuilder: Sendable {
     public static let plottedPoints = 5_000
 
     private let groupQuestionIndex: Int?
+    /// The template's logic, when it has any (relevance, groups, repeats).
+    private let logic: FormLogic?
+    /// The template's repeats, in the order they open.
+    private let repeats: [QuestionGroup]
+    /// The indices in `template.questions` of the questions standing directly in each repeat,
+    /// by repeat id; those outside every repeat under "".
+    private let questionsByRepeat: [String: [Int]]
     private var overall: Tally
     /// With `groupBy`: one tally per label, the template's options first.
     private var groups: [String: Tally] = [:]
@@ -37,6 +50,13 @@ public struct StatisticsBuilder: Sendable {
     public init(template: Template, filters: StatisticsFilters = StatisticsFilters()) throws(StatisticsError) {
         self.template = template
         self.filters = filters
+        logic = template.hasLogic ? FormLogic(template: template) : nil
+        repeats = template.groups.filter(\.isRepeat)
+        var byRepeat: [String: [Int]] = [:]
+        for (index, question) in template.questions.enumerated() {
+            byRepeat[template.repeatChain(of: question).last?.id ?? "", default: []].append(index)
+        }
+        questionsByRepeat = byRepeat
         overall = Tally(template)
         ungrouped = Tally(template)
         guard let groupBy = filters.groupBy else {
@@ -60,14 +80,17 @@ public struct StatisticsBuilder: Sendable {
     @discardableResult
     public mutating func add(_ form: Form) -> Bool {
         guard form.template.id == template.id, filters.includes(form) else { return false }
-        overall.add(form, template)
+        let counted = slots(of: form)
+        overall.add(counted, template)
         if let groupQuestionIndex {
             let question = template.questions[groupQuestionIndex]
-            let labels = form.answers[question.id]?.value.map(question.type.tallyLabels) ?? []
+            // A question in a repeat: the labels chosen in any of its instances.
+            let labels = counted.slots.filter { $0.index == groupQuestionIndex }
+                .flatMap { $0.answer?.value.map(question.type.tallyLabels) ?? [] }
             if labels.isEmpty {
-                ungrouped.add(form, template)
+                ungrouped.add(counted, template)
             } else {
-                for label in Set(labels) { groups[label, default: Tally(template)].add(form, template) }
+                for label in Set(labels) { groups[label, default: Tally(template)].add(counted, template) }
             }
         }
         let day = (form.submittedAt ?? form.updatedAt).timeIntervalSince1970 / 86_400
@@ -76,6 +99,35 @@ public struct StatisticsBuilder: Sendable {
         // The template's scorer over the form's answers, as the export computes them.
         if let scoring = template.scoring { scores.add(scoring.score(form)) }
         return true
+    }
+
+    /// `form`'s answers where the template asks them: a flat template's questions once each; with
+    /// repeats, each repeat's questions once per instance; each slot with whether it is relevant.
+    private func slots(of form: Form) -> CountedForm {
+        guard let logic else {
+            return CountedForm(slots: template.questions.enumerated().map {
+                CountedForm.Slot(index: $0.offset, answer: form.answers[$0.element.id], relevant: true)
+            }, instances: [])
+        }
+        let now = Date()
+        var slots: [CountedForm.Slot] = []
+        func add(_ indices: [Int], at steps: [InstanceStep]) {
+            for index in indices {
+                let question = template.questions[index]
+                let slot = AnswerSlot(question: question, instance: steps, index: index)
+                let answer = form.answers[slot.key]
+                let relevant = answer?.holdsSomething == true || logic.isRelevant(slot, in: form, now: now)
+                slots.append(CountedForm.Slot(index: index, answer: answer, relevant: relevant))
+            }
+        }
+        add(questionsByRepeat[""] ?? [], at: [])
+        guard !repeats.isEmpty else { return CountedForm(slots: slots, instances: []) }
+        var perRepeat: [String: Int] = [:]
+        for instance in FormInstances(form, logic: logic, now: now).instances {
+            perRepeat[instance.group.id, default: 0] += 1
+            add(questionsByRepeat[instance.group.id] ?? [], at: instance.steps)
+        }
+        return CountedForm(slots: slots, instances: repeats.map { perRepeat[$0.id] ?? 0 })
     }
 
     /// Adds the counts of `later`, a builder of the same template and filters that counted the
@@ -98,8 +150,10 @@ public struct StatisticsBuilder: Sendable {
             let labels = Self.ordered(template.questions[groupQuestionIndex].optionLabels, extra: groups.keys)
             groupList = labels.map { label in
                 let tally = groups[label] ?? Tally(template)
-                return GroupStatistics(label: label, forms: tally.forms, questions: tally.statistics(template))
-            } + [GroupStatistics(label: nil, forms: ungrouped.forms, questions: ungrouped.statistics(template))]
+                return GroupStatistics(label: label, forms: tally.forms, questions: tally.statistics(template),
+                                       repeats: tally.repeatStatistics(repeats, template))
+            } + [GroupStatistics(label: nil, forms: ungrouped.forms, questions: ungrouped.statistics(template),
+                                 repeats: ungrouped.repeatStatistics(repeats, template))]
         }
         let days = daysSinceEpoch.keys.sorted().map { day in
             DayCount(day: UTCDay.string(Date(timeIntervalSince1970: TimeInterval(day) * 86_400)), count: daysSinceEpoch[day] ?? 0)
@@ -107,7 +161,8 @@ public struct StatisticsBuilder: Sendable {
         return TemplateStatistics(templateID: template.id, templateTitle: template.title, templateVersion: template.version,
                                   filters: filters, forms: overall.forms, simulated: simulated, days: days,
                                   questions: overall.statistics(template), groups: groupList,
-                                  scores: template.scoring.map(scores.statistics))
+                                  scores: template.scoring.map(scores.statistics),
+                                  repeats: overall.repeatStatistics(repeats, template))
     }
 
     /// `known` in their order, then the other labels sorted.
@@ -143,36 +198,90 @@ enum ChoiceLabels {
     }
 }
 
+/// One form's answers where the template asks them, and its instances per repeat.
+private struct CountedForm {
+    struct Slot {
+        /// The question's index in `template.questions`.
+        var index: Int
+        var answer: Answer?
+        var relevant: Bool
+    }
+    var slots: [Slot]
+    /// Per repeat of the template, in order: the form's instances.
+    var instances: [Int]
+}
+
+extension Answer {
+    /// Whether it holds a value, a file or a comment that is not blank.
+    var holdsSomething: Bool {
+        value != nil || !media.isEmpty || !(comment.map { Trimmed.text($0).isEmpty } ?? true)
+    }
+}
+
 /// The counts of one set of forms (all of them, or one group).
 private struct Tally: Sendable {
     var forms = 0
     var questions: [QuestionTally]
+    /// Per repeat of the template: each counted form's instances, in the order counted.
+    var instances: [[Int]] = []
 
     init(_ template: Template) {
         questions = template.questions.map { _ in QuestionTally() }
     }
 
-    mutating func add(_ form: Form, _ template: Template) {
+    mutating func add(_ form: CountedForm, _ template: Template) {
         forms += 1
-        for (index, question) in template.questions.enumerated() {
-            guard let answer = form.answers[question.id] else { continue }
-            questions[index].add(answer, question)
+        for slot in form.slots {
+            questions[slot.index].slots += 1
+            let counted = slot.answer.map { questions[slot.index].add($0, template.questions[slot.index]) } ?? false
+            if !counted, !slot.relevant { questions[slot.index].notRelevant += 1 }
         }
+        if instances.isEmpty { instances = form.instances.map { _ in [] } }
+        for (index, count) in form.instances.enumerated() where index < instances.count { instances[index].append(count) }
     }
 
     mutating func merge(_ later: Tally) {
         forms += later.forms
         for index in questions.indices where index < later.questions.count { questions[index].merge(later.questions[index]) }
+        if instances.isEmpty { instances = later.instances.map { _ in [] } }
+        for index in instances.indices where index < later.instances.count { instances[index] += later.instances[index] }
     }
 
     /// Every question that takes an answer (a note is left out).
     func statistics(_ template: Template) -> [QuestionStatistics] {
-        zip(template.questions, questions).filter { $0.0.type.takesAnswer }.map { question, tally in tally.statistics(question, forms: forms) }
+        let logic = template.hasLogic
+        return zip(template.questions, questions).filter { $0.0.type.takesAnswer }.map { question, tally in
+            var result = tally.statistics(question, forms: forms)
+            if logic { result.notRelevant = tally.notRelevant }
+            if let repeated = template.repeatChain(of: question).last {
+                result.repeat = repeated.id
+                result.instances = tally.slots
+            }
+            return result
+        }
+    }
+
+    /// Each repeat's instances per form; nil for a template without repeats.
+    func repeatStatistics(_ repeats: [QuestionGroup], _ template: Template) -> [RepeatStatistics]? {
+        guard !repeats.isEmpty else { return nil }
+        return repeats.enumerated().map { index, group in
+            let counts = index < instances.count ? instances[index] : []
+            let sorted = counts.sorted()
+            let middle = sorted.count / 2
+            let median = sorted.isEmpty ? 0 : sorted.count % 2 == 1 ? Double(sorted[middle]) : Double(sorted[middle - 1] + sorted[middle]) / 2
+            return RepeatStatistics(id: group.id, text: group.label, parent: template.groupChain(from: group.id).filter(\.isRepeat).dropLast().last?.id,
+                                    instances: counts.reduce(0, +), forms: counts.count, minimum: sorted.first ?? 0,
+                                    median: median, maximum: sorted.last ?? 0)
+        }
     }
 }
 
 /// The counts of one question.
 private struct QuestionTally: Sendable {
+    /// Places the question was asked: forms, or a repeat's instances.
+    var slots = 0
+    /// Slots where it was not relevant and holds nothing.
+    var notRelevant = 0
     var answered = 0
     var commentOnly = 0
     var media: [String: Int] = [:]
@@ -190,7 +299,14 @@ private struct QuestionTally: Sendable {
 
     static let mediaKinds = ["photo", "video", "audio", "other"]
 
-    mutating func add(_ answer: Answer, _ question: Question) {
+    /// Counts `answer`; returns whether it counted as answered or comment-only.
+    mutating func add(_ answer: Answer, _ question: Question) -> Bool {
+        let before = answered + commentOnly
+        count(answer, question)
+        return answered + commentOnly > before
+    }
+
+    private mutating func count(_ answer: Answer, _ question: Question) {
         for name in answer.media {
             let kind = MediaKind(extension: (name as NSString).pathExtension)?.rawValue ?? "other"
             media[kind, default: 0] += 1
@@ -276,6 +392,8 @@ private struct QuestionTally: Sendable {
     }
 
     mutating func merge(_ later: QuestionTally) {
+        slots += later.slots
+        notRelevant += later.notRelevant
         answered += later.answered
         commentOnly += later.commentOnly
         media.merge(later.media, uniquingKeysWith: +)
@@ -298,7 +416,7 @@ private struct QuestionTally: Sendable {
     func statistics(_ question: Question, forms: Int) -> QuestionStatistics {
         var result = QuestionStatistics(
             id: question.id, text: question.text, type: question.typeName, answered: answered, commentOnly: commentOnly,
-            unanswered: forms - answered - commentOnly,
+            unanswered: slots - answered - commentOnly - notRelevant,
             media: Self.mediaKinds.compactMap { kind in media[kind].map { MediaCount(kind: kind, count: $0) } })
         switch question.type.tally {
         case .choices(_, let multipleAnswers):

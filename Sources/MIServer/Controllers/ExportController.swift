@@ -47,7 +47,9 @@ struct ExportController {
                 do {
                     options.format = try ExportFormat(parsing: value)
                 } catch {
-                    throw HTTPError(.badRequest, message: "parameter `format` is \"\(SafeName.printable(value))\" — give zip (the default), jsonl or geojson")
+                    let csv = value.lowercased() == "csv"
+                        ? ": the CSV comes in the zip (<template>.csv and one <template>-<repeat>.csv per repeat), so" : ""
+                    throw HTTPError(.badRequest, message: "parameter `format` is \"\(SafeName.printable(value))\"\(csv) — give zip (the default), jsonl or geojson")
                 }
             default:
                 continue

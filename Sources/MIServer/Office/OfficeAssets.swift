@@ -21,6 +21,7 @@ enum OfficeAssets {
         "stats-question": PackageResources.stats_question_mustache,
         "stats-numbers": PackageResources.stats_numbers_mustache,
         "stats-values": PackageResources.stats_values_mustache,
+        "stats-repeats": PackageResources.stats_repeats_mustache,
         "chart-bars": PackageResources.chart_bars_mustache,
         "chart-columns": PackageResources.chart_columns_mustache,
         "chart-line": PackageResources.chart_line_mustache,

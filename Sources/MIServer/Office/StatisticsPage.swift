@@ -142,6 +142,7 @@ struct StatisticsPage {
             "questions": statistics.questions.map { question($0, forms: statistics.forms) },
         ]
         if let days = dayValues(uploadDays ?? statistics.days, dates: dates) { values["days"] = days }
+        if let repeats = statistics.repeats, statistics.forms > 0 { values["repeats"] = repeatValues(repeats) }
         if let scores = statistics.scores, statistics.forms > 0 {
             values["scores"] = ["list": scores.map(scoreValues), "none": scores.isEmpty] as [String: Any]
         }
@@ -154,6 +155,7 @@ struct StatisticsPage {
                         "label": group.label ?? "Not answered", "unanswered": group.label == nil,
                         "forms": count(group.forms, "form"),
                         "questions": group.questions.filter { $0.id != groupBy }.map { question($0, forms: group.forms) },
+                        "repeats": group.forms > 0 ? group.repeats.map { repeatValues($0) as Any } ?? false : false,
                     ] as [String: Any]
                 },
             ] as [String: Any]
@@ -196,12 +198,27 @@ struct StatisticsPage {
         (try? UTCDay.parse(day, parameter: "day", endOfDay: false)).map { Int($0.timeIntervalSince1970 / 86_400) }
     }
 
-    /// One question's figures: the counts, then by type its chart and table.
+    /// Each repeat's instances per form, as the rows of a table.
+    static func repeatValues(_ repeats: [RepeatStatistics]) -> [String: Any] {
+        ["rows": repeats.map { figures in
+            [
+                "id": figures.id, "text": figures.text, "parent": figures.parent.map { $0 as Any } ?? false,
+                "instances": figures.instances, "forms": figures.forms,
+                "minimum": figures.minimum, "median": number(figures.median), "maximum": figures.maximum,
+            ] as [String: Any]
+        }]
+    }
+
+    /// One question's figures: the counts, then by type its chart and table. A question in a
+    /// repeat is counted per instance: its percentages are of the instances.
     static func question(_ question: QuestionStatistics, forms: Int, type: String) -> [String: Any] {
+        let asked = question.instances ?? forms
         var values: [String: Any] = [
             "id": question.id, "text": question.text, "type": type,
             "answered": question.answered, "commentOnly": question.commentOnly, "unanswered": question.unanswered,
-            "answeredPercent": percent(question.answered, of: forms),
+            "notRelevant": (question.notRelevant ?? 0) > 0 ? question.notRelevant as Any : false,
+            "repeat": question.repeat.map { ["id": $0, "instances": count(question.instances ?? 0, "instance")] as Any } ?? false,
+            "answeredPercent": percent(question.answered, of: asked),
             "media": question.media.map { ["text": count($0.count, $0.kind)] }, "hasMedia": !question.media.isEmpty,
         ]
         if let options = question.options {

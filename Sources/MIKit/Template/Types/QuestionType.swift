@@ -78,7 +78,8 @@ public protocol QuestionType: Sendable, Equatable {
     /// The CSV export's columns of a question `id` of this type (its comment column follows).
     func csvHeader(question id: String) -> [String]
     /// The CSV cells of `value` under `csvHeader`; `form` is the form the value comes from, whose
-    /// own template copy may be an older version of the question.
+    /// own template copy may be an older version of the question; `id` is the answer's key in it
+    /// (the question's id, or its path in a repeat: `trees[2]/photo`).
     func csvCells(_ value: AnswerValue?, question id: String, form: Form) -> [String]
     /// The text a search finds the answer by, nil for none.
     func searchText(_ value: AnswerValue) -> String?

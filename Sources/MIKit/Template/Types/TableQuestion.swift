@@ -133,7 +133,7 @@ public struct TableQuestion: QuestionType {
             return [CSVLayout.text(value)] + Array(repeating: "", count: max(count - 1, 0))
         }
         var formRows = rows, formColumns = columns
-        if let own = form.template.question(id: id)?.kind.type.grid {
+        if let own = form.template.question(id: AnswerPath(parsing: id)?.name ?? id)?.kind.type.grid {
             formRows = own.rows
             formColumns = own.columns
         }
