@@ -43,12 +43,12 @@ public struct CSVLayout: Sendable {
     /// The questions of the main CSV: those outside every repeat (all of a flat template's).
     public let questions: [Question]
     /// One table per repeat, in the order they open: `<template>-<repeat>.csv`.
-    public let repeats: [RepeatTable]
+    public let repeats: [RepeatCSV]
 
     public init(template: Template) {
         self.template = template
         questions = template.hasRepeats ? FormInstances.questions(of: template, in: nil) : template.questions
-        repeats = template.groups.filter(\.isRepeat).map { RepeatTable(template: template, group: $0) }
+        repeats = template.groups.filter(\.isRepeat).map { RepeatCSV(template: template, group: $0) }
         var header = ["SubmissionDate"]
         if template.captureLocation { header += Self.pointHeader(prefix: Self.startLocationPrefix) }
         for question in questions where question.type.takesAnswer {
@@ -136,7 +136,7 @@ public struct CSVLayout: Sendable {
 /// `PARENT_KEY` — the form's `KEY` for a repeat at the top level, the parent instance's `KEY`
 /// for a nested one — and `KEY`, `<form id>/<repeat>[n]` (`<form id>/trees[2]/stems[1]`).
 /// Joining `PARENT_KEY` to the parent file's `KEY` gives each instance its form.
-public struct RepeatTable: Sendable {
+public struct RepeatCSV: Sendable {
     public let group: QuestionGroup
     /// `<template>-<repeat>.csv`.
     public let fileName: String

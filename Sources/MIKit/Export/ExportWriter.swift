@@ -36,7 +36,7 @@ public protocol ExportSink {
 
 /// An export's output format.
 public enum ExportFormat: String, Sendable, CaseIterable {
-    /// `<template>.csv`, one `<template>-<repeat>.csv` per repeat (`RepeatTable`) and
+    /// `<template>.csv`, one `<template>-<repeat>.csv` per repeat (`RepeatCSV`) and
     /// `media/<form id>/<file>` in a zip.
     case zip
     /// One form.json per line (JSON Lines), for scripts; no media. A form with repeats has its
