@@ -263,9 +263,10 @@ final class OfficeBrowserTests: XCTestCase {
     /// question within the repeat, sees a bad count named live (the repeat and the key, beside
     /// its input) and the preview's headings and conditions, and publishes; opened again,
     /// retitled and published again, the template keeps its structure as JSON. The real `mi`
-    /// downloads it and answers by path: the constraint's message, an instance past the count
-    /// refused, the group's question marked not relevant and cleared at submission, and the
-    /// upload accepted by the server.
+    /// downloads it and answers the instances by path (answers files): the constraint's message
+    /// at the path, an instance past the count refused, the group's question kept until the leak
+    /// is withdrawn and then cleared at submission (with its audit event), and the upload
+    /// accepted by the server.
     func testEditorBuildsGroupsAndRepeatsThatMiFollows() throws {
         let sandbox = try Sandbox()
         try ServerTests.prepare(sandbox)
@@ -312,23 +313,31 @@ final class OfficeBrowserTests: XCTestCase {
             let answered = try sandbox.run(["answer", "station-1", question, value], as: "ana")
             XCTAssertEqual(answered.status, 0, "\(question) \(value): \(answered.output)")
         }
-        let tooHigh = try sandbox.run(["answer", "station-1", "pumps[1]/amps", "60"], as: "ana")
-        XCTAssertEqual(tooHigh.status, 65, tooHigh.output)
-        XCTAssertTrue(tooHigh.stderr.contains("At most 50 A"), "the constraint's message from the editor: \(tooHigh.output)")
-        let third = try sandbox.run(["answer", "station-1", "pumps[3]/amps", "12"], as: "ana")
-        XCTAssertNotEqual(third.status, 0, "a third pump where the count is 2: \(third.output)")
-        for (question, value) in [("pumps[1]/amps", "12"), ("pumps[2]/amps", "14.5"), ("pumps[1]/serial", "P-100"),
-                                  ("pumps[2]/serial", "P-200"), ("leak", "no")] {
-            let answered = try sandbox.run(["answer", "station-1", question, value], as: "ana")
-            XCTAssertEqual(answered.status, 0, "\(question) \(value): \(answered.output)")
+        // Answers in the repeat's instances by path, through answers files (their keys may be paths).
+        var files = 0
+        func answer(_ answers: [String: Any]) throws -> RunResult {
+            files += 1
+            let file = sandbox.root.appendingPathComponent("station-answers-\(files).json")
+            try JSONSerialization.data(withJSONObject: answers).write(to: file)
+            return try sandbox.run(["answer", "station-1", "--file", file.path], as: "ana")
         }
+        let tooHigh = try answer(["pumps[1]/amps": 60])
+        XCTAssertEqual(tooHigh.status, 65, tooHigh.output)
+        XCTAssertTrue(tooHigh.stderr.contains("At most 50 A") && tooHigh.stderr.contains("pumps[1]/amps"),
+                      "the constraint's message from the editor, at the path: \(tooHigh.output)")
+        let third = try answer(["pumps[3]/amps": 12])
+        XCTAssertNotEqual(third.status, 0, "a third pump where the count is 2: \(third.output)")
+        let pumps = try answer(["pumps[1]/amps": 12, "pumps[2]/amps": 14.5, "pumps[1]/serial": "P-100", "pumps[2]/serial": "P-200"])
+        XCTAssertEqual(pumps.status, 0, pumps.output)
+        let noLeak = try sandbox.run(["answer", "station-1", "leak", "no"], as: "ana")
+        XCTAssertEqual(noLeak.status, 0, noLeak.output)
         let review = try sandbox.run(["review", "station-1", "--json"], as: "ana")
         XCTAssertEqual(review.status, 0, review.output)
         let reviewed = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(review.stdout.utf8)) as? [String: Any])
-        XCTAssertTrue(review.stdout.contains("pumps[2]/amps"), "the second pump's current by its path: \(review.stdout)")
-        let questions = reviewed["questions"] as? [[String: Any]] ?? []
-        XCTAssertEqual(questions.first { $0["id"] as? String == "where" }?["relevantNow"] as? Bool, false,
-                       "no leak: the leak group's question is not relevant: \(review.stdout)")
+        let amps = (reviewed["questions"] as? [[String: Any]] ?? []).first { $0["id"] as? String == "amps" }
+        XCTAssertEqual(amps?["constraintMessage"] as? String, "At most 50 A", "the logic typed in the editor: \(review.stdout)")
+        let before = try XCTUnwrap(try sandbox.formJSON("station-1", user: "ana")["answers"] as? [String: Any])
+        XCTAssertEqual((before["where"] as? [String: Any])?["value"] as? String, "gland", "kept until submission: \(before)")
         let submitted = try sandbox.run(["submit", "station-1"], as: "ana")
         XCTAssertEqual(submitted.status, 0, submitted.output)
         let completed = try sandbox.formJSON("station-1", in: "CompletedMIs", user: "ana")
@@ -336,7 +345,10 @@ final class OfficeBrowserTests: XCTestCase {
         XCTAssertEqual((answers["pumps[2]/amps"] as? [String: Any])?["value"] as? Double, 14.5, "\(answers)")
         XCTAssertEqual((answers["pumps[1]/serial"] as? [String: Any])?["value"] as? String, "P-100", "\(answers)")
         XCTAssertNil((answers["where"] as? [String: Any])?["value"], "not relevant: cleared at submission: \(answers)")
-        let upload = try sandbox.run(["upload", "--all"], as: "ana")
+        let audit = completed["audit"] as? [[String: Any]] ?? []
+        let cleared = audit.first { $0["action"] as? String == "cleared" }
+        XCTAssertEqual(cleared?["questions"] as? [String], ["where"], "the audit trail says what was cleared: \(audit)")
+        let upload = try sandbox.run(["upload", "--all"], as: "fiona")
         XCTAssertEqual(upload.status, 0, upload.output)
         XCTAssertEqual(sandbox.allFormFiles(), [], "the form was uploaded: \(upload.output)")
         let stored = (try? FileManager.default.contentsOfDirectory(atPath: sandbox.root.appendingPathComponent("server-data/submissions").path)) ?? []
