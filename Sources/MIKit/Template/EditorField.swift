@@ -119,14 +119,14 @@ extension QuestionGroup {
     /// `/templates/check` judges what is typed with the same parser as `mi`.
     public static func editorFields(for kind: Kind) -> [EditorField] {
         var fields = [
-            EditorField(.text, .text, "Label (shown above its questions)"),
+            EditorField(.text, .text, "Label"),
             EditorField(.relevant, .expression, "Relevant (asked only when)", placeholder: "${leak} = 'yes'"),
         ]
         switch kind {
         case .group: break
         case .repeat:
-            fields.append(EditorField(.repeatCount, .count, "Repeat count (a number or an expression; empty: as many as needed)",
-                                      placeholder: "${npumps}"))
+            fields.append(EditorField(.repeatCount, .count, "Repeat count",
+                                      placeholder: "${npumps} or 3 — empty: as many as needed"))
         }
         return fields
     }

@@ -1341,7 +1341,9 @@ def build_generic_template(office, facts):
         for key, value in spec["settings"].items():
             set_setting(setting(office.all("div.q-editor")[-1], key), value)
     office.screenshot("generic-built")
-    wait_for(office, lambda: not problems(office), 5, lambda: f"ul#problems lists {problems(office)}")
+    # The check of the last keystroke, not one from before it (the editor waits 300 ms to send it).
+    wait_for(office, lambda: office.find("#editor").get_attribute("data-checked") == "true" and not problems(office), 5,
+             lambda: f"ul#problems lists {problems(office)}")
     check(not office.all("p.field-problem"), "a p.field-problem stays without problems")
     preview = office.find("pre#preview").text
     for spec in facts["questions"]:

@@ -820,7 +820,7 @@
       if (box.classList.contains("g-editor")) {
         const fieldsBox = box.querySelector(":scope > div.g-fields");
         if (name === "id") { return fieldsBox.querySelector("input.g-id"); }
-        if (name === "questions") { return box.querySelector(":scope > div.g-add > select"); }
+        if (name === "questions") { return box.querySelector(":scope > div.g-add"); }
         const setting = name ? Array.from(fieldsBox.children).find((node) => node.dataset.key === name) : null;
         return setting || fieldsBox;
       }
