@@ -260,7 +260,7 @@ final class OfficeBrowserTests: XCTestCase {
     /// pumps and a leak at the top, a group asked only when there is a leak, and a repeat counted
     /// by the number of pumps holding a current (with a constraint) and a serial — nests a repeat
     /// in the repeat and removes it again (after a confirmation, with its question), moves a
-    /// question within the repeat, sees a bad count named live (the repeat and the key, beside
+    /// question within the repeat and another out of its group and back in, sees a bad count named live (the repeat and the key, beside
     /// its input) and the preview's headings and conditions, and publishes; opened again,
     /// retitled and published again, the template keeps its structure as JSON. The real `mi`
     /// downloads it and answers the instances by path (answers files): the constraint's message
@@ -296,6 +296,7 @@ final class OfficeBrowserTests: XCTestCase {
                  "questions": [["type": "shortAnswer", "id": "seal-state", "text": "State of the seal"]]],
             ],
             "moveUp": ["in": "pumps", "id": "amps", "order": ["amps", "serial", "seals"]],
+            "moveOut": ["id": "where", "from": "leakage", "top": ["npumps", "leak", "leakage", "where", "pumps"]],
             "nested": ["id": "seals", "in": "pumps", "preview": "  Seal [seals] — repeated as many times as needed"],
             "previewLines": ["Leak details [leakage] — group\n(asked only when ${leak} = 'true')",
                              "Pump [pumps] — repeated for each of ${npumps}", "[amps] — number"],

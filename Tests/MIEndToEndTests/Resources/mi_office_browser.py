@@ -1479,6 +1479,13 @@ def ids_in(office, group_id):
         group_box(office, group_id))
 
 
+def top_ids(office):
+    """The ids of the template's top-level questions and groups, in order."""
+    return office.driver.execute_script(
+        "return Array.from(document.querySelectorAll('#questions > div')).map("
+        "(b) => (b.querySelector(':scope > div.g-fields > input.g-id') || b.querySelector('input.q-id')).value)")
+
+
 def all_ids(office):
     return office.driver.execute_script(
         "return Array.from(document.querySelectorAll('input.q-id, input.g-id')).map((i) => i.value)")
@@ -1531,6 +1538,16 @@ def build_groups(office, facts):
     after = wait_for(office, lambda: ids_in(office, moved["in"]) != before and ids_in(office, moved["in"]), 5,
                      lambda: f"button.q-up did not move {moved['id']} within {moved['in']}: {ids_in(office, moved['in'])}")
     check(after == moved["order"], f"{moved['in']} holds {after} after moving {moved['id']} up, expected {moved['order']}")
+    # Out of its group (just after it), then into the group right above it again.
+    out = facts["moveOut"]
+    inside(question_box(office, out["id"]), "button.q-out")[0].click()
+    wait_for(office, lambda: top_ids(office) == out["top"], 5,
+             lambda: f"button.q-out: the top level holds {top_ids(office)}, expected {out['top']}")
+    into = inside(question_box(office, out["id"]), "button.q-into")[0]
+    check(out["from"] in into.text, f"button.q-into says {into.text!r}, expected the group above, {out['from']!r}")
+    into.click()
+    wait_for(office, lambda: ids_in(office, out["from"]) == [out["id"]] and out["id"] not in top_ids(office), 5,
+             lambda: f"button.q-into: {out['from']} holds {ids_in(office, out['from'])}, the top level {top_ids(office)}")
     # A repeat inside the repeat: nested in the draft's JSON and in the preview.
     nested = facts["nested"]
     check(nested["id"] in ids_in(office, nested["in"]), f"{nested['id']} is not inside {nested['in']}: {ids_in(office, nested['in'])}")
