@@ -1631,6 +1631,20 @@ def groups_round_trip(office, facts):
                            f"{json.dumps(second, sort_keys=True)}")
 
 
+def groups_fit_a_phone(office, facts):
+    """The editor with a group and a repeat at a phone's width: no horizontal scrollbar."""
+    office.resize(NARROW_WIDTH, NARROW_HEIGHT)
+    try:
+        leave_editor(office, f"/templates/{facts['templateId']}/edit", "groups-phone-open")
+        wait_for(office, lambda: office.all("div.g-editor") and office.find("#editor").get_attribute("data-checked") == "true", 10,
+                 lambda: "the editor drew no div.g-editor at a phone's width")
+        width, inner = office.driver.execute_script(FITS)
+        office.screenshot("groups-phone")
+        check(width <= inner, f"the editor is {width} px wide in a window of {inner} px (a horizontal scrollbar)")
+    finally:
+        office.resize(WIDTH, HEIGHT)
+
+
 def run_group_editor(office, facts):
     if not office.step("fiona (foreman) signs in", signed_in, office, "fiona", facts["fionaPassword"], "fiona"):
         return
@@ -1641,6 +1655,7 @@ def run_group_editor(office, facts):
     if not office.step("published nested as the template format nests it", groups_published, office, facts):
         return
     office.step("opened again and published again: the same structure", groups_round_trip, office, facts)
+    office.step("the editor with groups at a phone's width fits", groups_fit_a_phone, office, facts)
 
 
 # ---- simulated forms, natural names, positions ------------------------------------------------
