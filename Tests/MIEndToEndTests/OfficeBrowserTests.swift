@@ -256,6 +256,107 @@ final class OfficeBrowserTests: XCTestCase {
         withExtendedLifetime(server) {}
     }
 
+    /// Groups and repeats through the editor: fiona builds a pump station — a whole number of
+    /// pumps and a leak at the top, a group asked only when there is a leak, and a repeat counted
+    /// by the number of pumps holding a current (with a constraint) and a serial — nests a repeat
+    /// in the repeat and removes it again (after a confirmation, with its question), moves a
+    /// question within the repeat and another out of its group and back in, sees a bad count named live (the repeat and the key, beside
+    /// its input) and the preview's headings and conditions, and publishes; opened again,
+    /// retitled and published again, the template keeps its structure as JSON. The real `mi`
+    /// downloads it and answers the instances by path (answers files): the constraint's message
+    /// at the path, an instance past the count refused, the group's question kept until the leak
+    /// is withdrawn and then cleared at submission (with its audit event), and the upload
+    /// accepted by the server.
+    func testEditorBuildsGroupsAndRepeatsThatMiFollows() throws {
+        let sandbox = try Sandbox()
+        try ServerTests.prepare(sandbox)
+        let server = try RunningServer(sandbox)
+        let facts: [String: Any] = [
+            "templateId": "pump-station", "templateTitle": "Pump station — weekly round",
+            "fionaPassword": TestDirectory.password(for: "fiona"),
+            "topQuestions": [
+                ["type": "numeric", "id": "npumps", "text": "How many pumps are there?", "settings": ["integer": true]],
+                ["type": "trueFalse", "id": "leak", "text": "Is there a leak?"],
+            ],
+            "groups": [
+                ["kind": "group", "id": "leakage",
+                 "settings": ["text": "Leak details", "relevant": "${leak} = 'true'"],
+                 "published": ["text": "Leak details", "relevant": "${leak} = 'true'"],
+                 "questions": [["type": "shortAnswer", "id": "where", "text": "Where does it leak?"]]],
+                ["kind": "repeat", "id": "pumps", "settings": ["text": "Pump"],
+                 "bad": [["key": "repeatCount", "value": "${npumps} +", "fixed": "${npumps}",
+                          "listed": "repeat pumps, field \"repeatCount\"", "message": "position"]],
+                 "published": ["text": "Pump", "repeatCount": "${npumps}"],
+                 "questions": [
+                    ["type": "shortAnswer", "id": "serial", "text": "Serial number"],
+                    ["type": "numeric", "id": "amps", "text": "Motor current (A)",
+                     "settings": ["constraint": ". <= 50", "constraintMessage": "At most 50 A"]],
+                 ]],
+                ["kind": "repeat", "id": "seals", "in": "pumps", "settings": ["text": "Seal"],
+                 "questions": [["type": "shortAnswer", "id": "seal-state", "text": "State of the seal"]]],
+            ],
+            "moveUp": ["in": "pumps", "id": "amps", "order": ["amps", "serial", "seals"]],
+            "moveOut": ["id": "where", "from": "leakage", "top": ["npumps", "leak", "leakage", "where", "pumps"]],
+            "nested": ["id": "seals", "in": "pumps", "preview": "  Seal [seals] — repeated as many times as needed"],
+            "previewLines": ["Leak details [leakage] — group\n(asked only when ${leak} = 'true')",
+                             "Pump [pumps] — repeated for each of ${npumps}", "[amps] — number"],
+            "published": ["npumps", "leak", ["leakage", "group", ["where"]], ["pumps", "repeat", ["amps", "serial"]]],
+        ]
+        let run = try browse(sandbox, mode: ["--group-editor"], facts: facts, screenshots: "groups-")
+        let log = (try? String(contentsOf: server.log, encoding: .utf8)) ?? ""
+        XCTAssertEqual(run.status, 0, "the steps:\n\(run.output)\nmi-server's log (last 3000):\n\(log.suffix(3000))")
+        XCTAssertTrue(run.stdout.contains("all 6 steps passed"), "not every step ran and passed (above)")
+        guard run.status == 0 else { return }
+
+        XCTAssertEqual(try sandbox.run(["templates", "--refresh"], as: "ana").status, 0)
+        XCTAssertEqual(try sandbox.run(["new", "pump-station", "--name", "station-1"], as: "ana").status, 0)
+        for (question, value) in [("npumps", "2"), ("leak", "yes"), ("where", "gland")] {
+            let answered = try sandbox.run(["answer", "station-1", question, value], as: "ana")
+            XCTAssertEqual(answered.status, 0, "\(question) \(value): \(answered.output)")
+        }
+        // Answers in the repeat's instances by path, through answers files (their keys may be paths).
+        var files = 0
+        func answer(_ answers: [String: Any]) throws -> RunResult {
+            files += 1
+            let file = sandbox.root.appendingPathComponent("station-answers-\(files).json")
+            try JSONSerialization.data(withJSONObject: answers).write(to: file)
+            return try sandbox.run(["answer", "station-1", "--file", file.path], as: "ana")
+        }
+        let tooHigh = try answer(["pumps[1]/amps": 60])
+        XCTAssertEqual(tooHigh.status, 65, tooHigh.output)
+        XCTAssertTrue(tooHigh.stderr.contains("At most 50 A") && tooHigh.stderr.contains("pumps[1]/amps"),
+                      "the constraint's message from the editor, at the path: \(tooHigh.output)")
+        let third = try answer(["pumps[3]/amps": 12])
+        XCTAssertNotEqual(third.status, 0, "a third pump where the count is 2: \(third.output)")
+        let pumps = try answer(["pumps[1]/amps": 12, "pumps[2]/amps": 14.5, "pumps[1]/serial": "P-100", "pumps[2]/serial": "P-200"])
+        XCTAssertEqual(pumps.status, 0, pumps.output)
+        let noLeak = try sandbox.run(["answer", "station-1", "leak", "no"], as: "ana")
+        XCTAssertEqual(noLeak.status, 0, noLeak.output)
+        let review = try sandbox.run(["review", "station-1", "--json"], as: "ana")
+        XCTAssertEqual(review.status, 0, review.output)
+        let reviewed = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(review.stdout.utf8)) as? [String: Any])
+        let amps = (reviewed["questions"] as? [[String: Any]] ?? []).first { $0["id"] as? String == "amps" }
+        XCTAssertEqual(amps?["constraintMessage"] as? String, "At most 50 A", "the logic typed in the editor: \(review.stdout)")
+        let before = try XCTUnwrap(try sandbox.formJSON("station-1", user: "ana")["answers"] as? [String: Any])
+        XCTAssertEqual((before["where"] as? [String: Any])?["value"] as? String, "gland", "kept until submission: \(before)")
+        let submitted = try sandbox.run(["submit", "station-1"], as: "ana")
+        XCTAssertEqual(submitted.status, 0, submitted.output)
+        let completed = try sandbox.formJSON("station-1", in: "CompletedMIs", user: "ana")
+        let answers = try XCTUnwrap(completed["answers"] as? [String: Any])
+        XCTAssertEqual((answers["pumps[2]/amps"] as? [String: Any])?["value"] as? Double, 14.5, "\(answers)")
+        XCTAssertEqual((answers["pumps[1]/serial"] as? [String: Any])?["value"] as? String, "P-100", "\(answers)")
+        XCTAssertNil((answers["where"] as? [String: Any])?["value"], "not relevant: cleared at submission: \(answers)")
+        let audit = completed["audit"] as? [[String: Any]] ?? []
+        let cleared = audit.first { $0["action"] as? String == "cleared" }
+        XCTAssertEqual(cleared?["questions"] as? [String], ["where"], "the audit trail says what was cleared: \(audit)")
+        let upload = try sandbox.run(["upload", "--all"], as: "fiona")
+        XCTAssertEqual(upload.status, 0, upload.output)
+        XCTAssertEqual(sandbox.allFormFiles(), [], "the form was uploaded: \(upload.output)")
+        let stored = (try? FileManager.default.contentsOfDirectory(atPath: sandbox.root.appendingPathComponent("server-data/submissions").path)) ?? []
+        XCTAssertFalse(stored.isEmpty, "the server stored the submission")
+        withExtendedLifetime(server) {}
+    }
+
     /// 12 forms made by `mi simulate` (`sim-3-1` … `sim-3-12`) and one real one, on a server that
     /// accepts simulated forms: one switch hides the simulated ones in the listing and the
     /// statistics, names sort naturally (`sim-3-2` before `sim-3-12`), and the pages of 5 say

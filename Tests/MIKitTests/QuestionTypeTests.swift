@@ -215,6 +215,15 @@ final class QuestionTypeTests: XCTestCase {
                 XCTAssertNil(pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)), "editor.js names the logic key \(field.key)")
             }
         }
+        // So do a group's and a repeat's (QuestionGroup.editorFields, sent as data-groups); the
+        // label is the `text` the editor also reads for questions.
+        for kind in [QuestionGroup.Kind.group, .repeat] {
+            for field in QuestionGroup.editorFields(for: kind) where field.key != .text {
+                let name = NSRegularExpression.escapedPattern(for: field.key.rawValue)
+                let pattern = try NSRegularExpression(pattern: #"["']"# + name + #"["']|group\."# + name + #"\b"#)
+                XCTAssertNil(pattern.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)), "editor.js names the group key \(field.key)")
+            }
+        }
     }
 
     /// Every logic key is editable on every type; a choice filter only where there are options.

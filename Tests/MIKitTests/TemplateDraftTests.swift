@@ -54,6 +54,66 @@ final class TemplateDraftTests: XCTestCase {
         XCTAssertTrue(report.preview.contains("Question 2 of 2 — not shown until its problems are corrected"))
     }
 
+    /// Groups and repeats in the preview: each under its heading, its questions indented, a
+    /// repeat saying how often it is asked, and a relevance condition under what it hides.
+    func testPreviewShowsGroupsRepeatsAndConditions() throws {
+        let draft = try json(#"""
+            {"id": "d", "title": "Station", "questions": [
+              {"id": "n", "type": "numeric", "text": "Pumps?", "integer": true},
+              {"id": "leak", "type": "trueFalse", "text": "Leak?"},
+              {"id": "leakage", "type": "group", "text": "Leak details", "relevant": "${leak} = 'true'", "questions": [
+                {"id": "where", "type": "shortAnswer", "text": "Where?"}]},
+              {"id": "pumps", "type": "repeat", "text": "Pump", "repeatCount": "${n}", "questions": [
+                {"id": "amps", "type": "numeric", "text": "Amps", "relevant": "${n} > 1"},
+                {"id": "seals", "type": "repeat", "text": "Seal", "questions": [{"id": "s", "type": "shortAnswer", "text": "State"}]},
+                {"id": "three", "type": "repeat", "repeatCount": 3, "questions": [{"id": "t", "type": "shortAnswer", "text": "T"}]}]}
+            ]}
+            """#)
+        let report = coding.report(on: coding.numbered(draft, version: 1), source: "the draft")
+        XCTAssertEqual(report.problems, [])
+        let expected = [
+            "Station (6 questions)",
+            "Question 1 of 6 [n] — whole number\nPumps?\nNumber > ",
+            "Question 2 of 6 [leak] — true/false\nLeak?\ntrue/false > ",
+            "Leak details [leakage] — group\n(asked only when ${leak} = 'true')",
+            "  Question 3 of 6 [where] — short answer\n  Where?\n  > ",
+            "Pump [pumps] — repeated for each of ${n}",
+            "  Question 4 of 6 [amps] — number\n  (asked only when ${n} > 1)\n  Amps\n  Number > ",
+            "  Seal [seals] — repeated as many times as needed",
+            "    Question 5 of 6 [s] — short answer\n    State\n    > ",
+            "  [three] — repeated 3 times",
+            "    Question 6 of 6 [t] — short answer\n    T\n    > ",
+        ]
+        XCTAssertEqual(report.preview.components(separatedBy: "\n\n"), expected)
+
+        // With a problem (a bad count), the headings still show, each question alone.
+        var broken = draft
+        if case .object(var object) = broken, case .array(var items)? = object["questions"], case .object(var pumps) = items[3] {
+            pumps["repeatCount"] = .string("${n} +")
+            items[3] = .object(pumps)
+            object["questions"] = .array(items)
+            broken = .object(object)
+        }
+        let partial = coding.report(on: coding.numbered(broken, version: 1), source: "the draft")
+        XCTAssertEqual(partial.problems.map(\.question), ["pumps"])
+        XCTAssertEqual(partial.problems.map(\.field), ["repeatCount"])
+        XCTAssertTrue(partial.preview.contains("Pump [pumps] — repeated (${n} +) times"), partial.preview)
+        XCTAssertTrue(partial.preview.contains("  Seal [seals] — repeated as many times as needed\n\n    Question 5 of 6 [s] — short answer"),
+                      partial.preview)
+        XCTAssertTrue(partial.preview.contains("Leak details [leakage] — group\n(asked only when ${leak} = 'true')"), partial.preview)
+    }
+
+    /// The editor's fields of a group and a repeat: a label, a relevance, and a repeat's count
+    /// typed as a number or an expression.
+    func testGroupEditorFields() {
+        XCTAssertEqual(QuestionGroup.editorFields(for: .group).map(\.key), [.text, .relevant])
+        XCTAssertEqual(QuestionGroup.editorFields(for: .repeat).map(\.key), [.text, .relevant, .repeatCount])
+        XCTAssertEqual(QuestionGroup.editorFields(for: .repeat).map(\.input), [.text, .expression, .count])
+        XCTAssertEqual(QuestionGroup.editorFields(for: .repeat).last?.editorJSON["input"] as? String, "count")
+        XCTAssertEqual(QuestionGroup.typeKey(of: .repeat), .repeat)
+        XCTAssertEqual(QuestionGroup.displayName(of: .group), "Group")
+    }
+
     func testADraftThatIsNoObjectIsOneProblem() throws {
         let report = coding.report(on: coding.numbered(.array([]), version: 1), source: "the draft")
         XCTAssertEqual(report.problems.map(\.template), ["the draft"])

@@ -33,6 +33,9 @@ public struct EditorField: Sendable, Equatable {
         /// `true`, `false` or an expression, typed as text: `true` and `false` are sent as
         /// JSON booleans, anything else as the expression.
         case condition
+        /// A repeat's count: a whole number or an expression, typed as text; a number is sent
+        /// as a JSON number, anything else as the expression.
+        case count
         /// A list of options, each a label with an optional name.
         case options
         /// A table's row labels.
@@ -83,7 +86,7 @@ public struct EditorField: Sendable, Equatable {
         case .date: return "2026-11-26"
         case .time: return "14:30"
         case .dateTime: return "2026-11-26T14:30"
-        case .flag, .number, .wholeNumber, .text, .longText, .choice, .expression, .condition, .options, .rows, .columns, .cells: return nil
+        case .flag, .number, .wholeNumber, .text, .longText, .choice, .expression, .condition, .count, .options, .rows, .columns, .cells: return nil
         }
     }
 
@@ -107,5 +110,40 @@ extension Template {
             EditorField(.consent, .longText, "Consent text (accepted before the first answer)"),
             EditorField(.captureLocation, .flag, "Record where each form is started"),
         ]
+    }
+}
+
+extension QuestionGroup {
+    /// How the office editor edits a group or a repeat besides its id and its questions: its
+    /// label, its relevance (an expression, as on a question) and, on a repeat, its count.
+    /// `/templates/check` judges what is typed with the same parser as `mi`.
+    public static func editorFields(for kind: Kind) -> [EditorField] {
+        var fields = [
+            EditorField(.text, .text, "Label"),
+            EditorField(.relevant, .expression, "Relevant (asked only when)", placeholder: "${leak} = 'yes'"),
+        ]
+        switch kind {
+        case .group: break
+        case .repeat:
+            fields.append(EditorField(.repeatCount, .count, "Repeat count",
+                                      placeholder: "${npumps} or 3 — empty: as many as needed"))
+        }
+        return fields
+    }
+
+    /// The `type` a group or a repeat has in template JSON (its logical name).
+    public static func typeKey(of kind: Kind) -> TemplateKeys.Key {
+        switch kind {
+        case .group: return .group
+        case .repeat: return .repeat
+        }
+    }
+
+    /// What the editor's menu calls the kind.
+    public static func displayName(of kind: Kind) -> String {
+        switch kind {
+        case .group: return "Group"
+        case .repeat: return "Repeat"
+        }
     }
 }

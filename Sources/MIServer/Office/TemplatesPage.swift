@@ -96,7 +96,8 @@ struct TemplatesPage {
     /// The editor reads the configured key names from `data-keys`, the question types (their
     /// names, menu labels, the settings keys each has and how each is edited — `editorFields`
     /// — from `QuestionTypes.all`, and the logic keys' fields, `QuestionLogic.editorFields`) from `data-types`, the template's own editable keys
-    /// (`Template.editorFields`) from `data-template-fields`, and the version it starts from
+    /// (`Template.editorFields`) from `data-template-fields`, the kinds of group (a group, a
+    /// repeat) with their fields (`QuestionGroup.editorFields`) from `data-groups`, and the version it starts from
     /// with a GET of `data-source`.
     private func editorPage(context: ServerContext, title: String, source: TemplateCatalog.Entry?) -> Response {
         let keys = Dictionary(uniqueKeysWithValues: TemplateKeys.Key.allCases.map { ($0.rawValue, catalog.coding.keys[$0]) })
@@ -109,7 +110,13 @@ struct TemplatesPage {
         let templateFields = Template.editorFields.map(\.editorJSON)
         let templateFieldsJSON = (try? JSONSerialization.data(withJSONObject: templateFields, options: [.sortedKeys]))
             .map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+        let groups = [QuestionGroup.Kind.group, .repeat].map { kind -> [String: Any] in
+            ["kind": QuestionGroup.typeKey(of: kind).rawValue, "label": QuestionGroup.displayName(of: kind),
+             "fields": QuestionGroup.editorFields(for: kind).map(\.editorJSON)]
+        }
+        let groupsJSON = (try? JSONSerialization.data(withJSONObject: groups, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
         var values: [String: Any] = ["heading": title, "keys": keysJSON, "types": typesJSON, "templateFields": templateFieldsJSON,
+                                     "groups": groupsJSON,
                                      "typeOptions": types.map { ["type": $0["type"] ?? "", "label": $0["label"] ?? ""] }]
         if let source {
             values["basedOnId"] = source.id

@@ -16,6 +16,12 @@
 // the same way, under a "Form logic" heading: an expression is a line of text, a condition is
 // `true`, `false` (sent as booleans) or an expression; /templates/check parses them with the
 // same parser as mi and names a bad one, with its position, beside its input.
+// Groups and repeats come the same way (data-groups: each kind with its menu label and its
+// fields — a label, a relevance, a repeat's count typed as a number or an expression): the
+// draft nests them as the template format does, a group's questions in its own `questions`.
+// Questions and groups are added inside a group, moved up and down within theirs, out of it
+// (after it) or into the group just above; removing a group (with its questions) asks first.
+// New ids are unique across questions and groups, and the check names any that is not.
 // Keys the editor does not edit (a question's picture, say) are kept as
 // they were loaded and sent back unchanged.
 //
@@ -38,6 +44,14 @@
   // its input, never by the type's name or the key's.
   const typeList = JSON.parse(editor.dataset.types || "[]");
   const templateFields = JSON.parse(editor.dataset.templateFields || "[]");
+  // The kinds of group (a group, a repeat), each its label and its fields, from the server.
+  const groupKinds = JSON.parse(editor.dataset.groups || "[]");
+  const groupNames = {};
+  const groupFields = {};
+  groupKinds.forEach((entry) => {
+    groupNames[entry.kind] = entry.label;
+    groupFields[entry.kind] = entry.fields || [];
+  });
   const typeNames = {};
   const typeFields = {};
   const logicFields = {};
@@ -52,7 +66,7 @@
   // The field of a structured editor (options, rows, columns, cells) the question's type has.
   const structured = (question, input) => fieldsOf(question).find((field) => field.input === input);
   const scalarInputs = ["flag", "number", "wholeNumber", "text", "longText", "date", "time", "dateTime", "choice",
-    "expression", "condition"];
+    "expression", "condition", "count"];
   const isScalar = (field) => scalarInputs.indexOf(field.input) >= 0;
   // The class of a key's input: `maxAnswers` → q-max-answers.
   const kebab = (name) => name.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
@@ -75,7 +89,9 @@
   let basedOn = editor.dataset.basedOn || "";
   // `settings` holds the template's own editable keys by logical name, `extra` the keys it does
   // not edit (by JSON name), sent back as they came.
-  const state = { id: "", title: "", questions: [], settings: {}, extra: {} };
+  // `items` are the template's questions and groups in order; a group (`isGroup`) holds its own
+  // `items`.
+  const state = { id: "", title: "", items: [], settings: {}, extra: {} };
   // The draft as last loaded or published: leaving the page with another one asks first.
   let saved = "";
   let nextKey = 1;
@@ -121,7 +137,7 @@
     if (field.input === "flag") { return value === true ? true : undefined; }
     const text = String(value === undefined || value === null ? "" : value);
     if (text.trim() === "") { return undefined; }
-    if (field.input === "number" || field.input === "wholeNumber") { return numberOrText(text); }
+    if (field.input === "number" || field.input === "wholeNumber" || field.input === "count") { return numberOrText(text); }
     if (field.input === "condition" && (text.trim() === "true" || text.trim() === "false")) { return text.trim() === "true"; }
     return field.input === "longText" ? text : text.trim();
   }
@@ -133,8 +149,47 @@
     return typeof json === "object" ? JSON.stringify(json) : String(json);
   }
 
+  // Calls `visit(item, list, index, parent)` for every question and group, in order (`parent`
+  // the group the item stands in, null at the top).
+  function walk(visit, list, parent) {
+    (list || state.items).forEach((item, index) => {
+      visit(item, list || state.items, index, parent || null);
+      if (item.isGroup) { walk(visit, item.items, item); }
+    });
+  }
+
+  // `prefix` and the smallest number no question or group has as its id: q3, repeat1.
+  function freshId(prefix) {
+    const taken = new Set();
+    walk((item) => taken.add(item.id));
+    let number = 1;
+    while (taken.has(prefix + number)) { number += 1; }
+    return prefix + number;
+  }
+
   function newQuestion(type) {
-    return shape({ key: newKey(), id: "q" + (state.questions.length + 1), text: "", help: "", type: type });
+    return shape({ key: newKey(), id: freshId("q"), text: "", help: "", type: type });
+  }
+
+  const groupFieldsOf = (group) => groupFields[group.kind] || [];
+
+  function shapeGroup(group) {
+    groupFieldsOf(group).forEach((field) => {
+      if (group.values[field.key] === undefined) { group.values[field.key] = emptyValue(field); }
+    });
+    return group;
+  }
+
+  // A new group or repeat, empty: the check asks for its first question.
+  function newGroup(kind) {
+    return shapeGroup({ key: newKey(), isGroup: true, kind: kind, id: freshId(kind), values: {}, items: [], extra: {} });
+  }
+
+  // The questions in `group`, its groups' included.
+  function questionCount(group) {
+    let count = 0;
+    walk((item) => { if (!item.isGroup) { count += 1; } }, group.items, group);
+    return count;
   }
 
   const cellKey = (row, column) => row.key + "|" + column.key;
@@ -156,38 +211,53 @@
       const value = scalarJSON(field, state.settings[field.key]);
       if (value !== undefined) { template[key(field.key)] = value; }
     });
-    template[key("questions")] = state.questions.map((question) => {
-      const json = Object.assign({}, question.extra,
-        { [key("id")]: question.id, [key("type")]: key(question.type), [key("text")]: question.text });
-      if (question.help.trim() !== "") { json[key("help")] = question.help; }
-      fieldsOf(question).forEach((field) => {
-        const name = key(field.key);
-        if (isScalar(field)) {
-          const value = scalarJSON(field, question.values[field.key]);
-          if (value !== undefined) { json[name] = value; }
-        } else if (field.input === "options") {
-          json[name] = question.options.map((choice) => {
-            const attributes = choice.attributes || {};
-            const plain = choice.name.trim() === "" || choice.name === choice.label;
-            if (plain && Object.keys(attributes).length === 0) { return choice.label; }
-            return Object.assign({}, attributes,
-              { [key("name")]: plain ? choice.label : choice.name.trim(), [key("label")]: choice.label });
-          });
-        } else if (field.input === "rows") {
-          json[name] = question.rows.map((row) => row.label.trim());
-        } else if (field.input === "columns") {
-          json[name] = question.columns.map((column) => column.label.trim());
-        } else if (field.input === "cells") {
-          const cells = [];
-          question.rows.forEach((row, r) => question.columns.forEach((column, c) => {
-            if (question.noCells.has(cellKey(row, column))) { cells.push([r, c]); }
-          }));
-          json[name] = cells;
-        }
-      });
-      return json;
-    });
+    template[key("questions")] = state.items.map(itemJSON);
     return template;
+  }
+
+  const itemJSON = (item) => (item.isGroup ? groupJSON(item) : questionJSON(item));
+
+  // A group as the template format nests it: its own keys, then its questions.
+  function groupJSON(group) {
+    const json = Object.assign({}, group.extra, { [key("id")]: group.id, [key("type")]: key(group.kind) });
+    groupFieldsOf(group).forEach((field) => {
+      const value = scalarJSON(field, group.values[field.key]);
+      if (value !== undefined) { json[key(field.key)] = value; }
+    });
+    json[key("questions")] = group.items.map(itemJSON);
+    return json;
+  }
+
+  function questionJSON(question) {
+    const json = Object.assign({}, question.extra,
+      { [key("id")]: question.id, [key("type")]: key(question.type), [key("text")]: question.text });
+    if (question.help.trim() !== "") { json[key("help")] = question.help; }
+    fieldsOf(question).forEach((field) => {
+      const name = key(field.key);
+      if (isScalar(field)) {
+        const value = scalarJSON(field, question.values[field.key]);
+        if (value !== undefined) { json[name] = value; }
+      } else if (field.input === "options") {
+        json[name] = question.options.map((choice) => {
+          const attributes = choice.attributes || {};
+          const plain = choice.name.trim() === "" || choice.name === choice.label;
+          if (plain && Object.keys(attributes).length === 0) { return choice.label; }
+          return Object.assign({}, attributes,
+            { [key("name")]: plain ? choice.label : choice.name.trim(), [key("label")]: choice.label });
+        });
+      } else if (field.input === "rows") {
+        json[name] = question.rows.map((row) => row.label.trim());
+      } else if (field.input === "columns") {
+        json[name] = question.columns.map((column) => column.label.trim());
+      } else if (field.input === "cells") {
+        const cells = [];
+        question.rows.forEach((row, r) => question.columns.forEach((column, c) => {
+          if (question.noCells.has(cellKey(row, column))) { cells.push([r, c]); }
+        }));
+        json[name] = cells;
+      }
+    });
+    return json;
   }
 
   const snapshot = () => JSON.stringify(draft());
@@ -204,7 +274,23 @@
     templateFields.forEach((field) => { state.settings[field.key] = scalarValue(field, json[key(field.key)]); });
     const handled = [key("id"), key("title"), key("version"), key("questions")].concat(templateFields.map((field) => key(field.key)));
     Object.keys(json).forEach((name) => { if (handled.indexOf(name) < 0) { state.extra[name] = json[name]; } });
-    state.questions = (json[key("questions")] || []).map((item) => {
+    const kinds = {};
+    Object.keys(groupNames).forEach((kind) => { kinds[key(kind)] = kind; });
+    const read = (list) => (Array.isArray(list) ? list : []).map((item) => {
+      if (item !== null && typeof item === "object" && kinds[item[key("type")]]) {
+        const group = { key: newKey(), isGroup: true, kind: kinds[item[key("type")]], id: item[key("id")] || "", values: {}, extra: {} };
+        const own = [key("id"), key("type"), key("questions")];
+        groupFieldsOf(group).forEach((field) => {
+          own.push(key(field.key));
+          group.values[field.key] = scalarValue(field, item[key(field.key)]);
+        });
+        Object.keys(item).forEach((name) => { if (own.indexOf(name) < 0) { group.extra[name] = item[name]; } });
+        group.items = read(item[key("questions")]);
+        return shapeGroup(group);
+      }
+      return readQuestion(item || {});
+    });
+    const readQuestion = (item) => {
       const type = types[item[key("type")]] || plainType;
       const question = { key: newKey(), type: type, values: {}, extra: {} };
       question.id = item[key("id")] || "";
@@ -235,7 +321,8 @@
       }
       Object.keys(item).forEach((name) => { if (own.indexOf(name) < 0) { question.extra[name] = item[name]; } });
       return shape(question);
-    });
+    };
+    state.items = read(json[key("questions")]);
   }
 
   // MARK: - Drawing
@@ -414,8 +501,8 @@
       node = input(className, kinds[setting.input] || "text");
       if (setting.input === "number") { node.step = "any"; }
       if (setting.input === "wholeNumber") { node.step = "1"; }
-      if (["date", "time", "dateTime", "expression", "condition"].indexOf(setting.input) >= 0) { node.spellcheck = false; }
-      if (setting.input === "expression" || setting.input === "condition") { node.classList.add("q-expression"); }
+      if (["date", "time", "dateTime", "expression", "condition", "count"].indexOf(setting.input) >= 0) { node.spellcheck = false; }
+      if (["expression", "condition", "count"].indexOf(setting.input) >= 0) { node.classList.add("q-expression"); }
     }
     if (setting.placeholder && node.type !== "checkbox") { node.placeholder = setting.placeholder; }
     node.dataset.key = setting.key;
@@ -488,16 +575,42 @@
     });
   }
 
-  function drawQuestion(question, index) {
+  // Where an item stands: its list, its position there, and the group around it (with where
+  // that group stands), so it can move within its list, out of its group or into the one above.
+  function moveButtons(head, prefix, noun, item, where) {
+    head.appendChild(button("secondary " + prefix + "-up", "↑", "Move this " + noun + " up", () => move(where, -1)));
+    head.appendChild(button("secondary " + prefix + "-down", "↓", "Move this " + noun + " down", () => move(where, 1)));
+    if (where.parent) {
+      head.appendChild(button("secondary " + prefix + "-out", "⇱ Out", "Move this " + noun + " out of " + where.parent.group.id
+        + " (after it)", () => {
+        where.list.splice(where.index, 1);
+        where.parent.list.splice(where.parent.index + 1, 0, item);
+        draw();
+        changed();
+      }));
+    }
+    const above = where.list[where.index - 1];
+    if (above && above.isGroup) {
+      head.appendChild(button("secondary " + prefix + "-into", "⇲ Into " + above.id, "Move this " + noun + " to the end of "
+        + above.id, () => {
+        where.list.splice(where.index, 1);
+        above.items.push(item);
+        draw();
+        changed();
+      }));
+    }
+  }
+
+  function drawQuestion(question, where, number) {
     const box = element("div", "q-editor");
     box.dataset.type = question.type;
     box.dataset.key = question.key;
+    box.dataset.item = question.key;
     const head = element("div", "q-head");
-    head.appendChild(element("span", "q-type", (index + 1) + ". " + typeNames[question.type]));
-    head.appendChild(button("secondary q-up", "↑", "Move this question up", () => move(index, -1)));
-    head.appendChild(button("secondary q-down", "↓", "Move this question down", () => move(index, 1)));
+    head.appendChild(element("span", "q-type", number + ". " + typeNames[question.type]));
+    moveButtons(head, "q", "question", question, where);
     head.appendChild(button("secondary q-remove", "Remove", "Remove this question", () => {
-      state.questions.splice(index, 1);
+      where.list.splice(where.index, 1);
       draw();
       changed();
     }));
@@ -539,14 +652,108 @@
     return box;
   }
 
+  // A menu of question types, and a button per kind of question and group, that add to `list`.
+  function addBar(bar, listOf, typeMenu, addButton, groupButtonId) {
+    addButton.addEventListener("click", () => {
+      listOf().push(newQuestion(typeMenu.value));
+      draw();
+      changed();
+    });
+    groupKinds.forEach((entry) => {
+      const adder = button("secondary add-" + kebab(entry.kind), "Add " + entry.label.toLowerCase(),
+        "Add a " + entry.label.toLowerCase() + " here", () => {
+          const group = newGroup(entry.kind);
+          listOf().push(group);
+          draw();
+          changed();
+          const box = questionsBox.querySelector("[data-item='" + group.key + "'] input.g-id");
+          if (box) { box.focus(); }
+        });
+      if (groupButtonId) { adder.id = groupButtonId(entry.kind); }
+      bar.appendChild(adder);
+    });
+  }
+
+  function typeMenu(className) {
+    const menu = element("select", className);
+    Object.keys(typeNames).forEach((type) => {
+      const option = element("option", "", typeNames[type]);
+      option.value = type;
+      menu.appendChild(option);
+    });
+    return menu;
+  }
+
+  // A group or a repeat: its head (kind, moves, remove after a confirmation), its fields from
+  // the server, its questions and groups, and what adds to them.
+  function drawGroup(group, where, counter) {
+    const box = element("div", "g-editor");
+    box.dataset.kind = group.kind;
+    box.dataset.item = group.key;
+    const noun = (groupNames[group.kind] || group.kind).toLowerCase();
+    const head = element("div", "q-head g-head");
+    head.appendChild(element("span", "g-type", groupNames[group.kind] || group.kind));
+    moveButtons(head, "g", noun, group, where);
+    const confirm = element("div", "g-confirm hidden");
+    confirm.setAttribute("role", "alertdialog");
+    head.appendChild(button("secondary g-remove", "Remove", "Remove this " + noun + " and its questions", () => {
+      const count = questionCount(group);
+      confirm.querySelector("p").textContent = "Remove the " + noun + " " + (group.id || "without an id") + " and its "
+        + count + " question" + (count === 1 ? "" : "s") + "?";
+      confirm.classList.remove("hidden");
+      confirm.querySelector("button.g-remove-yes").focus();
+    }));
+    box.appendChild(head);
+    confirm.appendChild(element("p", "g-confirm-text"));
+    confirm.appendChild(button("g-remove-yes", "Remove", "", () => {
+      where.list.splice(where.index, 1);
+      draw();
+      changed();
+    }));
+    confirm.appendChild(button("secondary g-remove-no", "Cancel", "", () => confirm.classList.add("hidden")));
+    box.appendChild(confirm);
+
+    const fields = element("div", "g-fields");
+    field(fields, "Id", input("g-id"), group, "id");
+    groupFieldsOf(group).forEach((setting) => scalarField(fields, setting, group.values, "g-" + kebab(setting.key)));
+    box.appendChild(fields);
+
+    const inner = element("div", "g-items");
+    drawItems(group.items, inner, { group: group, list: where.list, index: where.index }, counter);
+    box.appendChild(inner);
+
+    const bar = element("div", "g-add");
+    const menu = typeMenu("g-new-type");
+    menu.setAttribute("aria-label", "Type of the new question in " + (group.id || "this " + noun));
+    bar.appendChild(menu);
+    const add = button("g-add-question", "Add question", "Add a question to this " + noun, () => {});
+    bar.appendChild(add);
+    addBar(bar, () => group.items, menu, add, null);
+    box.appendChild(bar);
+    return box;
+  }
+
+  // Draws `list` into `container`; questions are numbered in the order they are asked.
+  function drawItems(list, container, parent, counter) {
+    list.forEach((item, index) => {
+      const where = { list: list, index: index, parent: parent };
+      if (item.isGroup) {
+        container.appendChild(drawGroup(item, where, counter));
+      } else {
+        counter.number += 1;
+        container.appendChild(drawQuestion(item, where, counter.number));
+      }
+    });
+  }
+
   function draw() {
     questionsBox.textContent = "";
-    state.questions.forEach((question, index) => questionsBox.appendChild(drawQuestion(question, index)));
+    drawItems(state.items, questionsBox, null, { number: 0 });
     markFields(lastProblems);
   }
 
-  function move(index, step) {
-    if (shift(state.questions, index, step)) {
+  function move(where, step) {
+    if (shift(where.list, where.index, step)) {
       draw();
       changed();
     }
@@ -556,9 +763,21 @@
 
   let lastProblems = [];
 
+  // The group a problem names by its id, if it is one.
+  function namedGroup(problem) {
+    let found = null;
+    walk((item) => { if (!found && item.isGroup && item.id === problem.question) { found = item; } });
+    return found;
+  }
+
   function describe(problem) {
     const parts = [];
-    if (problem.question) { parts.push("question " + problem.question); }
+    const group = problem.question ? namedGroup(problem) : null;
+    if (group) {
+      parts.push((groupNames[group.kind] || group.kind).toLowerCase() + " " + problem.question);
+    } else if (problem.question) {
+      parts.push("question " + problem.question);
+    }
     if (problem.field) { parts.push("field \"" + problem.field + "\""); }
     return (parts.length ? parts.join(", ") + ": " : "") + problem.message;
   }
@@ -571,8 +790,9 @@
     return link;
   }
 
-  // The input a problem is about: the template's id or title, or a field of the question it
-  // names (by id, or `#n` for the n-th); null when it is about the whole template.
+  // The input a problem is about: the template's id or title, or a field of the question or
+  // group it names (by id, or `#n` for the n-th of its list without an id); null when it is
+  // about the whole template.
   function targets(problem) {
     const name = logicalName[problem.field] || problem.field;
     if (!problem.question) {
@@ -581,20 +801,31 @@
       if (name === "questions") { return [document.getElementById("add-question")]; }
       return name ? Array.from(settingsBox.children).filter((node) => node.dataset.key === name) : [];
     }
-    const boxes = Array.from(questionsBox.querySelectorAll("div.q-editor"));
-    let chosen;
+    let chosen = [];
     const position = /^#(\d+)$/.exec(problem.question);
     if (position) {
-      chosen = boxes.slice(Number(position[1]) - 1, Number(position[1]));
+      walk((item, list, index) => { if (index === Number(position[1]) - 1 && item.id === "") { chosen.push(item); } });
     } else {
-      chosen = boxes.filter((box, index) => state.questions[index] && state.questions[index].id === problem.question);
-      // A duplicate id: its message names the position of the repeat.
-      const repeat = /\(question (\d+)\)/.exec(problem.message);
-      if (repeat && boxes[Number(repeat[1]) - 1]) { chosen = [boxes[Number(repeat[1]) - 1]]; }
+      walk((item) => { if (item.id === problem.question) { chosen.push(item); } });
+      // A duplicate id: its message names the position of the repeat, and the group it stands in.
+      const repeat = /\(question (\d+)(?: of \S+ (\S+))?\)/.exec(problem.message);
+      if (repeat) {
+        let list = state.items;
+        if (repeat[2]) { walk((item) => { if (item.isGroup && item.id === repeat[2]) { list = item.items; } }); }
+        const item = list[Number(repeat[1]) - 1];
+        if (item) { chosen = [item]; }
+      }
     }
-    // The question's own fields by their class, a setting by its data-key; else the whole box.
-    const selectors = { id: "input.q-id", text: "input.q-text", help: "textarea.q-help", type: "select.q-type-choice" };
-    return chosen.map((box) => {
+    return chosen.map((item) => questionsBox.querySelector("[data-item='" + item.key + "']")).filter((box) => box).map((box) => {
+      if (box.classList.contains("g-editor")) {
+        const fieldsBox = box.querySelector(":scope > div.g-fields");
+        if (name === "id") { return fieldsBox.querySelector("input.g-id"); }
+        if (name === "questions") { return box.querySelector(":scope > div.g-add"); }
+        const setting = name ? Array.from(fieldsBox.children).find((node) => node.dataset.key === name) : null;
+        return setting || fieldsBox;
+      }
+      // The question's own fields by their class, a setting by its data-key; else the whole box.
+      const selectors = { id: "input.q-id", text: "input.q-text", help: "textarea.q-help", type: "select.q-type-choice" };
       const fieldsBox = box.querySelector("div.q-fields");
       const setting = fieldsBox && name
         ? Array.from(fieldsBox.children).find((node) => node.dataset.key === name) : null;
@@ -755,11 +986,8 @@
 
   idInput.addEventListener("input", () => { state.id = idInput.value; changed(); });
   titleInput.addEventListener("input", () => { state.title = titleInput.value; changed(); });
-  document.getElementById("add-question").addEventListener("click", () => {
-    state.questions.push(newQuestion(document.getElementById("new-question-type").value));
-    draw();
-    changed();
-  });
+  addBar(document.getElementById("add-groups"), () => state.items, document.getElementById("new-question-type"),
+    document.getElementById("add-question"), (kind) => "add-" + kebab(kind));
   publishButton.addEventListener("click", askToPublish);
   document.getElementById("publish-confirm-yes").addEventListener("click", publish);
   document.getElementById("publish-cancel").addEventListener("click", () => {
