@@ -2,7 +2,7 @@ import Foundation
 import MIKit
 
 /// Groups and repeats (`FormLogic.layout`): a group under its label, a repeat of simple questions
-/// as one table (`FormLogic.table`: a row per instance, a column per question), any other repeat
+/// as one table (`FormLogic.repeatTable`: a row per instance, a column per question), any other repeat
 /// as a section per instance ("Pump 2") with its questions, their media and its nested repeats,
 /// each level set in a little. What is not relevant is printed and marked "not relevant". A flat
 /// form is only questions, drawn exactly as before.
@@ -29,7 +29,7 @@ extension ReportComposer {
     private func repeatBlock(_ group: QuestionGroup, parent: [InstanceStep], instances: [RepeatInstance], logic: FormLogic) {
         let relevant = logic.isRelevant(group: group, at: parent, in: form)
         let title = "\(group.label) (\(instances.count))"
-        if !instances.isEmpty, let table = logic.table(of: group, instances: instances, in: form) {
+        if !instances.isEmpty, let table = logic.repeatTable(of: group, instances: instances, in: form) {
             keepTogether {
                 groupHeading(title, relevant: relevant, style: .heading)
                 repeatTable(table)
@@ -61,10 +61,10 @@ extension ReportComposer {
 
     /// The repeat's instances as rows of a table (`table(rows:…)`), the cells of what is not
     /// relevant or not answered in grey words.
-    private func repeatTable(_ table: RepeatTable) {
+    private func repeatTable(_ repeated: RepeatTable) {
         var muted = Set<Cell>()
         var values: [[String?]] = []
-        for (row, instance) in table.rows.enumerated() {
+        for (row, instance) in repeated.rows.enumerated() {
             values.append(instance.cells.enumerated().map { column, cell -> String? in
                 var text: String
                 switch cell.state {
@@ -81,8 +81,8 @@ extension ReportComposer {
                 return text
             })
         }
-        let rows = table.rows.map { $0.isRelevant ? $0.label : "\($0.label) (\(Self.notRelevant))" }
-        self.table(rows: rows, columns: table.columns.map(\.text), noCells: [], values: values, muted: muted)
+        let rows = repeated.rows.map { $0.isRelevant ? $0.label : "\($0.label) (\(Self.notRelevant))" }
+        table(rows: rows, columns: repeated.columns.map(\.text), noCells: [], values: values, muted: muted)
     }
 
     /// `body` set in by `nesting`.

@@ -11,16 +11,18 @@ final class QuestionTypeTests: XCTestCase {
                                                                        "barcode", "photo", "audio", "video", "calculate"])
         // Config.plist's key list (and its "known:" message) keeps the order it always had.
         XCTAssertEqual(TemplateKeys.Key.allCases.map(\.rawValue), [
-            "id", "title", "version", "questions", "scoring", "oncePerUser", "consent", "captureLocation",
+            "id", "title", "version", "questions", "scoring", "oncePerUser", "consent", "captureLocation", "defaultLanguage",
             "type", "text", "help", "image", "options", "maxAnswers", "integer", "min", "max", "rows", "columns", "noCells",
             "start", "end", "step",
             "minAccuracy",
             "maxFiles",
             "relevant", "constraint", "constraintMessage", "required", "requiredMessage", "calculation", "default", "readOnly",
             "choiceFilter",
+            "repeatCount",
             "name", "label",
             "multipleChoice", "trueFalse", "shortAnswer", "numeric", "table", "date", "time", "dateTime", "range", "note", "geopoint",
             "barcode", "photo", "audio", "video", "calculate",
+            "group", "repeat",
         ])
         XCTAssertEqual(TemplateKeys.Key(rawValue: "maxAnswers")?.defaultName, "Max-answers")
         XCTAssertNil(TemplateKeys.Key(rawValue: "maxanswers"))
@@ -51,7 +53,7 @@ final class QuestionTypeTests: XCTestCase {
         }
         let unknown = json.replacingOccurrences(of: #""type": "number""#, with: #""type": "numeric""#)
         XCTAssertThrowsError(try coding.decode(Data(unknown.utf8), source: "t.json")) { error in
-            XCTAssertTrue(error.localizedDescription.contains(#"unknown question type "numeric" (known: "multipleChoice", "trueFalse", "shortAnswer", "number", "table", "date", "time", "dateTime", "range", "note", "geopoint", "barcode", "photo", "audio", "video", "calculate")"#),
+            XCTAssertTrue(error.localizedDescription.contains(#"unknown question type "numeric" (known: "multipleChoice", "trueFalse", "shortAnswer", "number", "table", "date", "time", "dateTime", "range", "note", "geopoint", "barcode", "photo", "audio", "video", "calculate", "group", "repeat")"#),
                           error.localizedDescription)
         }
     }

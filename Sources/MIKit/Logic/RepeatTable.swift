@@ -70,7 +70,7 @@ extension QuestionGroup {
 extension FormLogic {
     /// The repeat `group` with its `instances` (from `layout(of:)`) as a table, or nil when it is
     /// to be drawn as sections (see `RepeatTable`).
-    public func table(of group: QuestionGroup, instances: [RepeatInstance], in form: Form, now: Date = Date()) -> RepeatTable? {
+    public func repeatTable(of group: QuestionGroup, instances: [RepeatInstance], in form: Form, now: Date = Date()) -> RepeatTable? {
         guard group.isRepeat, let items = template.items(of: group.id) else { return nil }
         var columns: [Question] = []
         for item in items {

@@ -197,9 +197,9 @@ struct SubmissionPageController {
             case .repeat(let group, let parent, let instances):
                 let path = AnswerPath.countKey(group.id, in: parent)
                 let relevant = logic.isRelevant(group: group, at: parent, in: form)
-                if let table = logic.table(of: group, instances: instances, in: form), !instances.isEmpty {
+                if let table = logic.repeatTable(of: group, instances: instances, in: form), !instances.isEmpty {
                     values["isTable"] = true
-                    values["table"] = Self.table(table, path: path, relevant: relevant)
+                    values["table"] = Self.tableValues(table, path: path, relevant: relevant)
                 } else {
                     values["isSections"] = true
                     values["sections"] = [
@@ -223,7 +223,7 @@ struct SubmissionPageController {
     static func instancePath(_ steps: [InstanceStep]) -> String { String(AnswerPath.prefix(steps).dropLast()) }
 
     /// A repeat of simple questions as one table: a row per instance, a column per question.
-    static func table(_ table: RepeatTable, path: String, relevant: Bool) -> [String: Any] {
+    static func tableValues(_ table: RepeatTable, path: String, relevant: Bool) -> [String: Any] {
         [
             "label": table.group.label, "repeatID": table.group.id, "path": path, "notRelevant": !relevant,
             "count": table.rows.count,
