@@ -395,7 +395,8 @@ final class BackupTests: XCTestCase {
         let manifestText = String(decoding: good[manifest.offset..<(manifest.offset + manifest.size)], as: UTF8.self)
         let realHash = try XCTUnwrap(manifestText.components(separatedBy: "\"path\":\"\(photo)\",\"sha256\":\"").dropFirst().first?.prefix(64))
         let fakeHash = String(realHash.map { $0 == "0" ? "1" : "0" })
-        let lyingText = manifestText.replacingOccurrences(of: String(realHash), with: fakeHash)
+        let lyingText = manifestText.replacingOccurrences(of: "\"path\":\"\(photo)\",\"sha256\":\"\(realHash)",
+                                                          with: "\"path\":\"\(photo)\",\"sha256\":\"\(fakeHash)")
         XCTAssertNotEqual(lyingText, manifestText)
         lying.replaceSubrange(manifest.offset..<(manifest.offset + manifest.size), with: Data(lyingText.utf8))
 

@@ -20,11 +20,13 @@ public struct BackupCommand: AsyncParsableCommand {
             The signing key is in it only with --include-secrets; the LDAP and database password \
             files never are. Progress on a terminal; a summary on stderr at the end. \
             --verify reads an archive through and checks every file against its manifest and \
-            the receipts, restoring nothing. See docs/backups.md.
+            the receipts, restoring nothing. --config PATH names the Config.plist (found as for \
+            `mi` without it). See docs/backups.md.
             """)
 
-    @Option(help: ArgumentHelp("The Config.plist to use.", valueName: "path"))
-    var config: String?
+    /// `--config PATH`, mi-server's own option (before or after the subcommand's name).
+    @ParentCommand var server: ServerCommand
+    var config: String? { server.config }
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the archive; - for stdout.", valueName: "file"))
     var output: String?
@@ -137,11 +139,13 @@ public struct RestoreCommand: AsyncParsableCommand {
             no submissions; the archive may come from either engine. Every file is checked \
             against the manifest and the receipts before anything is made live; a damaged, \
             truncated or inconsistent archive is refused naming the first bad file, and the \
-            targets are left as they were. Run it with the servers stopped. See docs/backups.md.
+            targets are left as they were. Run it with the servers stopped. --config PATH names \
+            the Config.plist (found as for `mi` without it). See docs/backups.md.
             """)
 
-    @Option(help: ArgumentHelp("The Config.plist to use.", valueName: "path"))
-    var config: String?
+    /// `--config PATH`, mi-server's own option (before or after the subcommand's name).
+    @ParentCommand var server: ServerCommand
+    var config: String? { server.config }
 
     @Option(help: ArgumentHelp("The archive to restore; - for stdin.", valueName: "file"))
     var from: String
