@@ -68,7 +68,7 @@ let package = Package(
         // mi-server's application: routes, controllers, tokens, HTTPS (swift-nio-ssl), the SQLite and PostgreSQL repositories, and the
         // office web app (mustache views, CSS and JS embedded in the binary: one file to deploy).
         .target(name: "MIServer", dependencies: [
-            "MIKit", "MIDirectory",
+            "MIKit", "MIDirectory", "CMISystem",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTLS", package: "hummingbird"),

@@ -83,3 +83,7 @@ int mi_catch_interrupts(void) {
 }
 
 int mi_was_interrupted(void) { return interrupted != 0; }
+
+int mi_syncfs(int fd) {
+    return syncfs(fd);
+}

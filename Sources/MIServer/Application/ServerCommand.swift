@@ -18,7 +18,8 @@ public struct ServerCommand: AsyncParsableCommand {
             Config.plist, which is found as for `mi`: --config, then $MI_CONFIG, ./Config.plist, \
             ~/.config/mi/Config.plist, /etc/mi/Config.plist. Set LOG_LEVEL (trace, debug, info, \
             notice, warning, error) to change how much is logged.
-            """)
+            """,
+        subcommands: [BackupCommand.self, RestoreCommand.self])
 
     @Option(help: ArgumentHelp("The Config.plist to use.", valueName: "path"))
     var config: String?
@@ -32,6 +33,8 @@ public struct ServerCommand: AsyncParsableCommand {
             var command = try parseAsRoot()
             if let server = command as? ServerCommand {
                 try await server.run()
+            } else if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
             } else {
                 try command.run()
             }
@@ -40,12 +43,31 @@ public struct ServerCommand: AsyncParsableCommand {
         }
     }
 
-    public func run() async throws {
+    /// Logs to stderr at LOG_LEVEL (`defaultLevel` when unset).
+    static func bootstrapLogging(defaultLevel: Logger.Level = .info) {
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0.lowercased()) } ?? .info
+            handler.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0.lowercased()) } ?? defaultLevel
             return handler
         }
+    }
+
+    /// Config.plist found as `mi` finds it (`--config` first), its warnings logged.
+    static func loadConfiguration(_ path: String?, logger: Logger) throws -> Configuration {
+        do {
+            let url = try ConfigurationLoader.locate(explicitPath: path,
+                                                     environment: ProcessInfo.processInfo.environment,
+                                                     currentDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+            let report = ConfigurationLoader.check(url)
+            for warning in report.warnings { logger.warning("Config.plist: \(warning)") }
+            return try report.requireConfiguration()
+        } catch {
+            throw fail(error, message: describe(error))
+        }
+    }
+
+    public func run() async throws {
+        Self.bootstrapLogging()
         let logger = Logger(label: "mi-server")
 
         let configuration: Configuration
@@ -92,7 +114,7 @@ public struct ServerCommand: AsyncParsableCommand {
     }
 
     /// Writes `mi-server: message` on stderr and returns the exit status to end with.
-    private static func fail(_ error: any Error, message: String) -> ExitCode {
+    static func fail(_ error: any Error, message: String) -> ExitCode {
         FileHandle.standardError.write(Data("mi-server: \(message)\n".utf8))
         return ExitCode((error as? any ClassifiedError)?.failureClass.exitCode ?? EXIT_FAILURE)
     }

@@ -516,6 +516,58 @@ public final class PostgresSubmissionRepository: SubmissionRepository {
         var query: PostgresQuery { PostgresQuery(unsafeSQL: text, binds: binds) }
     }
 
+    public func snapshotReceipts(scratch: URL) async throws -> [Receipt] {
+        let logger = self.logger
+        return try await client.withConnection { connection in
+            // The isolation pg_dump uses: every query below sees the database at one instant,
+            // and nothing another server does waits for it.
+            try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
+            do {
+                var parts: [String: [Receipt.Part]] = [:]
+                for try await (id, name, filename, size, sha256) in try await connection.query("""
+                    SELECT submission_id, name, filename, size, sha256 FROM part ORDER BY submission_id, position
+                    """, logger: logger).decode((String, String, String, Int64, String).self) {
+                    parts[id, default: []].append(Receipt.Part(name: name, filename: filename, size: size, sha256: sha256))
+                }
+                var receipts: [Receipt] = []
+                for try await (id, user, formName, uploadedBy, received, scores) in try await connection.query("""
+                    SELECT id, technician, form_name, uploaded_by, received_at, scores FROM submission ORDER BY seq
+                    """, logger: logger).decode((String, String, String, String, Int64, String?).self) {
+                    receipts.append(Receipt(id: id, user: user, formName: formName, uploadedBy: uploadedBy,
+                                            receivedAt: Date(timeIntervalSince1970: TimeInterval(received)), parts: parts[id] ?? [],
+                                            scores: StoredScores.decode(scores)))
+                }
+                try await connection.query("COMMIT", logger: logger)
+                return receipts
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
+            }
+        }
+    }
+
+    public func restore(_ receipts: [Receipt], form: @escaping @Sendable (Receipt) throws -> Form) async throws {
+        let logger = self.logger
+        try await transaction { connection in
+            try await connection.query("LOCK TABLE submission IN EXCLUSIVE MODE", logger: logger)
+            let rows = try await connection.query("SELECT COUNT(*) FROM submission", logger: logger)
+            var count = 0
+            for try await value in rows.decode(Int.self) { count = value }
+            guard count == 0 else { throw BackupError.targetNotEmpty("the PostgreSQL database: it holds submissions") }
+            for receipt in receipts {
+                let form = try form(receipt)
+                try await Self.insert(connection, receipt, logger: logger)
+                try await Self.summarize(connection, id: receipt.id, form: form, logger: logger)
+                if let once = Self.oncePerUserKey(form) {
+                    try await connection.query("""
+                        INSERT INTO once_per_user (template_id, technician, submission_id)
+                        VALUES (\(once.templateID), \(once.user), \(receipt.id))
+                        """, logger: logger)
+                }
+            }
+        }
+    }
+
     public func discardUnrecorded(id: String, remove: @escaping @Sendable () -> Void) async throws -> Bool {
         let logger = self.logger
         return try await transaction { connection in

@@ -439,6 +439,47 @@ public final class SQLiteSubmissionRepository: SubmissionRepository {
         }
     }
 
+    public func snapshotReceipts(scratch: URL) async throws -> [Receipt] {
+        let pool = self.pool
+        return try await Blocking.run {
+            let copy = try DatabaseQueue(path: scratch.path)
+            // One step: the source's read lock is held for the copy's moment only, and writers
+            // (WAL mode) are never blocked by it.
+            try pool.backup(to: copy)
+            return try copy.read { db in
+                var parts: [String: [Receipt.Part]] = [:]
+                for part in try Row.fetchAll(db, sql: "SELECT * FROM part ORDER BY submissionID, position") {
+                    parts[part["submissionID"], default: []].append(
+                        Receipt.Part(name: part["name"], filename: part["filename"], size: part["size"], sha256: part["sha256"]))
+                }
+                return try Row.fetchAll(db, sql: "SELECT * FROM submission ORDER BY seq").map { row in
+                    let id: String = row["id"]
+                    let seconds: Int64 = row["receivedAt"]
+                    return Receipt(id: id, user: row["user"], formName: row["formName"], uploadedBy: row["uploadedBy"],
+                                   receivedAt: Date(timeIntervalSince1970: TimeInterval(seconds)), parts: parts[id] ?? [],
+                                   scores: StoredScores.decode(row["scores"]))
+                }
+            }
+        }
+    }
+
+    public func restore(_ receipts: [Receipt], form: @escaping @Sendable (Receipt) throws -> Form) async throws {
+        try await pool.write { db in
+            guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM submission") == 0 else {
+                throw BackupError.targetNotEmpty("the SQLite database: it holds submissions")
+            }
+            for receipt in receipts {
+                let form = try form(receipt)
+                try Self.insert(db, receipt)
+                try Self.summarize(db, id: receipt.id, form: form)
+                if let once = Self.oncePerUserKey(form) {
+                    try db.execute(sql: "INSERT INTO once_per_user (template_id, user, submission_id) VALUES (?, ?, ?)",
+                                   arguments: [once.templateID, once.user, receipt.id])
+                }
+            }
+        }
+    }
+
     public func discardUnrecorded(id: String, remove: @escaping @Sendable () -> Void) async throws -> Bool {
         try await pool.write { db in
             guard try Self.fetch(db, id: id) == nil else { return false }

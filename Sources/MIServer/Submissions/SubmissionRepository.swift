@@ -51,6 +51,15 @@ public protocol SubmissionRepository: Sendable {
     /// database, so a folder another server placed and is committing right now is kept.
     /// Returns whether `remove` ran.
     func discardUnrecorded(id: String, remove: @escaping @Sendable () -> Void) async throws -> Bool
+    /// Every committed submission's receipt, in the order stored, read at one instant (what
+    /// `mi-server backup` archives): on SQLite from a copy made with the online backup API at
+    /// `scratch`, on PostgreSQL in one REPEATABLE READ snapshot.
+    func snapshotReceipts(scratch: URL) async throws -> [Receipt]
+    /// Records restored submissions whose files are already in place, in the given order, in
+    /// one transaction with their summaries, search text and once-per-user claims computed from
+    /// `form(receipt)` as `record` computes them; refused (`BackupError.targetNotEmpty`) when
+    /// any submission is stored already.
+    func restore(_ receipts: [Receipt], form: @escaping @Sendable (Receipt) throws -> Form) async throws
 }
 
 /// The dashboard's figures over a period.

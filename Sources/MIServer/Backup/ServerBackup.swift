@@ -1,0 +1,207 @@
+import Crypto
+import Foundation
+import Logging
+import MIKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a backup or a restore did, for its summary line.
+public struct BackupSummary: Sendable, Equatable {
+    public var submissions: Int
+    public var files: Int
+    public var bytes: Int64
+    public var seconds: Double
+
+    var line: String {
+        let megabytes = Double(bytes) / 1_000_000
+        return "\(submissions) submissions, \(files) files, \(String(format: "%.1f", megabytes)) MB in \(String(format: "%.1f", seconds)) s"
+    }
+}
+
+/// Progress on stderr while it is a terminal: one line rewritten at most five times a second.
+final class BackupProgress: @unchecked Sendable {
+    private let verb: String
+    private let enabled: Bool
+    private var last = Date.distantPast
+
+    init(verb: String) {
+        self.verb = verb
+        enabled = isatty(STDERR_FILENO) == 1
+    }
+
+    func update(submissions: Int, of total: Int?, bytes: Int64, force: Bool = false) {
+        guard enabled else { return }
+        let now = Date()
+        guard force || now.timeIntervalSince(last) >= 0.2 else { return }
+        last = now
+        let count = total.map { "\(submissions) of \($0)" } ?? "\(submissions)"
+        let text = "\r\(verb): \(count) submissions, \(String(format: "%.1f", Double(bytes) / 1_000_000)) MB\u{1B}[K"
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    func finish() {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+}
+
+/// `mi-server backup`: one consistent archive of a running server's submissions, templates and
+/// (asked for) secrets, written as a tar stream.
+///
+/// Consistency: the receipts are read at one instant — through SQLite's online backup API into
+/// a scratch copy, or in one REPEATABLE READ snapshot on PostgreSQL — and the archive holds the
+/// files of exactly those submissions. A submission's folder is placed before its row is
+/// committed and never changes after, so every listed file is there and whole; a submission
+/// committed after the instant is not listed, so none of its files are taken. Uploads are never
+/// waited for: SQLite's backup holds a read lock for the moment the copy takes (readers do not
+/// block writers in WAL mode), and PostgreSQL's snapshot blocks nothing.
+struct ServerBackup {
+    let configuration: Configuration
+    let includeSecrets: Bool
+    let logger: Logger
+
+    func write(to output: ArchiveOutput) async throws -> BackupSummary {
+        let started = Date()
+        let layout = DataLayout(root: configuration.server.dataDirectory)
+        guard FileManager.default.fileExists(atPath: layout.submissions.path) else {
+            throw BackupError.io(operation: "read", path: layout.submissions.path,
+                                 reason: "no such folder — check Server.DataDirectory (is this the server's Config.plist?)")
+        }
+        let repository = try await openRepository(configuration.server, layout: layout, logger: logger)
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("mi-backup-\(UUID().uuidString).sqlite")
+        defer {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: scratch.path + suffix) }
+        }
+        let receipts = try await repository.snapshotReceipts(scratch: scratch)
+
+        let templates = try Self.templateFiles(configuration.server.templatesDirectory)
+        let engine = configuration.server.database == .sqlite ? "sqlite" : "postgres"
+        let modified = Int64(started.timeIntervalSince1970)
+        let progress = BackupProgress(verb: "backup")
+        return try await Blocking.run { [self] in
+            var writer = EntryWriter(output: output, modified: modified)
+            let format = BackupArchive.Format(format: BackupArchive.formatName, version: BackupArchive.version,
+                                              createdAt: Date(timeIntervalSince1970: TimeInterval(modified)), engine: engine,
+                                              submissions: receipts.count, templateFiles: templates.count, secrets: includeSecrets)
+            try writer.add(BackupArchive.formatPath, data: try BackupArchive.encoder.encode(format))
+            var lines = Data()
+            let encoder = BackupArchive.encoder
+            for receipt in receipts {
+                lines.append(try encoder.encode(receipt))
+                lines.append(0x0A)
+            }
+            try writer.add(BackupArchive.submissionsPath, data: lines)
+            for (relative, url) in templates {
+                try writer.add("\(BackupArchive.templatesFolder)/\(relative)", data: try Self.read(url))
+            }
+            for (index, receipt) in receipts.enumerated() {
+                let folder = layout.submission(receipt.id)
+                for part in receipt.parts {
+                    let path = "\(BackupArchive.submissionsFolder)/\(receipt.id)/\(part.filename)"
+                    try writer.addFile(path, from: folder.appendingPathComponent(part.filename), size: part.size, sha256: part.sha256)
+                }
+                progress.update(submissions: index + 1, of: receipts.count, bytes: output.written)
+            }
+            if includeSecrets {
+                let key = configuration.server.signingKeyFile.map { URL(fileURLWithPath: $0) } ?? layout.signingKey
+                try writer.add(BackupArchive.signingKeyPath, data: try Self.read(key))
+                if FileManager.default.fileExists(atPath: layout.revokedSessions.path) {
+                    try writer.add(BackupArchive.revokedSessionsPath, data: try Self.read(layout.revokedSessions))
+                }
+            }
+            try writer.finish()
+            progress.finish()
+            return BackupSummary(submissions: receipts.count, files: writer.manifest.count, bytes: output.written,
+                                 seconds: Date().timeIntervalSince(started))
+        }
+    }
+
+    /// Every regular file under the templates folder (relative path, URL), sorted; temporary
+    /// files of a publish under way are left out.
+    static func templateFiles(_ folder: URL) throws -> [(String, URL)] {
+        guard FileManager.default.fileExists(atPath: folder.path) else { return [] }
+        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else {
+            return []
+        }
+        var files: [(String, URL)] = []
+        let base = folder.standardizedFileURL.path
+        for case let url as URL in walker {
+            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true,
+                  !DurableFile.isLeftover(temporary: url.lastPathComponent) else { continue }
+            let path = url.standardizedFileURL.path
+            guard path.hasPrefix(base + "/") else { continue }
+            files.append((String(path.dropFirst(base.count + 1)), url))
+        }
+        return files.sorted { $0.0 < $1.0 }
+    }
+
+    static func read(_ url: URL) throws -> Data {
+        do {
+            return try DurableFile.contents(atPath: url.path)
+        } catch {
+            throw BackupError.io(operation: "read", path: url.path, reason: "\(error.localizedDescription)")
+        }
+    }
+
+    /// Writes entries and remembers each one's size and SHA-256 for the manifest.
+    struct EntryWriter {
+        let output: ArchiveOutput
+        let modified: Int64
+        var manifest: [BackupArchive.ManifestEntry] = []
+
+        mutating func add(_ path: String, data: Data) throws {
+            try output.write(Tar.header(path: path, size: Int64(data.count), modified: modified))
+            try data.withUnsafeBytes { try output.write($0) }
+            try output.write(Tar.padding(Int64(data.count)))
+            manifest.append(.init(path: path, size: Int64(data.count), sha256: FileDigest.sha256(of: data)))
+        }
+
+        /// Streams a stored file, checking it against its receipt's size and SHA-256 on the way.
+        mutating func addFile(_ path: String, from url: URL, size: Int64, sha256: String) throws {
+            let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else {
+                throw BackupError.storedFileDiffers(path: url.path, problem: "cannot be read (\(String(cString: strerror(errno))))")
+            }
+            defer { close(fd) }
+            try output.write(Tar.header(path: path, size: size, modified: modified))
+            var hasher = SHA256()
+            var remaining = size
+            var chunk = [UInt8](repeating: 0, count: 1 << 20)
+            while remaining > 0 {
+                let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, Int(min(Int64($0.count), remaining))) }
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else {
+                    throw BackupError.storedFileDiffers(path: url.path, problem: count == 0 ? "is shorter than its receipt's \(size) bytes"
+                                                            : "cannot be read (\(String(cString: strerror(errno))))")
+                }
+                try chunk.withUnsafeBytes { bytes in
+                    let slice = UnsafeRawBufferPointer(rebasing: bytes[0..<count])
+                    hasher.update(bufferPointer: slice)
+                    try output.write(slice)
+                }
+                remaining -= Int64(count)
+            }
+            var extra: UInt8 = 0
+            guard Glibc.read(fd, &extra, 1) == 0 else {
+                throw BackupError.storedFileDiffers(path: url.path, problem: "is longer than its receipt's \(size) bytes")
+            }
+            let digest = Hex.lowercase(hasher.finalize())
+            guard digest == sha256 else {
+                throw BackupError.storedFileDiffers(path: url.path, problem: "has SHA-256 \(digest), its receipt \(sha256)")
+            }
+            try output.write(Tar.padding(size))
+            manifest.append(.init(path: path, size: size, sha256: digest))
+        }
+
+        /// The manifest (last) and the end of the archive.
+        mutating func finish() throws {
+            let data = try BackupArchive.encoder.encode(BackupArchive.Manifest(files: manifest))
+            try output.write(Tar.header(path: BackupArchive.manifestPath, size: Int64(data.count), modified: modified))
+            try data.withUnsafeBytes { try output.write($0) }
+            try output.write(Tar.padding(Int64(data.count)))
+            try output.write(Tar.end)
+            try output.flush()
+        }
+    }
+}
