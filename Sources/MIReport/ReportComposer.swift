@@ -25,7 +25,8 @@ final class ReportComposer {
 
     /// `totalPages` is nil on the counting pass, when the footers cannot know it yet.
     init(form: Form, folder: URL, canvas: PDFCanvas, images: ImageLibrary, pictures: ImageLibrary?, totalPages: Int?, timeZone: TimeZone) {
-        self.form = form
+        // Written in the form's language (its template's texts translated; the answers the same).
+        self.form = form.shown()
         self.folder = folder
         self.canvas = canvas
         self.images = images

@@ -30,6 +30,10 @@ extension MI {
                 A template with a consent text shows it before the first question and asks for an \
                 explicit acceptance (acepto, yes or y); anything else stops without changing the form. \
                 --accept-consent accepts it without asking (for scripts).
+
+                A template in several languages is asked in the form's language: the one it was \
+                started in (mi new --lang, Fill.Language in Config.plist, else LANG), or --lang, which \
+                also changes it for the PDF. Answers are kept by option names, so they do not change.
                 """)
 
         @OptionGroup var global: GlobalOptions
@@ -43,6 +47,9 @@ extension MI {
         @Option(name: .customLong("gps-timeout"), help: ArgumentHelp("Seconds a location question waits for gpsd's fix.", valueName: "seconds"))
         var gpsTimeout = GPSFix.defaultTimeout
 
+        @Option(name: .customLong("lang"), help: ArgumentHelp("Fill (and print) the form in this language of its template: a name or a code (es, en).", valueName: "language"))
+        var language: String?
+
         func validate() throws {
             if global.json { throw ValidationError("fill is interactive and has no --json output; use `mi answer --json`") }
             guard (1...3600).contains(gpsTimeout) else {
@@ -52,6 +59,7 @@ extension MI {
 
         func run() throws {
             let context = try Context.technician(global)
+            if let language { _ = try context.run { try $0.setLanguage(form, to: language) } }
             var session = try FillSession(context: context, reference: form, acceptConsent: acceptConsent, gpsTimeout: gpsTimeout)
             _ = try session.run()
             if session.interrupted { throw ExitCode(130) }

@@ -36,6 +36,7 @@ extension MI {
 /// once more over the whole text for the header, comments and history.
 enum ReviewText {
     static func render(_ form: Form, media: [MediaFile], history: Bool) -> String {
+        let form = form.shown()
         var lines: [String] = []
         let done = form.answerableCount - form.openSlots.count
         lines.append("\(form.name) — \(form.template.title) (\(form.template.id) v\(form.template.version))")

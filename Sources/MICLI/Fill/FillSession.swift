@@ -55,7 +55,7 @@ struct FillSession {
     /// nothing of a group or repeat instance that is not relevant, and after an open repeat's
     /// instances its "Add another …?".
     func steps() -> [FillStep] {
-        let template = form.template
+        let template = form.localizedTemplate
         guard !template.groups.isEmpty else {
             return template.questions.enumerated().map { .slot(AnswerSlot(question: $0.element, index: $0.offset), headings: []) }
         }
@@ -88,7 +88,7 @@ struct FillSession {
         switch step {
         case .slot(let slot, _):
             guard slot.question.type.takesAnswer, isAsked(slot) else { return false }
-            return form.template.hasLogic ? !FormLogic(template: form.template).isDone(slot, in: form) : !form.isDone(slot.question)
+            return form.template.hasLogic ? !FormLogic(template: form.localizedTemplate).isDone(slot, in: form) : !form.isDone(slot.question)
         case .add(_, _, let count, _): return count == 0
         }
     }
@@ -99,7 +99,7 @@ struct FillSession {
     /// Returns true when the form was submitted.
     mutating func run() throws -> Bool {
         let questions = form.template.questions
-        prompter.say("\(form.name) — \(DisplayText.escaped(form.template.title)) (\(Format.plural(questions.count, "question")))")
+        prompter.say("\(form.name) — \(DisplayText.escaped(form.localizedTemplate.title)) (\(Format.plural(questions.count, "question")))")
         guard try askConsent() else { return false }
         prompter.say(FillInput.legend)
         var steps = self.steps()
@@ -282,13 +282,13 @@ struct FillSession {
     /// Whether form logic asks the answer now (relevant, neither calculated nor read-only);
     /// every question of a template without logic is asked.
     func isAsked(_ slot: AnswerSlot) -> Bool {
-        !form.template.hasLogic || FormLogic(template: form.template).isAsked(slot, in: form)
+        !form.template.hasLogic || FormLogic(template: form.localizedTemplate).isAsked(slot, in: form)
     }
 
     /// The lines shown before the answer: `QuestionPrompt`'s, the heading naming the answer's
     /// path and its place among the form's answers when the template has groups.
     func promptLines(_ slot: AnswerSlot) -> [String] {
-        let template = form.template
+        let template = form.localizedTemplate
         var lines = QuestionPrompt.lines(for: slot.question, index: slot.index, count: template.questions.count)
         guard !template.groups.isEmpty, !lines.isEmpty else { return lines }
         let slots = form.slots
@@ -313,7 +313,7 @@ struct FillSession {
         if let value = current.value { prompter.say("Current answer: \(ReviewText.display(value, question: question))") }
         if let comment = current.comment { prompter.say("Comment: \(DisplayText.escaped(comment, keepingNewlines: true))") }
         if let line = imageLine(question) { prompter.say(line) }
-        if question.logic.choiceFilter != nil, let offered = FormLogic(template: form.template).choiceNames(slot, in: form) {
+        if question.logic.choiceFilter != nil, let offered = FormLogic(template: form.localizedTemplate).choiceNames(slot, in: form) {
             let labels = (question.type.filterableChoices ?? []).filter { offered.contains($0.name) }.map(\.label)
             prompter.say("Offered here: " + DisplayText.escaped(labels.isEmpty ? "none" : labels.joined(separator: ", ")))
         }
@@ -398,7 +398,7 @@ struct FillSession {
                 do {
                     let typed = try rules.value(fromLine: text)
                     // A constraint's message is shown at once, and the question asked again.
-                    if form.template.hasLogic, let message = FormLogic(template: form.template).constraintProblem(slot, value: typed, in: form) {
+                    if form.template.hasLogic, let message = FormLogic(template: form.localizedTemplate).constraintProblem(slot, value: typed, in: form) {
                         throw rules.refuse(message)
                     }
                     value = typed
@@ -411,11 +411,11 @@ struct FillSession {
             }
             }
             let comment = pendingComment ?? current.comment ?? ""
-            let required = question.logic.isEmpty ? nil : FormLogic(template: form.template).isRequired(slot, in: form)
+            let required = question.logic.isEmpty ? nil : FormLogic(template: form.localizedTemplate).isRequired(slot, in: form)
             if value == nil && current.value == nil && required == true {
                 // Required: a comment alone does not do.
                 if !prompter.interactive, let pendingComment { try save(slot, value: nil, comment: pendingComment) }
-                try refuse(rules.refuse(FormLogic(template: form.template).requiredMessage(question)))
+                try refuse(rules.refuse(FormLogic(template: form.localizedTemplate).requiredMessage(question)))
                 continue
             }
             if value == nil && current.value == nil && required == nil && comment.trimmingCharacters(in: .whitespaces).isEmpty {
@@ -466,7 +466,7 @@ struct FillSession {
     /// The picture's line under the question: its path in the template cache, or why it is not there.
     func imageLine(_ question: Question) -> String? {
         guard let name = question.image else { return nil }
-        if let url = templateCache.image(of: question, in: form.template) {
+        if let url = templateCache.image(of: question, in: form.localizedTemplate) {
             return "Imagen: \(url.path) (:img opens it)"
         }
         return "Imagen: \(DisplayText.escaped(name)) is not in the template cache — download it with `mi templates` when online"
@@ -474,7 +474,7 @@ struct FillSession {
 
     func showImage(_ question: Question) {
         guard question.image != nil else { return prompter.say("This question shows no picture.") }
-        guard let url = templateCache.image(of: question, in: form.template) else {
+        guard let url = templateCache.image(of: question, in: form.localizedTemplate) else {
             return prompter.say(imageLine(question) ?? "")
         }
         prompter.say(ImageViewer.open(url))
@@ -694,7 +694,7 @@ struct FillSession {
 
     /// Whether the answer at `slot` is done (`FormLogic.isDone` with form logic).
     func isDone(_ slot: AnswerSlot) -> Bool {
-        form.template.hasLogic ? FormLogic(template: form.template).isDone(slot, in: form) : form.isDone(slot.question)
+        form.template.hasLogic ? FormLogic(template: form.localizedTemplate).isDone(slot, in: form) : form.isDone(slot.question)
     }
 
     mutating func save(_ update: AnswerUpdate) throws {

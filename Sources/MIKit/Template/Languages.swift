@@ -91,6 +91,19 @@ extension Template {
     }
 }
 
+extension Form {
+    /// The form as it reads in its language (or in `language`, one of its template's, when
+    /// given): its template copy's texts translated, the answers the same. For display only — a
+    /// form is saved and sent with the template as it was published.
+    public func shown(in language: String? = nil) -> Form {
+        let chosen = language.flatMap { template.language(matching: $0) } ?? self.language
+        guard chosen != nil, chosen != template.defaultLanguage else { return self }
+        var copy = self
+        copy.template = template.localized(to: chosen)
+        return copy
+    }
+}
+
 extension TemplateValidator {
     /// A text that may be a string or an object of language → text: the default language's text
     /// and the translations (every language's, the default's included; empty for a plain

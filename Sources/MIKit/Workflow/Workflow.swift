@@ -26,14 +26,22 @@ public struct Workflow: Sendable {
     /// `startLocation` is where the form is started (a `captureLocation` template's, or one
     /// typed with `mi new --location`): recorded with an audit event saying where it came from,
     /// or, when unavailable, an audit event saying why none was recorded.
-    /// `language` (`mi new --lang`, `Fill.Language`, `LANG`) is recorded when the template has
-    /// a language it names (`Template.language(matching:)`) other than its default.
+    /// `language` (`Fill.Language`, `LANG`) is recorded when the template has a language it
+    /// names (`Template.language(matching:)`) other than its default; `requiredLanguage`
+    /// (`mi new --lang`) must name one of the template's languages.
     public func startForm(templateID: String, name: String? = nil, displayName: String? = nil,
-                          startLocation: StartLocation? = nil, language: String? = nil) throws -> (FormLocation, Form) {
+                          startLocation: StartLocation? = nil, language: String? = nil,
+                          requiredLanguage: String? = nil) throws -> (FormLocation, Form) {
         try checkOncePerUser(try templates.template(id: templateID), user: actor.name)
         var form = try newForm(templateID: templateID, name: name, displayName: displayName)
         if let language, let matched = form.template.language(matching: language), matched != form.template.defaultLanguage {
             form.language = matched
+        }
+        if let required = requiredLanguage {
+            guard let matched = form.template.language(matching: required) else {
+                throw WorkflowError.noSuchLanguage(template: form.template.id, requested: required, languages: form.template.languages)
+            }
+            form.language = matched == form.template.defaultLanguage ? nil : matched
         }
         if let startLocation { form.recordStart(startLocation, by: actor.name, at: form.createdAt) }
         return (try store.create(form), form)
@@ -202,6 +210,20 @@ public struct Workflow: Sendable {
         }
         let destination = try store.move(location, to: .completed, user: form.user, name: name)
         return (destination, form)
+    }
+
+    /// Sets the language an incomplete form is filled and printed in (`mi fill --lang`):
+    /// `requested` must name one of its template's languages (`Template.language(matching:)`).
+    public func setLanguage(_ reference: String, to requested: String) throws -> Form {
+        let (location, original) = try openForChange(reference, operation: .filled)
+        guard let language = original.template.language(matching: requested) else {
+            throw WorkflowError.noSuchLanguage(template: original.template.id, requested: requested, languages: original.template.languages)
+        }
+        var form = original
+        form.language = language == original.template.defaultLanguage ? nil : language
+        guard form != original else { return form }
+        try store.save(form, at: location)
+        return form
     }
 
     /// Deletes one of the actor's incomplete forms with all its media.

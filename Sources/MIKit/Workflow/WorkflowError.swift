@@ -34,6 +34,8 @@ public enum WorkflowError: ClassifiedError, Sendable, Equatable {
     case consentRequired(form: String, template: String)
     /// The template is answered once per user and `user` already has a form of it.
     case oncePerUser(template: String, user: String, existing: ExistingForm)
+    /// `--lang` names no language of the template.
+    case noSuchLanguage(template: String, requested: String, languages: [String])
 
     /// A table that keeps a form from being submitted because it is still a draft.
     public struct DraftTable: Sendable, Equatable {
@@ -56,6 +58,8 @@ public enum WorkflowError: ClassifiedError, Sendable, Equatable {
             return .badData
         case .noSuchMedia, .mediaMissing, .noSuchFile:
             return .notFound
+        case .noSuchLanguage:
+            return .usage
         }
     }
 
@@ -73,6 +77,7 @@ public enum WorkflowError: ClassifiedError, Sendable, Equatable {
         case .noSuchFile: return "no-such-file"
         case .consentRequired: return APIErrorBody.consentRequiredCode
         case .oncePerUser: return APIErrorBody.oncePerUserCode
+        case .noSuchLanguage: return "no-such-language"
         }
     }
 
@@ -111,6 +116,9 @@ public enum WorkflowError: ClassifiedError, Sendable, Equatable {
                 + "read and accept it with `\(ShellWord.mi("fill", form))`, or pass --accept-consent to `mi answer` or `mi fill`"
         case .oncePerUser(let template, let user, let existing):
             return "template \(template) is answered once per person and \(user) already has a form of it: \(existing.description) — nothing was changed"
+        case .noSuchLanguage(let template, let requested, let languages):
+            let known = languages.isEmpty ? "it is written in one language only" : "its languages: \(languages.joined(separator: ", "))"
+            return "template \(template) has no language \"\(SafeName.printable(requested))\" (\(known)) — nothing was changed"
         }
     }
 }
