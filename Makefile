@@ -34,6 +34,7 @@ bench: release
 	bash scripts/bench-upload.sh
 	bash scripts/bench-throughput.sh
 	bash scripts/bench-xlsx.sh
+	bash scripts/bench-xlsform.sh
 
 clean:
 	rm -rf .build
