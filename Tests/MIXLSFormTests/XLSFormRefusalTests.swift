@@ -72,7 +72,7 @@ final class XLSFormRefusalTests: XCTestCase {
             ["text", "site", "Site"],
             ["text", "why", "Why", "${nowhere} = 'x'"],
         ]), [
-            "sheet survey, row 3, column relevant (D): why: ${nowhere} names no question of the template (at 1) in \"${nowhere} = 'x'\"",
+            "sheet survey, row 3, column relevant (D): why: at position 0 (counting from 0): there is no question named 'nowhere' in \"${nowhere} = 'x'\"",
         ])
     }
 
@@ -109,7 +109,9 @@ final class XLSFormRefusalTests: XCTestCase {
         XCTAssertEqual(try Self.problems(survey: survey, settings: [["form_id", "version"], ["f", "1.5"]]), [
             "sheet settings, row 2, column version (B): the version \"1.5\" is not a whole number; MI numbers versions 1, 2, 3… (a date cell, such as =NOW(), becomes yyyymmddHHMM)",
         ])
-        XCTAssertEqual(try Self.problems(survey: survey, settings: [["form_id"], ["has space"]]).count, 1)
+        XCTAssertEqual(try Self.problems(survey: survey, settings: [["form_id"], ["a/b"]]), [
+            "sheet settings, row 2, column form_id (A): \"a/b\" cannot be a template id: it contains \"/\"",
+        ])
         let dated = try XLSXWriter().data([
             XLSXWriter.Sheet(name: "survey", rows: [[.string("type"), .string("name"), .string("label")], [.string("text"), .string("a"), .string("A")]]),
             XLSXWriter.Sheet(name: "settings", rows: [[.string("version")], [.date(try XCTUnwrap(XLSXDateTime(year: 2025, month: 1, day: 2, hour: 3, minute: 4)))]]),

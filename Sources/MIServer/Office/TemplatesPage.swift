@@ -151,7 +151,8 @@ struct TemplatesPage {
         guard let entry = try await Blocking.run({ catalog.template(id: id, version: version) }) else {
             throw HTTPError(.notFound, message: "the server has no version \(version) of template \"\(id)\" — the templates page lists the versions it has")
         }
-        let data = try await Blocking.run { try XLSForm.export(entry.template) }
+        let coding = catalog.coding
+        let data = try await Blocking.run { try XLSForm.export(try coding.decode(entry.data, source: entry.fileName)) }
         return Response(status: .ok, headers: [
             .contentType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
             .contentDisposition: SubmissionPageController.attachment("\(entry.id).v\(entry.version).xlsx"),

@@ -97,11 +97,12 @@ struct XLSFormTable {
         return candidates.first { $0.language == nil } ?? (language == nil ? candidates.first : nil)
     }
 
-    /// The languages translatable columns are written in, in column order; a column without one
-    /// counts as the nil language.
+    /// The languages the label columns are written in, in column order; a column without one
+    /// counts as the nil language. (Other texts follow the labels' language, falling back to
+    /// their column without a language.)
     var languages: [String?] {
         var seen: [String?] = []
-        for column in columns where XLSFormVocabulary.translatable.contains(column.name) && !seen.contains(column.language) {
+        for column in columns where column.name == "label" && !seen.contains(column.language) {
             seen.append(column.language)
         }
         return seen
