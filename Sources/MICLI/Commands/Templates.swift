@@ -179,7 +179,7 @@ extension MI.Templates {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: ArgumentHelp("The template's id, as `mi templates` lists it.", valueName: "template"))
+        @Argument(help: ArgumentHelp("The template's id, as `mi templates` lists it.", valueName: "template"), completion: Completions.templates)
         var template: String
 
         @Option(help: ArgumentHelp("The .xlsx file to write.", valueName: "file"), completion: .file(extensions: ["xlsx"]))

@@ -504,7 +504,7 @@ struct XLSFormImporter {
         guard let text = survey.text(record, column) else { return }
         let pairs = text.split(whereSeparator: { $0.isWhitespace || $0 == "," || $0 == ";" })
         for pair in pairs {
-            let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmed }
             guard parts.count == 2 else {
                 problems.append(survey.problem(record, column, "\"\(pair)\" is not a parameter; write name=value pairs separated by spaces"))
                 continue

@@ -30,7 +30,11 @@ struct XLSFormTable {
         var records: [Record] = []
         var headerRow = 0
         for row in rows {
-            let cells = row.cells.filter { !$0.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
+            // Cells are kept trimmed (pyxform strips them too); a cell of white space is empty.
+            let cells = row.cells.compactMap { cell -> (column: Int, text: String)? in
+                let text = cell.text.trimmed
+                return text.isEmpty ? nil : (cell.column, text)
+            }
             guard !cells.isEmpty else { continue }
             if headerRow == 0 {
                 headerRow = row.number
@@ -53,13 +57,13 @@ struct XLSFormTable {
     /// `Label::Español (es)` → (`label`, `Español (es)`); ` Constraint Message ` → `constraint_message`;
     /// `label:English` (the legacy single colon) → (`label`, `English`).
     static func column(header: String, index: Int) -> Column {
-        let written = header.trimmingCharacters(in: .whitespacesAndNewlines)
+        let written = header.trimmed
         var base = written
         var language: String?
         if let range = written.range(of: "::") {
             base = String(written[..<range.lowerBound])
             var rest = String(written[range.upperBound...])
-            if base.lowercased().trimmingCharacters(in: .whitespaces) == "media" {
+            if base.lowercased().trimmed == "media" {
                 // media::image::English
                 if let inner = rest.range(of: "::") {
                     language = String(rest[inner.upperBound...])
@@ -78,7 +82,7 @@ struct XLSFormTable {
         }
         var name = canonical(base)
         if let alias = aliases[name] { name = alias }
-        let trimmedLanguage = language?.trimmingCharacters(in: .whitespaces)
+        let trimmedLanguage = language?.trimmed
         return Column(name: name, language: trimmedLanguage?.isEmpty == false ? trimmedLanguage : nil, header: written, index: index)
     }
 
@@ -110,9 +114,8 @@ struct XLSFormTable {
 
     /// The trimmed text of `record`'s cell in `column`, nil when empty.
     func text(_ record: Record, _ column: Column?) -> String? {
-        guard let column, let raw = record.cells[column.index] else { return nil }
-        let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        return text.isEmpty ? nil : text
+        guard let column, let text = record.cells[column.index] else { return nil }
+        return text
     }
 
     func problem(_ record: Record?, _ column: Column?, _ message: String) -> XLSFormProblem {

@@ -130,3 +130,16 @@ extension String {
         })
     }
 }
+
+extension StringProtocol {
+    /// Without leading and trailing white space and newlines — in Swift, without Foundation's
+    /// `trimmingCharacters(in:)`, which on Linux goes through NSString for every cell.
+    var trimmed: String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        var result = String.UnicodeScalarView()
+        result.append(contentsOf: scalars[first...last])
+        return String(result)
+    }
+}
