@@ -35,6 +35,7 @@ bench: release
 	bash scripts/bench-throughput.sh
 	bash scripts/bench-xlsx.sh
 	bash scripts/bench-backup.sh
+	bash scripts/bench-xlsform.sh
 
 clean:
 	rm -rf .build

@@ -31,7 +31,8 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // .xlsx workbooks read and written (zip through ZIPFoundation, XML through Foundation's streaming
-        // XMLParser), for XLSForm import and export; a target of its own so MIKit stays free of zip and XML.
+        // XMLParser), and XLSForm ⇄ template (MIXLSForm/XLSForm: the one conversion `mi` and mi-server use);
+        // a target of its own so MIKit stays free of zip and XML.
         .target(name: "MIXLSForm", dependencies: [
             "MIKit",
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
@@ -52,6 +53,7 @@ let package = Package(
             "MIDevices",
             "MIDirectory",
             "MITransport",
+            "MIXLSForm",
             "CEdit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -68,7 +70,7 @@ let package = Package(
         // mi-server's application: routes, controllers, tokens, HTTPS (swift-nio-ssl), the SQLite and PostgreSQL repositories, and the
         // office web app (mustache views, CSS and JS embedded in the binary: one file to deploy).
         .target(name: "MIServer", dependencies: [
-            "MIKit", "MIDirectory", "CMISystem",
+            "MIKit", "MIDirectory", "CMISystem", "MIXLSForm",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -95,10 +97,10 @@ let package = Package(
                     resources: [.copy("Resources/fix.nmea"), .copy("Resources/nofix.nmea"), .copy("Resources/draw_codes.py")]),
         .testTarget(name: "MICLITests", dependencies: ["MICLI"]),
         .testTarget(name: "MIXLSFormTests", dependencies: ["MIXLSForm", "xlsx-dump", "TestSupport"],
-                    resources: [.copy("Resources/xlsx_oracle.py")]),
+                    resources: [.copy("Resources/xlsx_oracle.py"), .copy("Resources/xlsform_oracle.py")]),
         .testTarget(name: "MIDirectoryTests", dependencies: ["MIDirectory", "MIKit", "CLDAP", "TestSupport"]),
         .testTarget(name: "MIServerTests", dependencies: [
-            "MIServer", "MIKit", "TestSupport",
+            "MIServer", "MIKit", "MIXLSForm", "TestSupport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -25,8 +25,9 @@ packages=(
 # python-barcode and pillow draw the QR codes and Code 128 barcodes that zbarimg reads back;
 # elementpath (an XPath 1.0 implementation) is the oracle the form-logic expression engine is
 # compared with (ExpressionOracleTests); openpyxl writes the workbooks MIXLSForm reads and reads
-# back the ones it writes (Tests/MIXLSFormTests, scripts/bench-xlsx.sh).
-python_packages=(icalendar schemathesis selenium qrcode python-barcode=barcode pillow=PIL elementpath openpyxl)
+# back the ones it writes (Tests/MIXLSFormTests, scripts/bench-xlsx.sh); pyxform, the XLSForm converter
+# ODK uses, is the oracle XLSForm import is compared with (XLSFormOracleTests, scripts/bench-xlsform.sh).
+python_packages=(icalendar schemathesis selenium qrcode python-barcode=barcode pillow=PIL elementpath openpyxl pyxform)
 
 if [ ! -x /opt/swift/usr/bin/swift ] && ! command -v swift >/dev/null 2>&1; then
   echo "setup: the Swift 6.3 toolchain is missing — install it in /opt/swift (swift.org's Debian 12 build)" >&2

@@ -115,7 +115,10 @@ struct RichTextCollector {
     /// literal underscore) decoded; resets for the next string.
     mutating func take() -> String {
         defer { text = ""; inText = false; depthInPhonetic = 0 }
-        return Self.unescape(text)
+        // Native UTF-8: on Linux XMLParser hands over NSString-backed text, slow in every later use.
+        var native = Self.unescape(text)
+        native.makeContiguousUTF8()
+        return native
     }
 
     static func unescape(_ text: String) -> String {

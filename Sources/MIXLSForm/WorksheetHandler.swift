@@ -152,7 +152,9 @@ final class WorksheetHandler: XMLHandler {
             }
             return .string(sharedStrings[index])
         case "str":
-            return .string(valueText)
+            var native = valueText
+            native.makeContiguousUTF8()
+            return .string(native)
         case "b":
             switch Self.trimmed(valueText).lowercased() {
             case "1", "true": return .bool(true)

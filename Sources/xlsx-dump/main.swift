@@ -4,6 +4,8 @@
 //
 //   xlsx-dump FILE.xlsx                 {"date1904", "sheets": [{"name", "hidden", "merged", "cells": [[row, column, kind, value]]}]}
 //   xlsx-dump --bench RUNS FILE.xlsx    reads FILE RUNS times: {"median": seconds, "cells": count}
+//   xlsx-dump --xlsform RUNS FILE.xlsx  imports FILE as an XLSForm RUNS times (scripts/bench-xlsform.sh):
+//                                       {"median": seconds, "questions": count}
 //
 // Cell kinds: s string, n number, b boolean, d date (ISO 8601), e error. A workbook MI cannot
 // read prints its one-line reason on standard error and exits 1.
@@ -35,16 +37,32 @@ func json(_ workbook: XLSXWorkbook) -> [String: Any] {
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 var runs = 0
-if arguments.first == "--bench" {
-    guard arguments.count == 3, let count = Int(arguments[1]), count > 0 else { fail("usage: xlsx-dump --bench RUNS FILE.xlsx") }
+var xlsform = false
+if arguments.first == "--bench" || arguments.first == "--xlsform" {
+    guard arguments.count == 3, let count = Int(arguments[1]), count > 0 else { fail("usage: xlsx-dump --bench|--xlsform RUNS FILE.xlsx") }
     runs = count
+    xlsform = arguments.first == "--xlsform"
     arguments.removeFirst(2)
 }
 guard arguments.count == 1 else { fail("usage: xlsx-dump [--bench RUNS] FILE.xlsx") }
 let url = URL(fileURLWithPath: arguments[0])
 
 do {
-    if runs > 0 {
+    if xlsform {
+        var times: [Double] = []
+        var questions = 0
+        let clock = ContinuousClock()
+        for _ in 0..<runs {
+            let started = clock.now
+            let imported = try XLSForm.read(contentsOf: url)
+            questions = imported.template.questions.count
+            let elapsed = clock.now - started
+            times.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        }
+        times.sort()
+        let median = times.count % 2 == 1 ? times[times.count / 2] : (times[times.count / 2 - 1] + times[times.count / 2]) / 2
+        print(#"{"median": \#(median), "questions": \#(questions)}"#)
+    } else if runs > 0 {
         var times: [Double] = []
         var cells = 0
         let clock = ContinuousClock()

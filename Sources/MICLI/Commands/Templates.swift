@@ -2,12 +2,13 @@ import ArgumentParser
 import Foundation
 import MIKit
 import MITransport
+import MIXLSForm
 
 extension MI {
     struct Templates: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "The form templates in the offline cache.",
-            subcommands: [ListTemplates.self, Import.self], defaultSubcommand: ListTemplates.self)
+            subcommands: [ListTemplates.self, Import.self, ExportTemplate.self], defaultSubcommand: ListTemplates.self)
     }
 }
 
@@ -94,11 +95,16 @@ extension MI.Templates {
 
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Validate template JSON files and put them in the offline cache.")
+            abstract: "Validate template JSON files or XLSForms (.xlsx) and put them in the offline cache.",
+            discussion: """
+                An XLSForm (docs/xlsform.md) is converted to a template; a select_one_from_file CSV is read \
+                from beside it. Any problem refuses the whole file (exit 65), one line per problem naming \
+                the sheet, row and column; nothing is imported.
+                """)
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: ArgumentHelp("Template JSON files, or folders of them; the pictures a template shows are taken from <its folder>/<id>/<name>.", valueName: "file"), completion: .file())
+        @Argument(help: ArgumentHelp("Template JSON files or XLSForms (.xlsx), or folders of them; the pictures a template shows are taken from <its folder>/<id>/<name>.", valueName: "file"), completion: .file())
         var files: [String]
 
         func run() throws {
@@ -112,17 +118,24 @@ extension MI.Templates {
                     throw ValidationError("\(path) does not exist")
                 }
                 if isFolder.boolValue {
-                    let names = try FileManager.default.contentsOfDirectory(atPath: url.path).filter { $0.hasSuffix(".json") }.sorted()
+                    let names = try FileManager.default.contentsOfDirectory(atPath: url.path).filter { $0.hasSuffix(".json") || XLSForm.isXLSForm($0) }.sorted()
                     sources += names.map { url.appendingPathComponent($0) }
                 } else {
                     sources.append(url)
                 }
             }
             // Every file is validated before any is installed: a bad file changes nothing.
+            var warnings: [(String, XLSFormProblem)] = []
             let validated = try sources.map { source -> (Data, Template) in
+                if XLSForm.isXLSForm(source.lastPathComponent) {
+                    let imported = try XLSForm.read(contentsOf: source)
+                    warnings += imported.warnings.map { (source.lastPathComponent, $0) }
+                    return (try cache.coding.encodeData(imported.template), imported.template)
+                }
                 let data = try Data(contentsOf: source)
                 return (data, try cache.coding.decode(data, source: source.lastPathComponent))
             }
+            for (file, warning) in warnings where !global.json { Terminal.note("\(file): \(warning)") }
             let pictures = zip(sources, validated).map { source, item in
                 Self.pictures(of: item.1, beside: source.deletingLastPathComponent())
             }
@@ -140,16 +153,67 @@ extension MI.Templates {
             }
             if global.json {
                 struct Imported: Encodable { var id: String; var title: String; var version: Int; var files: [String]; var missingFiles: [String] }
-                struct Output: Encodable { var imported: [Imported] }
+                struct Output: Encodable { var imported: [Imported]; var warnings: [String] }
                 try Terminal.json(Output(imported: zip(validated, pictures).map {
                     Imported(id: $0.1.id, title: $0.1.title, version: $0.1.version, files: $1.present.map(\.name), missingFiles: $1.missing)
-                }))
+                }, warnings: warnings.map { "\($0.0): \($0.1)" }))
             } else {
                 for (_, template) in validated {
                     Terminal.out("Imported \(template.id) v\(template.version): \(DisplayText.escaped(template.title))")
                 }
             }
         }
+    }
+}
+
+extension MI.Templates {
+    struct ExportTemplate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "export",
+            abstract: "Write a cached template as an XLSForm (.xlsx).",
+            discussion: """
+                The workbook has the survey, choices and settings sheets (docs/xlsform.md); what XLSForm \
+                has no column for is kept in the mi_settings column, so `mi templates import` of the file \
+                gives the same template back. An existing file is replaced only with --force (else exit 65).
+                """)
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: ArgumentHelp("The template's id, as `mi templates` lists it.", valueName: "template"), completion: Completions.templates)
+        var template: String
+
+        @Option(help: ArgumentHelp("The .xlsx file to write.", valueName: "file"), completion: .file(extensions: ["xlsx"]))
+        var xlsform: String
+
+        @Flag(help: "Replace the file when it exists.") var force = false
+
+        func run() throws {
+            let context = try Context.anyone(global)
+            let cache = TemplateCache(store: context.store, keys: context.configuration.templateKeys)
+            let url = URL(fileURLWithPath: xlsform)
+            let found = try context.run { _ in try cache.template(id: template) }
+            try OutputFile.checkReplaceable(url, force: force)
+            let data = try XLSForm.export(found)
+            do {
+                try data.write(to: url, options: .atomic)
+            } catch {
+                throw ExportWriteFailed(path: url.path, reason: error.localizedDescription)
+            }
+            if global.json {
+                struct Output: Encodable { var id: String; var version: Int; var file: String; var bytes: Int }
+                try Terminal.json(Output(id: found.id, version: found.version, file: url.path, bytes: data.count))
+            } else {
+                Terminal.out("Wrote \(found.id) v\(found.version) as an XLSForm to \(url.path).")
+            }
+        }
+    }
+
+    struct ExportWriteFailed: ClassifiedError {
+        var path: String
+        var reason: String
+        var failureClass: FailureClass { .refused }
+        var code: String { "write-failed" }
+        var errorDescription: String? { "\(path) could not be written: \(reason)" }
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import MIKit
+import MIXLSForm
 
 /// The office's templates: `/templates` (every template with its versions, their downloads and
 /// the upload form), the editor (`/templates/new`, `/templates/{id}/edit`, with `editor.js`),
@@ -21,6 +22,7 @@ struct TemplatesPage {
         pages.get("templates/new", use: newTemplate)
         pages.get("templates/{id}/edit", use: edit)
         pages.get("templates/{id}/versions/{version}", use: download)
+        pages.get("templates/{id}/versions/{version}/xlsform", use: downloadXLSForm)
         pages.get("templates/{id}/files/{name}", use: file)
         pages.post("templates/check", use: check)
         pages.post("templates/publish", use: publish)
@@ -53,7 +55,7 @@ struct TemplatesPage {
     }
 
     private func listPage(context: ServerContext, session: SessionClaims, notice: String? = nil,
-                          problems: [String] = [], status: HTTPResponse.Status = .ok) async throws -> Response {
+                          problems: [String] = [], warnings: [String] = [], status: HTTPResponse.Status = .ok) async throws -> Response {
         let catalog = self.catalog
         let all = try await Blocking.run { catalog.allVersions() }
         let ids = Array(Set(all.map(\.id))).sorted()
@@ -61,7 +63,8 @@ struct TemplatesPage {
             let versions = all.filter { $0.id == id }.sorted { $0.version > $1.version }
             return [
                 "id": id, "path": Self.pathSegment(id), "title": versions.first?.title ?? "", "newest": versions.first?.version ?? 0,
-                "versions": versions.map { ["version": $0.version, "fileName": $0.fileName, "title": $0.title] },
+                "versions": versions.map { ["version": $0.version, "fileName": $0.fileName, "title": $0.title,
+                                            "xlsformName": "\($0.id).v\($0.version).xlsx"] },
                 "pictures": (versions.first?.files ?? []).map { name in
                     ["name": name, "question": "A picture the questions show",
                      "url": SubmissionPageController.pictureURL(id, name)]
@@ -71,6 +74,7 @@ struct TemplatesPage {
         var values: [String: Any] = [
             "templates": rows, "empty": rows.isEmpty, "mayPublish": session.mayPublish,
             "problems": problems, "hasProblems": !problems.isEmpty,
+            "warnings": warnings, "hasWarnings": !warnings.isEmpty,
         ]
         // Only when there is one: mustache would show an absent optional as "nil".
         if let notice { values["notice"] = notice }
@@ -143,6 +147,25 @@ struct TemplatesPage {
         ], body: .init(byteBuffer: ByteBuffer(bytes: entry.data)))
     }
 
+    /// A version as an XLSForm (`XLSForm.export`): importing it gives the same template.
+    @Sendable func downloadXLSForm(_ request: Request, context: ServerContext) async throws -> Response {
+        _ = try context.requireSession()
+        let id = try Self.templateID(context)
+        guard let version = context.parameters.get("version", as: Int.self) else {
+            throw HTTPError(.notFound, message: "a version is a whole number, as the templates page lists them")
+        }
+        let catalog = self.catalog
+        guard let entry = try await Blocking.run({ catalog.template(id: id, version: version) }) else {
+            throw HTTPError(.notFound, message: "the server has no version \(version) of template \"\(id)\" — the templates page lists the versions it has")
+        }
+        let coding = catalog.coding
+        let data = try await Blocking.run { try XLSForm.export(try coding.decode(entry.data, source: entry.fileName)) }
+        return Response(status: .ok, headers: [
+            .contentType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+            .contentDisposition: SubmissionPageController.attachment("\(entry.id).v\(entry.version).xlsx"),
+        ], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
     // MARK: - The editor's requests (JSON)
 
     @Sendable func check(_ request: Request, context: ServerContext) async throws -> Response {
@@ -185,12 +208,19 @@ struct TemplatesPage {
     /// (303 after success, so a reload does not post again); problems are listed on the page.
     @Sendable func upload(_ request: Request, context: ServerContext) async throws -> Response {
         let session = try context.requirePublisher()
-        let file = try await Self.uploadedFile(request)
+        let files = try await Self.uploadedFiles(request)
         let publisher = self.publisher
         do {
-            let entry = try await Blocking.run { try publisher.publish(upload: file.data, fileName: file.filename) }
-            context.logger.info("\(session.sub) published template \(entry.id) v\(entry.version) from \(file.filename)")
+            let (entry, warnings, file) = try await Blocking.run { try Self.publish(files, with: publisher) }
+            context.logger.info("\(session.sub) published template \(entry.id) v\(entry.version) from \(file)")
+            if !warnings.isEmpty {
+                return try await listPage(context: context, session: session, notice: "Published \(entry.id) version \(entry.version).",
+                                          warnings: warnings)
+            }
             return OfficeViews.redirect(to: "/templates?published=\(Self.pathSegment(entry.id))&version=\(entry.version)")
+        } catch let error as XLSFormError {
+            return try await listPage(context: context, session: session, problems: error.problems.map { "\(error.file): \($0)" },
+                                      status: .unprocessableContent)
         } catch let error as TemplateError {
             let problems = TemplateDraftReport.problems(of: error).map(Self.sentence)
             return try await listPage(context: context, session: session, problems: problems, status: .unprocessableContent)
@@ -220,7 +250,29 @@ struct TemplatesPage {
         }
     }
 
-    private static func uploadedFile(_ request: Request) async throws -> MultipartFileCollector.File {
+    /// Publishes an upload: a template JSON file as it is, or an XLSForm (`.xlsx`) converted, with
+    /// the CSV files sent beside it for its `select_one_from_file` rows. Returns the entry, the
+    /// XLSForm's warnings, and the file's name.
+    static func publish(_ files: [MultipartFileCollector.File], with publisher: TemplatePublisher) throws
+        -> (TemplateCatalog.Entry, [String], String) {
+        guard let form = files.first(where: { XLSForm.isXLSForm($0.filename) }) else {
+            guard files.count == 1, let file = files.first else {
+                throw HTTPError(.badRequest, message: "several files were sent without an XLSForm among them — send one template .json, or one .xlsx with its CSV files")
+            }
+            return (try publisher.publish(upload: file.data, fileName: file.filename), [], file.filename)
+        }
+        guard files.filter({ XLSForm.isXLSForm($0.filename) }).count == 1 else {
+            throw HTTPError(.badRequest, message: "several XLSForms were sent — upload one at a time, each with its CSV files")
+        }
+        var beside: [String: Data] = [:]
+        for file in files where !XLSForm.isXLSForm(file.filename) { beside[file.filename] = file.data }
+        let imported = try XLSForm.read(data: form.data, fileName: form.filename, files: beside)
+        let data = try publisher.coding.encodeData(imported.template)
+        let entry = try publisher.publish(upload: data, fileName: form.filename)
+        return (entry, imported.warnings.map { "\(form.filename): \($0)" }, form.filename)
+    }
+
+    private static func uploadedFiles(_ request: Request) async throws -> [MultipartFileCollector.File] {
         let boundary = try MultipartReceiver.boundary(contentType: request.headers[.contentType])
         let collector = MultipartFileCollector(field: uploadField, limit: CSRFMiddleware.maximumMultipartBytes)
         do {
@@ -228,11 +280,14 @@ struct TemplatesPage {
         } catch let error as MultipartSyntaxError {
             throw HTTPError(.badRequest, message: "the upload is not a valid form: \(error.problem) — choose the file again")
         }
-        guard let file = collector.file, !file.data.isEmpty else {
-            throw HTTPError(.badRequest, message: "no template file was sent — choose a .json file to upload")
+        let files = collector.files.filter { !$0.data.isEmpty }
+        guard !files.isEmpty else {
+            throw HTTPError(.badRequest, message: "no template file was sent — choose a .json file (or an .xlsx XLSForm) to upload")
         }
-        let name = URL(fileURLWithPath: file.filename.isEmpty ? "upload.json" : file.filename).lastPathComponent
-        return MultipartFileCollector.File(filename: SafeName.printable(name), data: file.data)
+        return files.map { file in
+            let name = URL(fileURLWithPath: file.filename.isEmpty ? "upload.json" : file.filename).lastPathComponent
+            return MultipartFileCollector.File(filename: SafeName.printable(name), data: file.data)
+        }
     }
 
     /// The `{id}` of the path, percent-decoded (the router hands segments on as sent).

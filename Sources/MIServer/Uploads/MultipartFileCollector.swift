@@ -1,15 +1,18 @@
 import Foundation
 import Hummingbird
 
-/// Collects the one file of a small `multipart/form-data` form in memory (the office's
-/// template upload): the part named `field`, with its filename; other parts (a CSRF field) are
-/// kept as text. More than `limit` bytes in all is refused before it is held.
+/// Collects the files of a small `multipart/form-data` form in memory (the office's template
+/// upload): the parts named `field`, with their filenames (an XLSForm and its CSVs are several);
+/// other parts (a CSRF field) are kept as text. More than `limit` bytes in all is refused before it is held.
 final class MultipartFileCollector: MultipartStreamHandler {
     struct File { var filename: String; var data: Data }
 
     let field: String
     let limit: Int
-    private(set) var file: File?
+    /// The parts named `field`, in the order sent.
+    private(set) var files: [File] = []
+    /// The first of them.
+    var file: File? { files.first }
     /// The text of the other fields, by name.
     private(set) var fields: [String: String] = [:]
     private var current: (name: String, filename: String?, data: Data)?
@@ -38,7 +41,7 @@ final class MultipartFileCollector: MultipartStreamHandler {
         guard let part = current else { return }
         current = nil
         if part.name == field {
-            file = File(filename: part.filename ?? "", data: part.data)
+            files.append(File(filename: part.filename ?? "", data: part.data))
         } else {
             fields[part.name] = String(decoding: part.data, as: UTF8.self)
         }

@@ -676,6 +676,42 @@ def upload_keeps_the_token_out_of_the_address(office, folder):
     check(all("_csrf" not in entry for entry in history + [url]), f"the token is in an address: {history} {url}")
 
 
+def xlsform_uploads_with_its_csv(office, folder):
+    """An XLSForm chosen together with the CSV its select_one_from_file names is published, and
+    the version's (XLSForm) link downloads a workbook openpyxl reads with the question in it."""
+    import io
+    import openpyxl
+    office.open("/templates", "templates-xlsform")
+    workbook = openpyxl.Workbook()
+    survey = workbook.active
+    survey.title = "survey"
+    for row in (["type", "name", "label", "choice_filter"], ["select_one region", "region", "Region"],
+                ["select_one_from_file towns.csv", "town", "Town", "region = ${region}"]):
+        survey.append(row)
+    choices = workbook.create_sheet("choices")
+    for row in (["list_name", "name", "label"], ["region", "n", "North"], ["region", "s", "South"]):
+        choices.append(row)
+    settings = workbook.create_sheet("settings")
+    settings.append(["form_id", "version"])
+    settings.append(["browser-xlsform", 1])
+    form = os.path.join(folder, "browser-xlsform.xlsx")
+    workbook.save(form)
+    towns = os.path.join(folder, "towns.csv")
+    with open(towns, "w", encoding="utf-8") as file:
+        file.write("name,label,region\nn1,North town,n\ns1,South town,s\n")
+    office.find("input#template-file").send_keys(form + "\n" + towns)
+    office.follow(office.find("button#upload-template"))
+    office.screenshot("templates-xlsform-uploaded")
+    url = office.driver.current_url
+    check("published=browser-xlsform" in url, f"the XLSForm upload went to {url}; the page shows {office.text()[:300]!r}")
+    link = office.find('a.xlsform-download[href="/templates/browser-xlsform/versions/1/xlsform"]')
+    check(link.get_attribute("download") == "browser-xlsform.v1.xlsx", f"the link downloads as {link.get_attribute('download')!r}")
+    status, _, body = office.http("/templates/browser-xlsform/versions/1/xlsform")
+    check(status == 200 and body[:2] == b"PK", f"GET the XLSForm: {status} {body[:40]!r}")
+    rows = [[cell for cell in row] for row in openpyxl.load_workbook(io.BytesIO(body)).worksheets[0].iter_rows(values_only=True)]
+    check(any(row[:2] == ["select_one town", "town"] for row in rows), f"the exported survey sheet: {rows}")
+
+
 def post_without_csrf(office, page):
     check(office.cookie() is not None, "not signed in")
     for path, body, kind in (("/logout", b"", "application/x-www-form-urlencoded"),
@@ -881,6 +917,8 @@ def run_all(office, facts, artifacts):
     office.step("every page fits 390×844: stacked rows, bars on screen, legible charts", pages_fit, office, facts,
                 NARROW_WIDTH, NARROW_HEIGHT, "narrow")
     office.step("the upload form sends its CSRF token in the body", upload_keeps_the_token_out_of_the_address,
+                office, artifacts)
+    office.step("an XLSForm uploads with its CSV and downloads as an XLSForm", xlsform_uploads_with_its_csv,
                 office, artifacts)
     page = f"/submissions/{facts['anaId']}"
     office.step("a POST without the CSRF token is 403", post_without_csrf, office, page)

@@ -1,0 +1,596 @@
+import Foundation
+import MIKit
+
+/// XLSForm ⇄ MI template: the one place both `mi templates import|export` and mi-server's office
+/// convert (docs/xlsform.md). An XLSForm is read into MI's template JSON (logical key names)
+/// and that JSON is judged by MI's own template reader (`TemplateCoding`), so an imported template
+/// obeys every rule a JSON one does; each problem is reported at its sheet, row and column.
+public enum XLSForm {
+    /// The key names the conversion writes and reads template JSON with.
+    static let coding = TemplateCoding(keys: .logical, refusesControlCharacters: true)
+
+    /// Reads the XLSForm at `url`; a `select_one_from_file` CSV is read from beside it.
+    public static func read(contentsOf url: URL, limits: XLSXLimits = .default) throws -> XLSFormImport {
+        let name = url.lastPathComponent
+        let workbook: XLSXWorkbook
+        do {
+            workbook = try XLSXWorkbook(contentsOf: url, limits: limits)
+        } catch let error as XLSXError {
+            throw XLSFormError(file: name, problems: [XLSFormProblem(sheet: nil, message: error.errorDescription ?? "\(error)")])
+        }
+        let folder = url.deletingLastPathComponent()
+        return try read(workbook, fileName: name) { file in
+            guard SafeName.problem(file) == nil else { return nil }
+            return try? Data(contentsOf: folder.appendingPathComponent(file))
+        }
+    }
+
+    /// Reads an XLSForm held in memory (an upload); `files` are the CSVs uploaded with it, by name.
+    public static func read(data: Data, fileName: String, files: [String: Data], limits: XLSXLimits = .default) throws -> XLSFormImport {
+        let workbook: XLSXWorkbook
+        do {
+            workbook = try XLSXWorkbook(data: data, name: fileName, limits: limits)
+        } catch let error as XLSXError {
+            throw XLSFormError(file: fileName, problems: [XLSFormProblem(sheet: nil, message: error.errorDescription ?? "\(error)")])
+        }
+        return try read(workbook, fileName: fileName) { files[$0] }
+    }
+
+    /// Reads a workbook already opened; `file` gives the bytes of a CSV the form names (nil: not there).
+    public static func read(_ workbook: XLSXWorkbook, fileName: String, file: @escaping (String) -> Data?) throws -> XLSFormImport {
+        var importer = XLSFormImporter(workbook: workbook, fileName: fileName, file: file)
+        return try importer.run()
+    }
+
+    /// Whether a file name is an XLSForm's (`.xlsx`, any case).
+    public static func isXLSForm(_ name: String) -> Bool {
+        (name as NSString).pathExtension.lowercased() == "xlsx"
+    }
+}
+
+/// One import: the sheets read into template JSON, every problem collected.
+struct XLSFormImporter {
+    let workbook: XLSXWorkbook
+    let fileName: String
+    let file: (String) -> Data?
+
+    private var problems: [XLSFormProblem] = []
+    private var warnings: [XLSFormProblem] = []
+    /// The survey row each question and group id came from.
+    private var rowOfID: [String: Int] = [:]
+    private var language: String?
+
+    init(workbook: XLSXWorkbook, fileName: String, file: @escaping (String) -> Data?) {
+        self.workbook = workbook
+        self.fileName = fileName
+        self.file = file
+    }
+
+    struct Option {
+        var row: Int
+        var name: String
+        var label: String
+        var attributes: [String: String]
+    }
+
+    /// A group or repeat being read, or the form itself (`kind` nil).
+    private struct Frame {
+        var kind: String?
+        var object: [String: JSONValue]
+        var items: [JSONValue] = []
+        var record: XLSFormTable.Record?
+    }
+
+    mutating func run() throws -> XLSFormImport {
+        guard let surveySheet = workbook.sheet(named: "survey") else {
+            throw XLSFormError(file: fileName, problems: [XLSFormProblem(sheet: nil, message:
+                "the workbook has no sheet named survey (it has \(workbook.sheetNames.map { "\"\($0)\"" }.joined(separator: ", "))); an XLSForm lists its questions on a sheet named survey")])
+        }
+        let survey = XLSFormTable(surveySheet)
+        let choices = workbook.sheet(named: "choices").map(XLSFormTable.init)
+        let settings = workbook.sheet(named: "settings").map(XLSFormTable.init)
+        let setting = settings?.records.first
+
+        // One language for now: the plain columns, else default_language's, else the first.
+        let defaultLanguage = settings.flatMap { table in setting.flatMap { table.text($0, table.column("default_language")) } }
+        var languages: [String?] = []
+        for language in survey.languages + (choices?.languages ?? []) where !languages.contains(language) { languages.append(language) }
+        if let defaultLanguage, languages.contains(defaultLanguage) {
+            language = defaultLanguage
+        } else if languages.contains(nil) || languages.isEmpty {
+            language = nil
+        } else {
+            language = languages.first ?? nil
+        }
+        if languages.count > 1 {
+            let names = languages.map { $0 ?? "(no language)" }
+            warnings.append(XLSFormProblem(sheet: survey.sheet, row: survey.headerRow, message:
+                "the form is written in \(languages.count) languages (\(names.joined(separator: ", "))); MI imports \(language ?? "the columns without a language") — the others are not imported yet"))
+        }
+
+        guard survey.column("type") != nil else {
+            throw XLSFormError(file: fileName, problems: [survey.problem(nil, named: "type",
+                "the survey sheet has no type column in its first row (headers found: \(survey.columns.map(\.header).joined(separator: ", "))); add one")])
+        }
+        let allowDuplicates = settings.flatMap { table in setting.flatMap { table.text($0, table.column("allow_choice_duplicates")) } }
+            .map { ["yes", "true", "1"].contains($0.lowercased()) } ?? false
+        var lists = choices.map { readChoices($0, allowDuplicates: allowDuplicates) } ?? [:]
+        // `or_other` adds "other" to its list, as pyxform does: every question of that list offers it.
+        for record in survey.records {
+            let words = survey.text(record, survey.column("type"))?.split(whereSeparator: { $0.isWhitespace }).map(String.init) ?? []
+            guard words.count >= 2, words.last?.lowercased() == "or_other", let select = Self.select(words.map { $0.lowercased() }),
+                  !select.fromFile, select.consumed == words.count - 2 else { continue }
+            let list = words[words.count - 2]
+            if var options = lists[list], !options.contains(where: { $0.name == "other" }) {
+                options.append(Option(row: record.row, name: "other", label: "Other", attributes: [:]))
+                lists[list] = options
+            }
+        }
+
+        var stack = [Frame(kind: nil, object: [:])]
+        var appearances: [String: [Int]] = [:]
+        for record in survey.records {
+            readRow(record, survey: survey, lists: lists, choicesSheet: choices?.sheet, stack: &stack, appearances: &appearances)
+        }
+        while stack.count > 1, let open = stack.popLast() {
+            let kind = open.kind ?? "group"
+            problems.append(survey.problem(open.record, named: "type",
+                "begin \(kind) \(open.object["id"]?.stringValue ?? "") is never closed; add an end \(kind) row after its last question"))
+        }
+        for (appearance, rows) in appearances.sorted(by: { ($0.value.first ?? 0) < ($1.value.first ?? 0) }) {
+            let where_ = rows.count == 1 ? "row \(rows[0])" : "rows \(rows.map(String.init).joined(separator: ", "))"
+            warnings.append(XLSFormProblem(sheet: survey.sheet, column: "appearance",
+                message: "appearance \"\(appearance)\" (\(where_)): MI does not draw it; the questions are asked as usual"))
+        }
+
+        var template: [String: JSONValue] = [:]
+        if let settings, let setting { readSettings(settings, setting, into: &template) }
+        if template["id"] == nil {
+            template["id"] = .string(((fileName as NSString).lastPathComponent as NSString).deletingPathExtension)
+        }
+        if template["title"] == nil { template["title"] = template["id"] }
+        if template["version"] == nil { template["version"] = .number(1) }
+        template["questions"] = .array(stack.first?.items ?? [])
+        guard problems.isEmpty else { throw XLSFormError(file: fileName, problems: problems) }
+        do {
+            let result = try XLSForm.coding.decode(.object(template), source: fileName)
+            return XLSFormImport(template: result, warnings: warnings)
+        } catch let error as TemplateError {
+            throw XLSFormError(file: fileName, problems: error.problems.map { locate($0, survey: survey, settings: settings, setting: setting) })
+        }
+    }
+
+    // MARK: - Choices
+
+    private mutating func readChoices(_ table: XLSFormTable, allowDuplicates: Bool) -> [String: [Option]] {
+        guard let listColumn = table.column("list_name") else {
+            if !table.records.isEmpty {
+                problems.append(table.problem(nil, named: "list_name", "the choices sheet has no list_name column in its first row; add one"))
+            }
+            return [:]
+        }
+        var lists: [String: [Option]] = [:]
+        for record in table.records {
+            guard let list = table.text(record, listColumn) else {
+                problems.append(table.problem(record, listColumn, "the choice has no list_name; give the list it belongs to, or delete the row"))
+                continue
+            }
+            if let option = readOption(record, table: table, list: lists[list] ?? [], allowDuplicates: allowDuplicates) {
+                lists[list, default: []].append(option)
+            }
+        }
+        return lists
+    }
+
+    /// One choice row (of the choices sheet or a CSV); nil when it is refused or dropped.
+    private mutating func readOption(_ record: XLSFormTable.Record, table: XLSFormTable, list: [Option], allowDuplicates: Bool) -> Option? {
+        let nameColumn = table.column("name")
+        guard let name = table.text(record, nameColumn) else {
+            problems.append(table.problem(record, named: "name", "the choice has no name; give the name answers store (a word or a number)"))
+            return nil
+        }
+        let labelColumn = table.column("label", language: language)
+        let label = table.text(record, labelColumn) ?? name
+        // A name with spaces is MI's plain option (its label is its name); otherwise one word.
+        if name != label, name.unicodeScalars.contains(where: { CharacterSet.whitespacesAndNewlines.contains($0) }) {
+            problems.append(table.problem(record, nameColumn,
+                "the choice name \"\(name)\" has white space; MI writes chosen names separated by spaces, so use one word (put the words in the label)"))
+            return nil
+        }
+        if let earlier = list.first(where: { $0.name == name }) {
+            if allowDuplicates {
+                warnings.append(table.problem(record, nameColumn,
+                    "the choice name \"\(name)\" repeats row \(earlier.row)'s; MI keeps the first (answers store names, so two options of one name cannot be told apart)"))
+            } else {
+                problems.append(table.problem(record, nameColumn,
+                    "the choice name \"\(name)\" is already row \(earlier.row)'s in this list; give each choice its own name (or set allow_choice_duplicates to yes in settings)"))
+            }
+            return nil
+        }
+        if let earlier = list.first(where: { $0.label == label }) {
+            problems.append(table.problem(record, labelColumn ?? nameColumn,
+                "the choice label \"\(label)\" is already row \(earlier.row)'s in this list; MI shows options by label, so give each its own"))
+            return nil
+        }
+        var attributes: [String: String] = [:]
+        let skipped: Set<String> = ["list_name", "name", "label", "media::image", XLSFormVocabulary.miSettings]
+        for column in table.columns where !skipped.contains(column.name) && !XLSFormVocabulary.translatable.contains(column.name) {
+            if let value = table.text(record, column) { attributes[column.header] = value }
+        }
+        return Option(row: record.row, name: name, label: label, attributes: attributes)
+    }
+
+    // MARK: - Survey
+
+    private mutating func readRow(_ record: XLSFormTable.Record, survey: XLSFormTable, lists: [String: [Option]],
+                                  choicesSheet: String?, stack: inout [Frame], appearances: inout [String: [Int]]) {
+        let typeColumn = survey.column("type")
+        let nameColumn = survey.column("name")
+        let name = survey.text(record, nameColumn)
+        guard let rawType = survey.text(record, typeColumn) else {
+            if name != nil || survey.text(record, survey.column("label", language: language)) != nil {
+                problems.append(survey.problem(record, typeColumn, "the row has no type; give its type (text, integer, select_one LIST, …) or delete the row"))
+            }
+            return
+        }
+        let words = rawType.split(whereSeparator: { $0.isWhitespace }).map(String.init)
+        let keyword = words.map { $0.lowercased() }
+        let head = keyword.joined(separator: " ")
+
+        // Groups and repeats.
+        if let (isBegin, kind) = Self.groupKeyword(keyword) {
+            if isBegin {
+                guard let name else {
+                    problems.append(survey.problem(record, nameColumn, "begin \(kind) needs a name; give the \(kind) a name"))
+                    stack.append(Frame(kind: kind, object: ["id": .string("?")], record: record))
+                    return
+                }
+                claim(name, record: record, survey: survey, column: nameColumn)
+                var object: [String: JSONValue] = ["type": .string(kind), "id": .string(name)]
+                if let label = survey.text(record, survey.column("label", language: language)) { object["text"] = .string(label) }
+                if let relevant = expression(record, "relevant", survey) { object["relevant"] = .string(relevant) }
+                if let count = survey.text(record, survey.column("repeat_count")) {
+                    if kind == "group" {
+                        problems.append(survey.problem(record, survey.column("repeat_count"), "a group has no count; make it begin repeat, or empty the cell"))
+                    } else if let number = Double(count) {
+                        object["repeatCount"] = .number(number)
+                    } else if let text = expression(record, "repeat_count", survey) {
+                        object["repeatCount"] = .string(text)
+                    }
+                }
+                if let appearance = survey.text(record, survey.column("appearance")) {
+                    appearances[appearance, default: []].append(record.row)
+                }
+                stack.append(Frame(kind: kind, object: object, record: record))
+            } else {
+                guard stack.count > 1, let open = stack.last else {
+                    problems.append(survey.problem(record, typeColumn, "end \(kind) without a begin \(kind) before it; delete the row or add the begin"))
+                    return
+                }
+                guard open.kind == kind else {
+                    problems.append(survey.problem(record, typeColumn,
+                        "end \(kind) closes begin \(open.kind ?? "group") \(open.object["id"]?.stringValue ?? "") of row \(open.record?.row ?? 0); end the \(open.kind ?? "group") first"))
+                    return
+                }
+                stack.removeLast()
+                var object = open.object
+                object["questions"] = .array(open.items)
+                stack[stack.count - 1].items.append(.object(object))
+            }
+            return
+        }
+
+        if XLSFormVocabulary.recordedMetadata.contains(head) { return }
+        if let reason = XLSFormVocabulary.refusedTypes[head] ?? XLSFormVocabulary.refusedTypes[keyword.first ?? ""] {
+            problems.append(survey.problem(record, typeColumn, "MI cannot take type \(rawType): \(reason)"))
+            return
+        }
+        guard let name else {
+            problems.append(survey.problem(record, nameColumn, "the question has no name; give it a name (letters, digits, _), unique in the form"))
+            return
+        }
+        claim(name, record: record, survey: survey, column: nameColumn)
+
+        var object: [String: JSONValue] = ["id": .string(name)]
+        object["text"] = .string(survey.text(record, survey.column("label", language: language)) ?? name)
+        if let hint = survey.text(record, survey.column("hint", language: language)) { object["help"] = .string(hint) }
+        if let image = survey.text(record, survey.column("media::image", language: language)) { object["image"] = .string(image) }
+
+        var otherFollowUp: [String: JSONValue]?
+        if let select = Self.select(keyword) {
+            var argument = Array(words.dropFirst(select.consumed))
+            var orOther = false
+            if argument.last?.lowercased() == "or_other" { orOther = true; argument.removeLast() }
+            guard argument.count == 1, let source = argument.first else {
+                problems.append(survey.problem(record, typeColumn,
+                    "\(select.multiple ? "select_multiple" : "select_one")\(select.fromFile ? "_from_file" : "") needs \(select.fromFile ? "a CSV file name" : "the name of a list on the choices sheet") after it"))
+                return
+            }
+            var options: [Option]
+            if select.fromFile {
+                guard let data = file(source) else {
+                    problems.append(survey.problem(record, typeColumn,
+                        "the choices file \(source) is missing; put it beside the XLSForm (or upload it with the XLSForm)"))
+                    return
+                }
+                let table = ChoicesCSV.table(data, name: source)
+                guard table.column("name") != nil else {
+                    problems.append(table.problem(nil, named: "name", "the choices file has no name column in its first row; add name and label"))
+                    return
+                }
+                options = []
+                for choice in table.records {
+                    if let option = readOption(choice, table: table, list: options, allowDuplicates: false) { options.append(option) }
+                }
+            } else {
+                guard let list = lists[source] else {
+                    problems.append(survey.problem(record, typeColumn,
+                        "there is no list \(source) on the choices sheet\(choicesSheet == nil ? " (the workbook has no choices sheet)" : ""); add its choices, or correct the name"))
+                    return
+                }
+                options = list
+            }
+            if orOther {
+                if !options.contains(where: { $0.name == "other" }) {
+                    options.append(Option(row: record.row, name: "other", label: "Other", attributes: [:]))
+                }
+                otherFollowUp = ["id": .string(name + "_other"), "type": .string("shortAnswer"), "text": .string("Specify other."),
+                                 "relevant": .string("selected(${\(name)}, 'other')")]
+            }
+            let filtered = survey.text(record, survey.column("choice_filter")) != nil
+            object["type"] = .string("multipleChoice")
+            object["maxAnswers"] = .number(select.multiple ? 0 : 1)
+            object["options"] = .array(options.map { option in
+                let attributes = filtered ? option.attributes : [:]
+                if option.name == option.label && attributes.isEmpty { return .string(option.label) }
+                var fields = attributes.mapValues(JSONValue.string)
+                fields["name"] = .string(option.name)
+                fields["label"] = .string(option.label)
+                return .object(fields)
+            })
+        } else if let known = XLSFormVocabulary.types[head] {
+            object["type"] = .string(known.type)
+            object.merge(known.settings) { own, _ in own }
+        } else if keyword.count == 1, QuestionTypes.all.contains(where: { $0.typeKey.rawValue == words[0] }) {
+            // An MI type XLSForm has no name for (`table`), as MI's export writes it.
+            object["type"] = .string(words[0])
+        } else {
+            let known = (XLSFormVocabulary.types.keys.sorted() + ["select_one LIST", "select_multiple LIST", "select_one_from_file FILE.csv"])
+            problems.append(survey.problem(record, typeColumn, "unknown type \"\(rawType)\"; MI takes \(known.joined(separator: ", "))"))
+            return
+        }
+
+        readParameters(record, survey: survey, into: &object)
+        readLogic(record, survey: survey, into: &object)
+        if let appearance = survey.text(record, survey.column("appearance")) {
+            if appearance.lowercased().contains("search(") {
+                problems.append(survey.problem(record, survey.column("appearance"), XLSFormVocabulary.refusedFunctions["search"] ?? ""))
+            } else if appearance.lowercased() == "signature" || appearance.lowercased() == "draw" || appearance.lowercased() == "annotate" {
+                problems.append(survey.problem(record, survey.column("appearance"),
+                    "MI cannot let the technician draw (\(appearance)); delete the appearance to take a photo"))
+            } else {
+                appearances[appearance, default: []].append(record.row)
+            }
+        }
+        readMISettings(record, survey: survey, into: &object)
+        stack[stack.count - 1].items.append(.object(object))
+        if var followUp = otherFollowUp {
+            let otherName = followUp["id"]?.stringValue ?? ""
+            claim(otherName, record: record, survey: survey, column: typeColumn)
+            followUp["id"] = .string(otherName)
+            stack[stack.count - 1].items.append(.object(followUp))
+        }
+    }
+
+    /// `begin group`, `begin_group`, `end repeat`, … → (begin?, "group" or "repeat").
+    static func groupKeyword(_ keyword: [String]) -> (Bool, String)? {
+        let joined = keyword.joined(separator: "_")
+        let table: [String: (Bool, String)] = [
+            "begin_group": (true, "group"), "end_group": (false, "group"),
+            "begin_repeat": (true, "repeat"), "end_repeat": (false, "repeat"),
+        ]
+        return table[joined]
+    }
+
+    /// `select_one`, `select one`, `select_multiple`, `select all that apply`, `select one from`,
+    /// `select_one_from_file`, `select one from file`: how many words the keyword takes.
+    static func select(_ keyword: [String]) -> (multiple: Bool, fromFile: Bool, consumed: Int)? {
+        let spellings: [([String], Bool, Bool)] = [
+            (["select_one_from_file"], false, true), (["select_multiple_from_file"], true, true),
+            (["select", "one", "from", "file"], false, true), (["select", "multiple", "from", "file"], true, true),
+            (["select_one"], false, false), (["select_multiple"], true, false),
+            (["select", "one", "from"], false, false), (["select", "multiple", "from"], true, false),
+            (["select", "one"], false, false), (["select", "multiple"], true, false),
+            (["select", "all", "that", "apply"], true, false), (["select", "all", "that", "apply", "from"], true, false),
+        ]
+        var best: (Bool, Bool, Int)?
+        for (words, multiple, fromFile) in spellings where keyword.count > words.count && Array(keyword.prefix(words.count)) == words {
+            if best == nil || words.count > (best?.2 ?? 0) { best = (multiple, fromFile, words.count) }
+        }
+        return best.map { (multiple: $0.0, fromFile: $0.1, consumed: $0.2) }
+    }
+
+    /// Records `name` as used; a second use is refused (MI's names are unique in the whole form).
+    private mutating func claim(_ name: String, record: XLSFormTable.Record, survey: XLSFormTable, column: XLSFormTable.Column?) {
+        if let earlier = rowOfID[name] {
+            problems.append(survey.problem(record, column,
+                "the name \(name) is already row \(earlier)'s; MI needs every question and group name to be unique in the whole form — rename one"))
+        } else {
+            rowOfID[name] = record.row
+        }
+    }
+
+    /// An expression cell with typographic quotes straightened; functions MI cannot evaluate refused.
+    private mutating func expression(_ record: XLSFormTable.Record, _ columnName: String, _ survey: XLSFormTable) -> String? {
+        let column = survey.column(columnName)
+        guard let text = survey.text(record, column) else { return nil }
+        let straight = text.straightQuotes
+        for (function, reason) in XLSFormVocabulary.refusedFunctions.sorted(by: { $0.key < $1.key }) {
+            if Self.calls(function, in: straight) {
+                problems.append(survey.problem(record, column, reason))
+                return nil
+            }
+        }
+        return straight
+    }
+
+    /// Whether `text` calls `function(` outside quoted strings.
+    static func calls(_ function: String, in text: String) -> Bool {
+        var inQuote: Character?
+        let characters = Array(text)
+        let target = Array(function)
+        var index = 0
+        while index < characters.count {
+            let c = characters[index]
+            if let quote = inQuote {
+                if c == quote { inQuote = nil }
+            } else if c == "'" || c == "\"" {
+                inQuote = c
+            } else if Array(characters[index..<min(index + target.count, characters.count)]) == target,
+                      index == 0 || !(characters[index - 1].isLetter || characters[index - 1].isNumber || characters[index - 1] == "_" || characters[index - 1] == "-" || characters[index - 1] == ":") {
+                var next = index + target.count
+                while next < characters.count, characters[next].isWhitespace { next += 1 }
+                if next < characters.count, characters[next] == "(" { return true }
+            }
+            index += 1
+        }
+        return false
+    }
+
+    private mutating func readLogic(_ record: XLSFormTable.Record, survey: XLSFormTable, into object: inout [String: JSONValue]) {
+        if let text = expression(record, "relevant", survey) { object["relevant"] = .string(text) }
+        if let text = expression(record, "constraint", survey) { object["constraint"] = .string(text) }
+        if let text = survey.text(record, survey.column("constraint_message", language: language)) { object["constraintMessage"] = .string(text) }
+        if let text = survey.text(record, survey.column("required")) {
+            switch Self.flag(text) {
+            case true?: object["required"] = .bool(true)
+            case false?: object["required"] = .bool(false)
+            case nil: if let expression = expression(record, "required", survey) { object["required"] = .string(expression) }
+            }
+        }
+        if let text = survey.text(record, survey.column("required_message", language: language)) { object["requiredMessage"] = .string(text) }
+        if let text = expression(record, "calculation", survey) { object["calculation"] = .string(text) }
+        if let text = survey.text(record, survey.column("default")) {
+            if XLSFormImporter.calls("pulldata", in: text) {
+                problems.append(survey.problem(record, survey.column("default"), XLSFormVocabulary.refusedFunctions["pulldata"] ?? ""))
+            } else {
+                object["default"] = .string(text)
+            }
+        }
+        if let text = survey.text(record, survey.column("read_only")) {
+            switch Self.flag(text) {
+            case true?: object["readOnly"] = .bool(true)
+            case false?: break
+            case nil: problems.append(survey.problem(record, survey.column("read_only"), "read_only is yes or no, found \"\(text)\""))
+            }
+        }
+        if let text = expression(record, "choice_filter", survey) { object["choiceFilter"] = .string(text) }
+        if survey.text(record, survey.column("repeat_count")) != nil {
+            problems.append(survey.problem(record, survey.column("repeat_count"), "only a begin repeat row has a count; empty the cell"))
+        }
+    }
+
+    /// `yes`, `true`, `true()`, `1` → true; `no`, `false`, `false()`, `0` → false; else nil (an expression).
+    static func flag(_ text: String) -> Bool? {
+        let lowered = text.lowercased().replacingOccurrences(of: " ", with: "")
+        if ["yes", "true", "true()", "1", "y"].contains(lowered) { return true }
+        if ["no", "false", "false()", "0", "n"].contains(lowered) { return false }
+        return nil
+    }
+
+    /// `start=1 end=10 step=1` (a range), `capture-accuracy=5` (a geopoint); others are warned about.
+    private mutating func readParameters(_ record: XLSFormTable.Record, survey: XLSFormTable, into object: inout [String: JSONValue]) {
+        let column = survey.column("parameters")
+        guard let text = survey.text(record, column) else { return }
+        let pairs = text.split(whereSeparator: { $0.isWhitespace || $0 == "," || $0 == ";" })
+        for pair in pairs {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmed }
+            guard parts.count == 2 else {
+                problems.append(survey.problem(record, column, "\"\(pair)\" is not a parameter; write name=value pairs separated by spaces"))
+                continue
+            }
+            let key = parts[0].lowercased()
+            guard let miKey = XLSFormVocabulary.parameterKeys[key] else {
+                warnings.append(survey.problem(record, column, "parameter \(parts[0]) is not one MI uses; it is ignored"))
+                continue
+            }
+            guard let number = Double(parts[1]) else {
+                problems.append(survey.problem(record, column, "parameter \(parts[0]) is \"\(parts[1])\", not a number"))
+                continue
+            }
+            object[miKey] = .number(number)
+        }
+    }
+
+    /// The `mi_settings` cell: MI settings XLSForm has no column for (a JSON object MI's export wrote).
+    private mutating func readMISettings(_ record: XLSFormTable.Record, survey: XLSFormTable, into object: inout [String: JSONValue]) {
+        let column = survey.column(XLSFormVocabulary.miSettings)
+        guard let text = survey.text(record, column) else { return }
+        guard let parsed = try? JSONValue.parse(Data(text.utf8)), case .object(let fields) = parsed else {
+            problems.append(survey.problem(record, column, "expected a JSON object of MI question settings ({\"min\": 0}), as MI's export writes it"))
+            return
+        }
+        // MI's own settings are the finer ones (`maxAnswers` 2 where the type says select_multiple).
+        object.merge(fields) { _, setting in setting }
+    }
+
+    // MARK: - Settings
+
+    private mutating func readSettings(_ table: XLSFormTable, _ record: XLSFormTable.Record, into template: inout [String: JSONValue]) {
+        if let id = table.text(record, table.column("form_id")) { template["id"] = .string(id) }
+        if let title = table.text(record, table.column("form_title")) { template["title"] = .string(title) }
+        let versionColumn = table.column("version")
+        if let text = table.text(record, versionColumn) {
+            if let number = Int(text), number >= 0 {
+                template["version"] = .number(Double(number))
+            } else if let stamp = Self.dateVersion(text) {
+                template["version"] = .number(Double(stamp))
+            } else {
+                problems.append(table.problem(record, versionColumn,
+                    "the version \"\(text)\" is not a whole number; MI numbers versions 1, 2, 3… (a date cell, such as =NOW(), becomes yyyymmddHHMM)"))
+            }
+        }
+        let column = table.column(XLSFormVocabulary.miSettings)
+        if let text = table.text(record, column) {
+            if let parsed = try? JSONValue.parse(Data(text.utf8)), case .object(let fields) = parsed {
+                template.merge(fields) { own, _ in own }
+            } else {
+                problems.append(table.problem(record, column, "expected a JSON object of MI template settings, as MI's export writes it"))
+            }
+        }
+    }
+
+    /// `2024-03-05T14:30:00` (a date cell as read) → 202403051430.
+    static func dateVersion(_ text: String) -> Int? {
+        let digits = text.split(whereSeparator: { !$0.isNumber }).map(String.init)
+        guard text.count >= 16, text.dropFirst(4).first == "-", digits.count >= 5,
+              digits[0].count == 4, digits[1...4].allSatisfy({ $0.count == 2 }) else { return nil }
+        return Int(digits[0...4].joined())
+    }
+
+    // MARK: - Messages from MI's own template checks
+
+    /// Points a problem MI's template reader found at the cell it came from.
+    private func locate(_ problem: TemplateError.Problem, survey: XLSFormTable, settings: XLSFormTable?,
+                        setting: XLSFormTable.Record?) -> XLSFormProblem {
+        let field = problem.field ?? ""
+        if let question = problem.question {
+            let record = rowOfID[question].flatMap { row in survey.records.first { $0.row == row } }
+            let columnName = XLSFormVocabulary.columnOfKey[field] ?? (field.isEmpty ? "name" : XLSFormVocabulary.miSettings)
+            let translatable = XLSFormVocabulary.translatable.contains(columnName)
+            let column = survey.column(columnName, language: translatable ? language : nil)
+            var located = column.map { survey.problem(record, $0, problem.message) }
+                ?? XLSFormProblem(sheet: survey.sheet, row: record?.row, column: columnName, message: problem.message)
+            located.message = "\(question): \(problem.message)"
+            return located
+        }
+        let settingsColumn = ["id": "form_id", "title": "form_title", "version": "version"][field]
+            ?? (field == "questions" ? nil : XLSFormVocabulary.miSettings)
+        guard let settingsColumn else { return XLSFormProblem(sheet: survey.sheet, message: problem.message) }
+        guard let settings else {
+            let sheet = field == "id" ? "settings (form_id; without it the file's name)" : "settings"
+            return XLSFormProblem(sheet: sheet, column: settingsColumn, message: problem.message)
+        }
+        return settings.problem(setting, named: settingsColumn, problem.message)
+    }
+}
