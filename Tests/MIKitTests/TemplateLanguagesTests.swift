@@ -79,6 +79,25 @@ final class TemplateLanguagesTests: XCTestCase {
         XCTAssertEqual(try reader.decode(data), try FormFile.decode(data))
     }
 
+    func testFillLangSetsTheFormsLanguageAndTheFormIsShownInIt() throws {
+        let fixture = try StoreFixture()
+        try TemplateCache(store: fixture.store, keys: fixture.configuration.templateKeys).install(Data(Self.json.utf8), source: "bomba.json")
+        let workflow = fixture.workflow()
+        _ = try workflow.startForm(templateID: "bomba", name: "b1")
+        let english = try workflow.setLanguage("b1", to: "en")
+        XCTAssertEqual(english.language, "English (en)")
+        XCTAssertEqual(english.shown().template.title, "Pump")
+        XCTAssertEqual(english.shown(in: "es").template.title, "Bomba")
+        XCTAssertEqual(english.template.title, "Bomba", "the form keeps the template as published")
+        XCTAssertThrowsError(try workflow.setLanguage("b1", to: "de")) { error in
+            XCTAssertEqual(error.localizedDescription, "template bomba has no language \"de\" (its languages: Español (es), English (en)) — nothing was changed")
+            XCTAssertEqual((error as? WorkflowError)?.failureClass, .usage)
+        }
+        XCTAssertNil(try workflow.setLanguage("b1", to: "Español (es)").language, "back to the default")
+        XCTAssertThrowsError(try workflow.startForm(templateID: "bomba", name: "b2", requiredLanguage: "fr"))
+        XCTAssertEqual(try workflow.startForm(templateID: "bomba", name: "b3", language: "es", requiredLanguage: "en").1.language, "English (en)")
+    }
+
     func testTextsInSeveralLanguagesNeedTheDefaultLanguage() {
         func refusal(_ json: String) -> String {
             do { _ = try TemplateCoding().decode(Data(json.utf8), source: "t.json"); return "accepted" } catch { return error.localizedDescription }

@@ -35,6 +35,9 @@ extension MI {
         @Option(name: .customLong("gps-timeout"), help: ArgumentHelp("Seconds to wait for gpsd's fix (captureLocation templates).", valueName: "seconds"))
         var gpsTimeout = GPSFix.defaultTimeout
 
+        @Option(name: .customLong("lang"), help: ArgumentHelp("The language the form is filled and printed in, one of its template's (a name or a code: es, en); default: Fill.Language in Config.plist, else LANG's when the template has it.", valueName: "language"))
+        var language: String?
+
         func validate() throws {
             guard (1...3600).contains(gpsTimeout) else {
                 throw ValidationError("--gps-timeout must be 1 to 3600 seconds, got \(gpsTimeout)")
@@ -52,7 +55,9 @@ extension MI {
             }
             let start = try startLocation(context)
             let (_, form) = try context.run {
-                try $0.startForm(templateID: template, name: name, displayName: context.session.displayName, startLocation: start)
+                try $0.startForm(templateID: template, name: name, displayName: context.session.displayName, startLocation: start,
+                                 language: context.configuration.fillLanguage ?? ProcessInfo.processInfo.environment["LANG"],
+                                 requiredLanguage: language)
             }
             if global.json {
                 try Terminal.json(FormSummaryJSON(form.summary, expiry: context.configuration.expiry, now: context.workflow.now()))
