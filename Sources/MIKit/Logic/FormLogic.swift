@@ -582,7 +582,10 @@ public struct FormLogic: Sendable {
     /// then values kept for instances that no longer exist (a repeat count lowered) or paths that
     /// name nothing in the template. What submission clears.
     public func irrelevantAnswers(in form: Form, now: Date = Date()) -> [String] {
-        let evaluation = evaluation(of: form, now: now)
+        irrelevantAnswers(in: form, evaluation: evaluation(of: form, now: now))
+    }
+
+    func irrelevantAnswers(in form: Form, evaluation: Evaluation) -> [String] {
         var result = zip(evaluation.slots, evaluation.relevant).filter { slot, relevant in
             let answer = form.answer(for: slot.key)
             return (answer.value != nil || answer.draft != nil || Self.holdsAnswerFiles(slot.question, answer))
@@ -610,10 +613,17 @@ public struct FormLogic: Sendable {
     /// removed value may change another's, and the calculations recomputed. Returns the keys
     /// cleared; the caller removes the files no longer listed.
     public func preparedForSubmission(_ form: Form, now: Date = Date()) -> (form: Form, cleared: [String]) {
+        let (result, cleared, _) = prepared(form, now: now)
+        return (result, cleared)
+    }
+
+    /// `preparedForSubmission` with the evaluation of the form it returns, for the checks after it.
+    func prepared(_ form: Form, now: Date) -> (form: Form, cleared: [String], evaluation: Evaluation) {
         var result = recalculated(form, now: now)
         var cleared: [String] = []
+        var evaluation = evaluation(of: result, now: now)
         for _ in 0...template.questions.count {
-            let irrelevant = irrelevantAnswers(in: result, now: now)
+            let irrelevant = irrelevantAnswers(in: result, evaluation: evaluation)
             if irrelevant.isEmpty { break }
             for key in irrelevant {
                 var answer = result.answer(for: key)
@@ -627,8 +637,19 @@ public struct FormLogic: Sendable {
                 if !cleared.contains(key) { cleared.append(key) }
             }
             result = recalculated(result, now: now)
+            evaluation = self.evaluation(of: result, now: now)
         }
-        return (result, cleared)
+        return (result, cleared, evaluation)
+    }
+
+    /// What `mi submit` decides in one evaluation of the form: the form as submitted (values
+    /// that are not relevant cleared, calculations recomputed), the keys cleared, what breaks
+    /// the logic (`violations`) and the answers still open (`Form.openSlots`).
+    public func submission(_ form: Form, now: Date = Date()) -> (form: Form, cleared: [String], violations: [Violation], open: [AnswerSlot]) {
+        let (result, cleared, evaluation) = prepared(form, now: now)
+        let violations = violations(in: result, now: now, requireAnswers: true, evaluation: evaluation)
+        let open = zip(evaluation.slots, evaluation.relevant).filter { !isDone($0, relevant: $1, in: result, now: now) }.map(\.0)
+        return (result, cleared, violations, open)
     }
 
     /// Everything in `form` that breaks the template's logic, in the order asked: a value kept
@@ -637,9 +658,12 @@ public struct FormLogic: Sendable {
     /// and (`requireAnswers`) a required question without a value. What `mi submit` refuses and
     /// mi-server refuses with 422.
     public func violations(in form: Form, now: Date = Date(), requireAnswers: Bool = true) -> [Violation] {
+        violations(in: form, now: now, requireAnswers: requireAnswers, evaluation: evaluation(of: form, now: now))
+    }
+
+    func violations(in form: Form, now: Date, requireAnswers: Bool, evaluation: Evaluation) -> [Violation] {
         var result: [Violation] = []
         result += instanceViolations(in: form, now: now)
-        let evaluation = evaluation(of: form, now: now)
         let slots = evaluation.slots
         for (slot, relevant) in zip(slots, evaluation.relevant) where slot.question.type.takesAnswer {
             let question = slot.question

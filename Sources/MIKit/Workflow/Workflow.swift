@@ -155,17 +155,18 @@ public struct Workflow: Sendable {
         let date = now()
         var prepared = original
         var cleared: [String] = []
+        let open: [AnswerSlot]
         if original.template.hasLogic {
             // As ODK: what is not relevant is not submitted; calculations are computed afresh;
-            // then every constraint and required question is checked.
+            // then every constraint and required question is checked (one evaluation for all).
             prepared.submittedAt = date
-            let logic = FormLogic(template: original.template)
-            (prepared, cleared) = logic.preparedForSubmission(prepared, now: date)
-            let violations = logic.violations(in: prepared, now: date)
-            guard violations.isEmpty else { throw FormLogicError(form: location.name, violations: violations) }
+            let submission = FormLogic(template: original.template).submission(prepared, now: date)
+            (prepared, cleared, open) = (submission.form, submission.cleared, submission.open)
+            guard submission.violations.isEmpty else { throw FormLogicError(form: location.name, violations: submission.violations) }
             prepared.submittedAt = nil
+        } else {
+            open = prepared.openSlots
         }
-        let open = prepared.openSlots
         guard open.isEmpty else {
             func label(_ slot: AnswerSlot) -> String { "\(slot.key) (\(slot.index + 1))" }
             let drafts = open.filter { original.answer(for: $0.key).draft != nil }
