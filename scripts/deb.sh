@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make deb`: the Debian packages mi and mi-server from the release build, with dpkg-deb, into
 # .build/deb/. Each package is staged by scripts/install.sh (PREFIX=/usr); its Depends are the
-# Debian packages of the shared libraries its binaries load (ldd, then dpkg -S), so what the
+# Debian packages of the shared libraries its binaries load (readelf and ldd, then dpkg -S), so what the
 # static Swift build still links from the system (libcurl, libldap, libedit, cairo, pango, …)
 # comes with it.
 set -euo pipefail
@@ -13,19 +13,25 @@ architecture=$(dpkg --print-architecture)
 rm -rf "$out"
 mkdir -p "$out"
 
-# The packages owning the libraries the given binaries load, "a, b, c".
+# The packages owning the libraries the given binaries load themselves (their NEEDED entries, as
+# dpkg-shlibdeps reads them; what those load in turn is their packages' business), "a, b, c".
 depends() {
-  local libraries
-  libraries=$(ldd "$@" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' | sort -u)
   local packages=()
-  for library in $libraries; do
-    # Debian 12 merges /usr: a library found under /lib is owned as /usr/lib, or the other way.
-    local owner
-    owner=$(dpkg -S "$library" 2>/dev/null || dpkg -S "$(realpath "$library")" 2>/dev/null \
-      || dpkg -S "${library#/usr}" 2>/dev/null || dpkg -S "/usr$library" 2>/dev/null || true)
-    owner=${owner%%:*}
-    [ -n "$owner" ] || { echo "deb: no Debian package owns $library" >&2; exit 1; }
-    packages+=("$owner")
+  for binary in "$@"; do
+    local needed
+    needed=$(readelf -d "$binary" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
+    for name in $needed; do
+      local library owner
+      library=$(ldd "$binary" | awk -v name="$name" '$1 == name && $3 ~ /^\// { print $3; exit }
+        $1 ~ "/" name "$" { print $1; exit }')
+      [ -n "$library" ] || { echo "deb: $binary needs $name, which ldd does not find" >&2; exit 1; }
+      # Debian 12 merges /usr: dpkg may know /lib/… as /usr/lib/… or the other way round.
+      owner=$(dpkg -S "$library" 2>/dev/null || dpkg -S "/usr$library" 2>/dev/null \
+        || dpkg -S "${library#/usr}" 2>/dev/null || dpkg -S "$(realpath "$library")" 2>/dev/null || true)
+      owner=${owner%%:*}
+      [ -n "$owner" ] || { echo "deb: no Debian package owns $library ($name, needed by $binary)" >&2; exit 1; }
+      packages+=("$owner")
+    done
   done
   printf '%s\n' "${packages[@]}" | sort -u | paste -sd, | sed 's/,/, /g'
 }
