@@ -21,8 +21,15 @@ version=$("$BUILD/mi" --version)
 manuals=$(mktemp -d)
 trap 'rm -rf "$manuals"' EXIT
 
-for product in mi mi-report mi-server; do
-  [ -x "$BUILD/$product" ] || { echo "install: $BUILD/$product is missing — run make release" >&2; exit 1; }
+for package in $PACKAGES; do
+  case $package in
+  mi) products="mi mi-report" ;;
+  mi-server) products="mi-server" ;;
+  *) echo "install: unknown package $package (mi or mi-server)" >&2; exit 64 ;;
+  esac
+  for product in $products; do
+    [ -x "$BUILD/$product" ] || { echo "install: $BUILD/$product is missing — run make release" >&2; exit 1; }
+  done
 done
 
 # The manual of an ArgumentParser command, from its own help: argument-parser's generate-manual
@@ -71,10 +78,6 @@ for package in $PACKAGES; do
     python3 scripts/server-config-example.py Config.plist > "$root/share/doc/mi-server/examples/Config.plist"
     chmod 644 "$root/share/doc/mi-server/examples/Config.plist"
     install -m 644 docs/installing.md "$root/share/doc/mi-server/installing.md"
-    ;;
-  *)
-    echo "install: unknown package $package (mi or mi-server)" >&2
-    exit 64
     ;;
   esac
 done

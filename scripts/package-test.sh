@@ -50,15 +50,16 @@ DEBIAN_FRONTEND=noninteractive dpkg -i ".build/deb/mi_${version}_${arch}.deb" ".
 expect "installed mi --version prints $version" "^$version\$" /usr/bin/mi --version
 expect "mi and mi-report are on PATH in /usr/bin" "^/usr/bin/mi-report\$" bash -c 'command -v mi-report'
 export MANPAGER=cat MANWIDTH=100
-expect "man mi shows mi's manual with its subcommands" "mi fill" man mi
+expect "man mi shows mi's manual with its subcommands" "fill +Fill a form question by question" man mi
 expect "man mi-server shows the --config option" "\-\-config" man mi-server
 expect "man mi-report shows its synopsis" "mi-report FORM_FOLDER OUTPUT.pdf" man mi-report
 expect "installed mi-report --help" "USAGE: mi-report" /usr/bin/mi-report --help
 expect "installed mi-server --help" "USAGE: mi-server" /usr/bin/mi-server --help
 expect "bash completion of mi is installed" "_mi\(\)|complete .*mi" cat /usr/share/bash-completion/completions/mi
 expect "zsh completion of mi is installed" "#compdef mi" cat /usr/share/zsh/vendor-completions/_mi
-expect "fish completion of mi is installed" "complete -c mi" cat /usr/share/fish/vendor_completions.d/mi.fish
-check "the bash completion script parses" bash -n /usr/share/bash-completion/completions/mi
+expect "fish completion of mi is installed" "complete -c '?mi'? " cat /usr/share/fish/vendor_completions.d/mi.fish
+expect "the installed bash completion offers mi's subcommands" "^upload$" bash -c \
+  'source /usr/share/bash-completion/completions/mi; COMP_WORDS=(mi ""); COMP_CWORD=1; COMP_LINE="mi "; COMP_POINT=3; _mi; printf "%s\n" "${COMPREPLY[@]}"'
 expect "the example Config.plist is installed and valid" "\"Server\"" \
   python3 -c 'import plistlib, json; print(json.dumps(plistlib.load(open("/usr/share/doc/mi/examples/Config.plist", "rb"))))'
 expect "the server's example Config.plist keeps its data in /var/lib/mi-server" "/var/lib/mi-server/data" \
