@@ -2,7 +2,10 @@
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 export PATH := /opt/swift/usr/bin:$(PATH)
 
-.PHONY: setup build release demo demo-cluster test bench clean
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+.PHONY: setup build release install deb package-test demo demo-cluster test bench clean
 
 ## Installs the missing Debian and Python packages (as root; otherwise prints the command).
 setup:
@@ -14,6 +17,19 @@ build: setup
 release: setup
 	$(SWIFT) build -c release --static-swift-stdlib
 
+## mi, mi-report and mi-server with their manuals, completions, example Config.plist and systemd unit
+## under $(DESTDIR)$(PREFIX) (docs/installing.md).
+install: release
+	PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" bash scripts/install.sh
+
+## The Debian packages mi and mi-server in .build/deb/ (docs/installing.md).
+deb: release
+	bash scripts/deb.sh
+
+## Builds the packages, installs them with dpkg -i, checks the installed files, removes them (root).
+package-test: release
+	bash scripts/package-test.sh
+
 ## The main job end to end on the shipped sample data; OFFICE=1 then keeps mi-server running for the office.
 demo: build
 	OFFICE="$(OFFICE)" bash scripts/demo.sh
@@ -22,10 +38,12 @@ demo: build
 demo-cluster: build
 	OFFICE="$(OFFICE)" bash scripts/cluster-demo.sh
 
-## Every test: unit tests and end-to-end tests against the real binaries and services.
+## Every test: unit tests and end-to-end tests against the real binaries and services, then the
+## Debian packages installed and checked (package-test).
 test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) package-test
 
 ## Benchmarks (see BENCHMARKS.md).
 bench: release

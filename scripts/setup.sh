@@ -18,6 +18,7 @@ packages=(
   libreoffice-calc-nogui zip unzip                                    # exports: the CSV opened by LibreOffice, the zip against `zip -0 -r`
   gpsd gpsd-clients                                                   # locations: `mi` reads fixes from gpsd; the tests replay NMEA logs through gpsfake
   zbar-tools                                                          # barcodes: `mi` reads codes from photos with zbarimg
+  man-db systemd                                                      # packaging: `man mi` and `systemd-analyze verify` on the installed packages (make package-test)
 )
 # Python packages the tests use as independent checkers, as PACKAGE or PACKAGE=MODULE when the
 # module's name differs: icalendar reads `mi reminders`' calendars; schemathesis probes the live

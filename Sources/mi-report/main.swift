@@ -9,6 +9,32 @@ import MIKit
 import MIReport
 
 let arguments = CommandLine.arguments
+/// What `--help` prints; `make install` makes mi-report's manual page from it (scripts/help-to-man.sh).
+let help = """
+    OVERVIEW: Write the printable PDF of one form, as `mi print` does.
+
+    Use `mi print FORM --output FILE.pdf`: it finds the form, checks who may print it and runs
+    mi-report, which is installed next to mi. Exit status: 0 the PDF is written, 1 it is not
+    (one message on stderr).
+
+    USAGE: mi-report FORM_FOLDER OUTPUT.pdf [a4|letter|auto [PICTURES_FOLDER]]
+
+    ARGUMENTS:
+      FORM_FOLDER             The form's folder in the store (form.json and its media).
+      OUTPUT.pdf              The PDF to write.
+      a4|letter|auto          The paper size; auto (the default) takes letter when the first
+                              of LC_ALL, LC_PAPER and LANG that is set names the US, Canada,
+                              Mexico or the Philippines, else A4.
+      PICTURES_FOLDER         The folder of the pictures the template's questions show.
+
+    OPTIONS:
+      -h, --help              Show help information.
+
+    """
+if arguments.count == 2, ["-h", "--help"].contains(arguments[1]) {
+    print(help, terminator: "")
+    exit(0)
+}
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("mi-report: \(message)\n".utf8))
     exit(1)
