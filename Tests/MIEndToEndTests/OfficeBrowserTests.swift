@@ -335,7 +335,16 @@ final class OfficeBrowserTests: XCTestCase {
         let review = try sandbox.run(["review", "station-1", "--json"], as: "ana")
         XCTAssertEqual(review.status, 0, review.output)
         let reviewed = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(review.stdout.utf8)) as? [String: Any])
-        let amps = (reviewed["questions"] as? [[String: Any]] ?? []).first { $0["id"] as? String == "amps" }
+        // `--json` nests: a repeat holds its instances, each its questions.
+        func find(_ id: String, in items: [[String: Any]]) -> [String: Any]? {
+            for item in items {
+                if item["id"] as? String == id, item["instances"] == nil { return item }
+                let inner = (item["questions"] as? [[String: Any]] ?? []) + (item["instances"] as? [[String: Any]] ?? [])
+                if let found = find(id, in: inner) { return found }
+            }
+            return nil
+        }
+        let amps = find("amps", in: reviewed["questions"] as? [[String: Any]] ?? [])
         XCTAssertEqual(amps?["constraintMessage"] as? String, "At most 50 A", "the logic typed in the editor: \(review.stdout)")
         let before = try XCTUnwrap(try sandbox.formJSON("station-1", user: "ana")["answers"] as? [String: Any])
         XCTAssertEqual((before["where"] as? [String: Any])?["value"] as? String, "gland", "kept until submission: \(before)")

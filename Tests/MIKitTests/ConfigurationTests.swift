@@ -222,7 +222,8 @@ final class ConfigurationTests: XCTestCase {
     func testFillLanguageIsOptionalAndMustBeAName() throws {
         XCTAssertNil(try XCTUnwrap(try check([]).configuration).fillLanguage)
         XCTAssertEqual(try XCTUnwrap(try check([.set("Fill", ["Language": " es "])]).configuration).fillLanguage, "es")
-        XCTAssertEqual(errors(try check([.set("Fill", ["Language": "  "])])),
+        XCTAssertEqual(errors(try check([.set("Fill", ["Language": "  "])])), ["Fill.Language: empty"])
+        XCTAssertEqual(errors(try check([.set("Fill", ["Language": "es\u{1B}[2J"])])),
                        [#"Fill.Language: expected a language name or code such as es or "Español (es)""#])
         XCTAssertEqual(try check([.set("Fill", ["Language": "es", "Colour": "red"])]).warnings.count, 1)
     }

@@ -130,7 +130,8 @@ struct TemplatesPage {
         return views.page("editor", title: title, context: context, section: .templates, values: values, scripts: ["editor.js"])
     }
 
-    @Sendable func download(_ request: Request, context: ServerContext) async throws -> Response {
+    /// The published version the route names (`/templates/{id}/versions/{version}`), for a signed-in user.
+    private func versionEntry(_ context: ServerContext) async throws -> TemplateCatalog.Entry {
         _ = try context.requireSession()
         let id = try Self.templateID(context)
         guard let version = context.parameters.get("version", as: Int.self) else {
@@ -140,6 +141,11 @@ struct TemplatesPage {
         guard let entry = try await Blocking.run({ catalog.template(id: id, version: version) }) else {
             throw HTTPError(.notFound, message: "the server has no version \(version) of template \"\(id)\" — the templates page lists the versions it has")
         }
+        return entry
+    }
+
+    @Sendable func download(_ request: Request, context: ServerContext) async throws -> Response {
+        let entry = try await versionEntry(context)
         return Response(status: .ok, headers: [
             .contentType: "application/json",
             .contentDisposition: SubmissionPageController.attachment(entry.fileName),
@@ -149,15 +155,7 @@ struct TemplatesPage {
 
     /// A version as an XLSForm (`XLSForm.export`): importing it gives the same template.
     @Sendable func downloadXLSForm(_ request: Request, context: ServerContext) async throws -> Response {
-        _ = try context.requireSession()
-        let id = try Self.templateID(context)
-        guard let version = context.parameters.get("version", as: Int.self) else {
-            throw HTTPError(.notFound, message: "a version is a whole number, as the templates page lists them")
-        }
-        let catalog = self.catalog
-        guard let entry = try await Blocking.run({ catalog.template(id: id, version: version) }) else {
-            throw HTTPError(.notFound, message: "the server has no version \(version) of template \"\(id)\" — the templates page lists the versions it has")
-        }
+        let entry = try await versionEntry(context)
         let coding = catalog.coding
         let data = try await Blocking.run { try XLSForm.export(try coding.decode(entry.data, source: entry.fileName)) }
         return Response(status: .ok, headers: [

@@ -313,7 +313,7 @@ struct XLSFormImporter {
                         "the choices file \(source) is missing; put it beside the XLSForm (or upload it with the XLSForm)"))
                     return
                 }
-                let table = ChoicesCSV.table(data, name: source)
+                let table = ChoicesCSV.rows(data, name: source)
                 guard table.column("name") != nil else {
                     problems.append(table.problem(nil, named: "name", "the choices file has no name column in its first row; add name and label"))
                     return

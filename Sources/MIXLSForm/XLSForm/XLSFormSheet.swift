@@ -133,7 +133,7 @@ struct XLSFormTable {
 /// A CSV of choices (`select_one_from_file cities.csv`): RFC 4180, comma-separated, a header row
 /// with `name` and `label`, quoted fields with `""` for a quote; a UTF-8 byte-order mark is skipped.
 enum ChoicesCSV {
-    static func table(_ data: Data, name: String) -> XLSFormTable {
+    static func rows(_ data: Data, name: String) -> XLSFormTable {
         var text = String(decoding: data, as: UTF8.self)
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
         var rows: [(number: Int, cells: [(column: Int, text: String)])] = []
