@@ -6,12 +6,13 @@ import MIKit
 /// `Template.localized(to:)`; answers, names and exports do not depend on it.
 enum LanguageSwitch {
     /// One entry per language (`name`, `url`, `current`); empty for a template in one language.
-    static func values(_ template: Template, shown: String?) -> [[String: Any]] {
+    /// `query` (`name=value&…&`, empty by default) keeps the page's other parameters.
+    static func values(_ template: Template, shown: String?, query: String = "") -> [[String: Any]] {
         let languages = template.languages
         guard languages.count > 1 else { return [] }
         let current = shown ?? template.defaultLanguage ?? languages[0]
         return languages.map { language in
-            ["name": language, "url": "?lang=" + FormQuery.encoded(language), "current": language == current]
+            ["name": language, "url": "?" + query + "lang=" + FormQuery.encoded(language), "current": language == current]
         }
     }
 }
