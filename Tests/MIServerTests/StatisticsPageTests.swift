@@ -25,6 +25,34 @@ class StatisticsPageTests: EngineTestCase {
 
     static func count(_ marker: String, in text: String) -> Int { text.components(separatedBy: marker).count - 1 }
 
+    /// A template in two languages: the page in its default language, a switch to the other
+    /// (keeping the filters) that shows the questions and options in it.
+    func testTheLanguageSwitchShowsTheQuestionsInEachLanguage() async throws {
+        let fixture = try makeFixture()
+        let template = try TemplateCoding(keys: .logical).decode(Data(SubmissionPageLanguageTests.template.utf8), source: "bomba")
+        try TemplateCoding().encodeData(template).write(to: fixture.templates.appendingPathComponent("bomba.json"))
+        try await fixture.test { client in
+            var form = Form(name: "B-1", user: "bob", template: template, createdAt: Date(timeIntervalSince1970: 1_790_000_000))
+            form.language = "English (en)"
+            form.submittedAt = form.createdAt
+            var body = MultipartBody()
+            body.add(form: try FormFile.encode(form))
+            try await assertStatus(.created, await client.upload(body, token: try await client.login("fiona")))
+            let session = try await client.officeSession("fiona", fixture: fixture)
+            let spanish = try await Self.get(client, "/templates/bomba/stats", session)
+            XCTAssertEqual(spanish.status, .ok, spanish.text)
+            XCTAssertTrue(spanish.text.contains("<option value=\"state\">Estado (state)</option>"), spanish.text)
+            XCTAssertTrue(spanish.text.contains(#"<strong class="language current" data-language="Español (es)">"#), spanish.text)
+            XCTAssertTrue(spanish.text.contains(#"<a class="language" data-language="English (en)" href="?lang=English%20%28en%29">"#), spanish.text)
+            let english = try await Self.get(client, "/templates/bomba/stats?user=bob&lang=en", session)
+            XCTAssertEqual(english.status, .ok, english.text)
+            XCTAssertTrue(english.text.contains("<option value=\"state\">State (state)</option>"), english.text)
+            XCTAssertFalse(english.text.contains("Estado"), english.text)
+            XCTAssertTrue(english.text.contains(#"href="?user=bob&amp;lang=Espa%C3%B1ol%20%28es%29""#), english.text)
+            XCTAssertTrue(english.text.contains(#"<input type="hidden" name="lang" value="English (en)">"#), english.text)
+        }
+    }
+
     func testTheForemanSeesEveryQuestionChartedBesideItsNumbers() async throws {
         let fixture = try makeFixture()
         try await fixture.test { client in

@@ -61,3 +61,42 @@ final class SubmissionPageRepeatsTests: XCTestCase {
         }
     }
 }
+
+/// The submission page of a form whose template has two languages: in the form's language by
+/// default, in the other with `?lang=`, with a switch linking each; the answers the same.
+final class SubmissionPageLanguageTests: XCTestCase {
+    static let template = """
+    {"id": "bomba", "version": 1, "defaultLanguage": "Español (es)",
+     "title": {"Español (es)": "Bomba", "English (en)": "Pump"},
+     "questions": [
+      {"id": "pressure", "type": "numeric", "text": {"Español (es)": "Presión (bar)", "English (en)": "Pressure (bar)"}},
+      {"id": "state", "type": "multipleChoice", "text": {"Español (es)": "Estado", "English (en)": "State"},
+       "options": [{"name": "ok", "label": {"Español (es)": "Bien", "English (en)": "Good"}}, "mal"]}
+     ]}
+    """
+
+    func html(_ form: Form, language: String?) throws -> String {
+        let receipt = Receipt(id: form.id.uuidString.lowercased(), user: "ana", formName: form.name, uploadedBy: "fiona",
+                              receivedAt: form.createdAt, parts: [])
+        return try XCTUnwrap(try OfficeViews().library.render(SubmissionPageController.values(form, receipt: receipt, language: language),
+                                                              withTemplate: "submission"))
+    }
+
+    func testTheSwitchShowsEachLanguage() throws {
+        let template = try TemplateCoding(keys: .logical).decode(Data(Self.template.utf8), source: "bomba")
+        var form = Form(name: "B-1", user: "ana", template: template, createdAt: Date(timeIntervalSince1970: 1_790_000_000))
+        form.language = "English (en)"
+        let english = try html(form, language: nil)
+        XCTAssertTrue(english.contains("Pressure (bar)"), english)
+        XCTAssertFalse(english.contains("Presión"))
+        XCTAssertTrue(english.contains(#"<strong class="language current" data-language="English (en)">English (en)</strong>"#), english)
+        XCTAssertTrue(english.contains(#"<a class="language" data-language="Español (es)" href="?lang=Espa%C3%B1ol%20%28es%29">"#), english)
+        let spanish = try html(form, language: "es")
+        XCTAssertTrue(spanish.contains("Presión (bar)"))
+        XCTAssertFalse(spanish.contains("Pressure"))
+        XCTAssertTrue(spanish.contains(#"<strong class="language current" data-language="Español (es)">"#))
+        // One language: no switch.
+        let plain = try TemplateCoding(keys: .logical).decode(Data(#"{"id": "t", "version": 1, "title": "T", "questions": [{"id": "q", "type": "shortAnswer", "text": "Q"}]}"#.utf8), source: "t")
+        XCTAssertFalse(try html(Form(name: "T-1", user: "ana", template: plain, createdAt: Date(timeIntervalSince1970: 1_790_000_000)), language: nil).contains("language-switch"))
+    }
+}

@@ -98,6 +98,40 @@ final class XLSFormRoundTripTests: XCTestCase {
         XCTAssertEqual(cell("grid", "type"), "table")
     }
 
+    static let multilingual = """
+    {"id": "bomba", "version": 2, "defaultLanguage": "Español (es)",
+     "title": {"Español (es)": "Bomba", "English (en)": "Pump"},
+     "questions": [
+      {"id": "pressure", "type": "numeric", "text": {"Español (es)": "Presión (bar)", "English (en)": "Pressure (bar)"},
+       "help": {"Español (es)": "En el manómetro", "English (en)": "On the gauge"},
+       "constraint": ". <= 16", "constraintMessage": {"Español (es)": "Máximo 16 bar", "English (en)": "At most 16 bar"},
+       "required": true, "requiredMessage": {"Español (es)": "Falta la presión", "English (en)": "Pressure missing"}},
+      {"id": "state", "type": "multipleChoice", "text": "Estado",
+       "options": [{"name": "ok", "label": {"Español (es)": "Bien", "English (en)": "Good"}}, "mal"]},
+      {"id": "more", "type": "group", "text": {"Español (es)": "Más", "English (en)": "More"}, "questions": [
+        {"id": "note", "type": "shortAnswer", "text": {"Español (es)": "Nota", "English (en)": "Note"}}
+      ]}
+     ]}
+    """
+
+    func testAFormInTwoLanguagesComesBackTheSame() throws {
+        let template = try TemplateCoding(keys: .logical).decode(Data(Self.multilingual.utf8), source: "bomba")
+        let back = try XLSForm.read(data: try XLSForm.export(template), fileName: "bomba.xlsx", files: [:])
+        XCTAssertEqual(back.template, template)
+        XCTAssertEqual(back.warnings, [])
+        XCTAssertEqual(back.template.localized(to: "English (en)").question(id: "pressure")?.logic.constraintMessage, "At most 16 bar")
+        let sheets = XLSForm.sheets(template)
+        let header = sheets[0].rows[0].map { $0?.text ?? "" }
+        for column in ["label::Español (es)", "label::English (en)", "hint::English (en)", "constraint_message::English (en)",
+                       "required_message::Español (es)"] {
+            XCTAssertTrue(header.contains(column), column)
+        }
+        XCTAssertFalse(header.contains("label"))
+        XCTAssertEqual(sheets[1].rows[0].map { $0?.text ?? "" }, ["list_name", "name", "label::Español (es)", "label::English (en)"])
+        let settings = sheets[2].rows[0].map { $0?.text ?? "" }
+        XCTAssertTrue(settings.contains("default_language"))
+    }
+
     /// LibreOffice (headless Calc) opens an exported sample and converts its survey sheet to CSV.
     func testLibreOfficeOpensTheExport() throws {
         let folder = try TemporaryDirectory(prefix: "mixlsform")

@@ -75,7 +75,9 @@ struct StatisticsPage {
         let (choices, query) = try Self.choices(request)
         let filters = try StoredStatistics.filters(query, session: session)
         let id = try context.parameters.decoded("id")
-        async let figures = statistics.statistics(of: id, filters: filters, logger: context.logger, selecting: choices.selects)
+        let language = SubmissionListController.parameters(of: request)["lang"]
+        async let figures = statistics.statistics(of: id, filters: filters, logger: context.logger, selecting: choices.selects,
+                                                  language: language)
         async let technicians = session.role == .foreman ? repository.users() : [session.sub]
         let catalog = statistics.catalog
         async let versions = Blocking.run { catalog.versions(id: id).map(\.version) }
@@ -92,6 +94,11 @@ struct StatisticsPage {
             values["simulatedHidden"] = hidden == 0 ? "no simulated form to hide" : "\(Self.count(hidden, "simulated form")) hidden"
         }
         values["path"] = Self.path(id)
+        let others = FormQuery.parameters(request.uri.query).filter { $0.name != "lang" }
+            .map { "\($0.name)=\(FormQuery.encoded($0.value))&" }.joined()
+        let switchValues = LanguageSwitch.values(template, shown: language.flatMap { template.language(matching: $0) }, query: others)
+        if !switchValues.isEmpty { values["languages"] = switchValues; values["hasLanguages"] = true }
+        if let chosen = language.flatMap({ template.language(matching: $0) }) { values["language"] = chosen }
         // The export's from/to are submission days: a range of upload days is not passed on as one.
         let exported = choices.dates == .uploaded ? parameters.filter { $0.key != "from" && $0.key != "to" } : parameters
         values["export"] = Self.exportLink(templatePath: templatePath, id: id, parameters: exported)

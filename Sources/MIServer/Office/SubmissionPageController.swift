@@ -22,8 +22,10 @@ struct SubmissionPageController {
     }
 
     @Sendable func page(_ request: Request, context: ServerContext) async throws -> Response {
-        let (receipt, form, _) = try await load(context)
-        let values = Self.values(form, receipt: receipt)
+        let (receipt, stored, _) = try await load(context)
+        let language = SubmissionListController.parameters(of: request)["lang"]
+        let values = Self.values(stored, receipt: receipt, language: language)
+        let form = stored.shown(in: language)
         return views.page("submission", title: "\(form.name) · \(form.template.title)", context: context,
                           section: .submissions, values: values)
     }
@@ -74,7 +76,11 @@ struct SubmissionPageController {
 
     // MARK: - The view's values
 
-    static func values(_ form: Form, receipt: Receipt) -> [String: Any] {
+    /// The page's values, the form shown in `language` (one of its template's, `?lang=`; else
+    /// the form's own), with a switch to each of the template's languages when it has several.
+    static func values(_ stored: Form, receipt: Receipt, language: String? = nil) -> [String: Any] {
+        let form = stored.shown(in: language)
+        let shownLanguage = language.flatMap { stored.template.language(matching: $0) } ?? stored.language ?? stored.template.defaultLanguage
         let id = receipt.id
         let logic = FormLogic(template: form.template)
         let nodes = Self.nodes(logic.layout(of: form), form: form, logic: logic, submission: id)
@@ -101,6 +107,8 @@ struct SubmissionPageController {
                 ["name": part.name, "url": mediaURL(id, part.name), "size": ByteCount.string(part.size)]
             },
         ]
+        let switchValues = LanguageSwitch.values(stored.template, shown: shownLanguage)
+        if !switchValues.isEmpty { values["languages"] = switchValues; values["hasLanguages"] = true }
         if let consent = consent(form) { values["consent"] = consent }
         if let point = form.startLocation {
             values["startLocation"] = location(point)

@@ -57,8 +57,10 @@ struct StoredStatistics: Sendable {
     ///
     /// `selecting` narrows the submissions further by their summaries (the office's upload-day
     /// range, its switch that hides simulated forms); those it leaves out come back as `left`.
+    /// `language` (one of the template's, else its default) gives the questions' and options'
+    /// texts; the figures, which count names, are the same in every language.
     func statistics(of id: String, filters: StatisticsFilters, logger: Logger,
-                    selecting: @Sendable (SubmissionSummary) -> Bool = { _ in true })
+                    selecting: @Sendable (SubmissionSummary) -> Bool = { _ in true }, language: String? = nil)
         async throws -> (statistics: TemplateStatistics, template: Template, counted: [SubmissionSummary], left: [SubmissionSummary]) {
         let listed = try await forms.list(id, filters: filters)
         let submissions = listed.filter(selecting)
@@ -66,7 +68,8 @@ struct StoredStatistics: Sendable {
         let template = try await layout(of: id, version: filters.version, submissions: submissions)
         var builder: StatisticsBuilder
         do {
-            builder = try StatisticsBuilder(template: template, filters: filters)
+            builder = try StatisticsBuilder(template: template.localized(to: language.flatMap { template.language(matching: $0) }),
+                                            filters: filters)
         } catch {
             throw HTTPError(.badRequest, message: "parameter `groupBy`: " + (error.errorDescription ?? error.code))
         }

@@ -12,17 +12,21 @@ extension XLSForm {
 
     /// The three sheets `export` writes.
     public static func sheets(_ template: Template) -> [XLSXWriter.Sheet] {
-        var exporter = XLSFormExporter()
+        let languages = template.languages
+        var exporter = XLSFormExporter(languages: languages.count > 1 ? languages : [])
         let json = coding.encode(template)
         guard case .object(var object) = json else { return [] }
         for item in object["questions"]?.arrayValue ?? [] { exporter.item(item) }
         object["questions"] = nil
         var settings: [String: String] = [
             "form_id": object.removeValue(forKey: "id")?.stringValue ?? template.id,
-            "form_title": object.removeValue(forKey: "title")?.stringValue ?? template.title,
+            "form_title": template.title,
             "version": String(template.version),
         ]
+        // A title in several languages stays in mi_settings (XLSForm's form_title has one).
+        if object["title"]?.stringValue != nil { object["title"] = nil }
         object["version"] = nil
+        if let language = object.removeValue(forKey: "defaultLanguage")?.stringValue { settings["default_language"] = language }
         if !object.isEmpty { settings[XLSFormVocabulary.miSettings] = XLSFormExporter.json(object) }
         return exporter.sheets(settings: settings)
     }
@@ -30,11 +34,16 @@ extension XLSForm {
 
 /// Writes template JSON (logical keys) as XLSForm rows.
 struct XLSFormExporter {
+    /// The template's languages, the default first, when it has several (then every text column
+    /// is written once per language, `label::English (en)`); empty otherwise.
+    let languages: [String]
     private var survey: [[String: String]] = []
     private var choices: [[String: String]] = []
     private var choiceAttributes: [String] = []
 
     /// The survey columns, in the order written; only those some row fills are written.
+    init(languages: [String]) { self.languages = languages }
+
     private static let surveyOrder = XLSFormVocabulary.surveyColumns
     /// Question keys → survey columns, for the keys written as they are.
     private static let direct: [(key: String, column: String)] = [
@@ -49,7 +58,7 @@ struct XLSFormExporter {
         let type = object.removeValue(forKey: "type")?.stringValue ?? ""
         if type == "group" || type == "repeat", case .array(let items)? = object.removeValue(forKey: "questions") {
             var row = ["type": "begin_\(type)", "name": id]
-            if let text = object["text"]?.stringValue { row["label"] = text }
+            if let text = object["text"] { write(text, to: "label", in: &row) }
             if let relevant = object["relevant"]?.stringValue { row["relevant"] = relevant }
             switch object["repeatCount"] {
             case .number(let count)?: row["repeat_count"] = formatNumber(count)
@@ -63,7 +72,7 @@ struct XLSFormExporter {
         }
         var row = ["name": id]
         for (key, column) in Self.direct {
-            if let text = object.removeValue(forKey: key)?.stringValue { row[column] = text }
+            if let value = object.removeValue(forKey: key) { write(value, to: column, in: &row) }
         }
         switch object.removeValue(forKey: "required") {
         case .bool(let flag)?: row["required"] = flag ? "yes" : "no"
@@ -101,11 +110,13 @@ struct XLSFormExporter {
     private mutating func choice(_ option: JSONValue, list: String) {
         switch option {
         case .string(let label):
-            choices.append(["list_name": list, "name": label, "label": label])
+            var row = ["list_name": list, "name": label]
+            write(option, to: "label", in: &row)
+            choices.append(row)
         case .object(var fields):
             var row = ["list_name": list]
             row["name"] = fields.removeValue(forKey: "name")?.stringValue
-            row["label"] = fields.removeValue(forKey: "label")?.stringValue
+            if let label = fields.removeValue(forKey: "label") { write(label, to: "label", in: &row) }
             for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
                 if !choiceAttributes.contains(key) { choiceAttributes.append(key) }
                 row["attr:" + key] = value.stringValue
@@ -116,14 +127,41 @@ struct XLSFormExporter {
         }
     }
 
+    /// A text (a string, or an object of language → text) into `column`, or into its column per
+    /// language when the template has several; a plain string reads the same in every language.
+    private func write(_ value: JSONValue, to column: String, in row: inout [String: String]) {
+        guard !languages.isEmpty, XLSFormVocabulary.translatable.contains(column) else {
+            if let text = value.stringValue { row[column] = text }
+            return
+        }
+        for language in languages {
+            switch value {
+            case .string(let text): row[Self.column(column, language)] = text
+            case .object(let texts): if let text = texts[language]?.stringValue { row[Self.column(column, language)] = text }
+            case .null, .bool, .number, .array: break
+            }
+        }
+    }
+
+    private static func column(_ name: String, _ language: String) -> String { "\(name)::\(language)" }
+
+    /// A column name of the survey order with its language columns in place of a translatable one.
+    private func expanded(_ columns: [String]) -> [String] {
+        guard !languages.isEmpty else { return columns }
+        return columns.flatMap { column in
+            XLSFormVocabulary.translatable.contains(column) ? languages.map { Self.column(column, $0) } : [column]
+        }
+    }
+
     func sheets(settings: [String: String]) -> [XLSXWriter.Sheet] {
-        let surveyColumns = Self.surveyOrder.filter { column in column == "type" || column == "name" || column == "label" || survey.contains { $0[column] != nil } }
+        let labels = Set(expanded(["label"]))
+        let surveyColumns = expanded(Self.surveyOrder).filter { column in column == "type" || column == "name" || labels.contains(column) || survey.contains { $0[column] != nil } }
         let surveyRows: [[XLSXValue?]] = [surveyColumns.map { .string($0) }]
             + survey.map { row in surveyColumns.map { row[$0].map(XLSXValue.string) } }
-        let choiceColumns = ["list_name", "name", "label"]
+        let choiceColumns = ["list_name", "name"] + expanded(["label"])
         let choiceRows: [[XLSXValue?]] = [(choiceColumns + choiceAttributes).map { .string($0) }]
             + choices.map { row in choiceColumns.map { row[$0].map(XLSXValue.string) } + choiceAttributes.map { row["attr:" + $0].map(XLSXValue.string) } }
-        let settingsColumns = ["form_id", "version", "form_title", XLSFormVocabulary.miSettings].filter { settings[$0] != nil }
+        let settingsColumns = ["form_id", "version", "form_title", "default_language", XLSFormVocabulary.miSettings].filter { settings[$0] != nil }
         let settingsRows: [[XLSXValue?]] = [settingsColumns.map { .string($0) }, settingsColumns.map { settings[$0].map(XLSXValue.string) }]
         return [
             XLSXWriter.Sheet(name: "survey", rows: surveyRows, boldFirstRow: true),

@@ -58,7 +58,13 @@ struct XLSFormImporter {
     private var warnings: [XLSFormProblem] = []
     /// The survey row each question and group id came from.
     private var rowOfID: [String: Int] = [:]
+    /// The column language of the default language's columns (nil: the columns without one).
     private var language: String?
+    /// Every column language the labels are written in, in column order (nil: no language).
+    private var columnLanguages: [String?] = []
+    /// The name a column language has in the template: its own, or for the columns without one
+    /// `default_language`, else `default` (as pyxform calls it).
+    private var plainLanguageName = "default"
 
     init(workbook: XLSXWorkbook, fileName: String, file: @escaping (String) -> Data?) {
         self.workbook = workbook
@@ -70,6 +76,9 @@ struct XLSFormImporter {
         var row: Int
         var name: String
         var label: String
+        /// The label in every language (keyed by the template's language names); empty when the
+        /// form has one language or the label reads the same in all.
+        var labels: [String: String] = [:]
         var attributes: [String: String]
     }
 
@@ -91,7 +100,8 @@ struct XLSFormImporter {
         let settings = workbook.sheet(named: "settings").map(XLSFormTable.init)
         let setting = settings?.records.first
 
-        // One language for now: the plain columns, else default_language's, else the first.
+        // Every language is read; the default is default_language, else the columns without a
+        // language (pyxform's `default`), else the first.
         let defaultLanguage = settings.flatMap { table in setting.flatMap { table.text($0, table.column("default_language")) } }
         var languages: [String?] = []
         for language in survey.languages + (choices?.languages ?? []) where !languages.contains(language) { languages.append(language) }
@@ -102,11 +112,8 @@ struct XLSFormImporter {
         } else {
             language = languages.first ?? nil
         }
-        if languages.count > 1 {
-            let names = languages.map { $0 ?? "(no language)" }
-            warnings.append(XLSFormProblem(sheet: survey.sheet, row: survey.headerRow, message:
-                "the form is written in \(languages.count) languages (\(names.joined(separator: ", "))); MI imports \(language ?? "the columns without a language") — the others are not imported yet"))
-        }
+        columnLanguages = languages
+        plainLanguageName = defaultLanguage ?? "default"
 
         guard survey.column("type") != nil else {
             throw XLSFormError(file: fileName, problems: [survey.problem(nil, named: "type",
@@ -149,6 +156,7 @@ struct XLSFormImporter {
             template["id"] = .string(((fileName as NSString).lastPathComponent as NSString).deletingPathExtension)
         }
         if template["title"] == nil { template["title"] = template["id"] }
+        if isMultilingual, template["defaultLanguage"] == nil { template["defaultLanguage"] = .string(languageName(language)) }
         if template["version"] == nil { template["version"] = .number(1) }
         template["questions"] = .array(stack.first?.items ?? [])
         guard problems.isEmpty else { throw XLSFormError(file: fileName, problems: problems) }
@@ -190,7 +198,8 @@ struct XLSFormImporter {
             return nil
         }
         let labelColumn = table.column("label", language: language)
-        let label = table.text(record, labelColumn) ?? name
+        let labels = localized(record, table, "label", fallback: name)
+        let label = labels.text ?? name
         // A name with spaces is MI's plain option (its label is its name); otherwise one word.
         if name != label, name.unicodeScalars.contains(where: { CharacterSet.whitespacesAndNewlines.contains($0) }) {
             problems.append(table.problem(record, nameColumn,
@@ -217,7 +226,7 @@ struct XLSFormImporter {
         for column in table.columns where !skipped.contains(column.name) && !XLSFormVocabulary.translatable.contains(column.name) {
             if let value = table.text(record, column) { attributes[column.header] = value }
         }
-        return Option(row: record.row, name: name, label: label, attributes: attributes)
+        return Option(row: record.row, name: name, label: label, labels: labels.translations, attributes: attributes)
     }
 
     // MARK: - Survey
@@ -247,7 +256,7 @@ struct XLSFormImporter {
                 }
                 claim(name, record: record, survey: survey, column: nameColumn)
                 var object: [String: JSONValue] = ["type": .string(kind), "id": .string(name)]
-                if let label = survey.text(record, survey.column("label", language: language)) { object["text"] = .string(label) }
+                if let label = localizedJSON(record, survey, "label") { object["text"] = label }
                 if let relevant = expression(record, "relevant", survey) { object["relevant"] = .string(relevant) }
                 if let count = survey.text(record, survey.column("repeat_count")) {
                     if kind == "group" {
@@ -292,9 +301,9 @@ struct XLSFormImporter {
         claim(name, record: record, survey: survey, column: nameColumn)
 
         var object: [String: JSONValue] = ["id": .string(name)]
-        object["text"] = .string(survey.text(record, survey.column("label", language: language)) ?? name)
-        if let hint = survey.text(record, survey.column("hint", language: language)) { object["help"] = .string(hint) }
-        if let image = survey.text(record, survey.column("media::image", language: language)) { object["image"] = .string(image) }
+        object["text"] = localizedJSON(record, survey, "label", fallback: name) ?? .string(name)
+        if let hint = localizedJSON(record, survey, "hint") { object["help"] = hint }
+        if let image = localizedJSON(record, survey, "media::image") { object["image"] = image }
 
         var otherFollowUp: [String: JSONValue]?
         if let select = Self.select(keyword) {
@@ -342,10 +351,10 @@ struct XLSFormImporter {
             object["maxAnswers"] = .number(select.multiple ? 0 : 1)
             object["options"] = .array(options.map { option in
                 let attributes = filtered ? option.attributes : [:]
-                if option.name == option.label && attributes.isEmpty { return .string(option.label) }
+                if option.name == option.label && option.labels.isEmpty && attributes.isEmpty { return .string(option.label) }
                 var fields = attributes.mapValues(JSONValue.string)
                 fields["name"] = .string(option.name)
-                fields["label"] = .string(option.label)
+                fields["label"] = json(option.label, option.labels)
                 return .object(fields)
             })
         } else if let known = XLSFormVocabulary.types[head] {
@@ -460,7 +469,7 @@ struct XLSFormImporter {
     private mutating func readLogic(_ record: XLSFormTable.Record, survey: XLSFormTable, into object: inout [String: JSONValue]) {
         if let text = expression(record, "relevant", survey) { object["relevant"] = .string(text) }
         if let text = expression(record, "constraint", survey) { object["constraint"] = .string(text) }
-        if let text = survey.text(record, survey.column("constraint_message", language: language)) { object["constraintMessage"] = .string(text) }
+        if let text = localizedJSON(record, survey, "constraint_message") { object["constraintMessage"] = text }
         if let text = survey.text(record, survey.column("required")) {
             switch Self.flag(text) {
             case true?: object["required"] = .bool(true)
@@ -468,7 +477,7 @@ struct XLSFormImporter {
             case nil: if let expression = expression(record, "required", survey) { object["required"] = .string(expression) }
             }
         }
-        if let text = survey.text(record, survey.column("required_message", language: language)) { object["requiredMessage"] = .string(text) }
+        if let text = localizedJSON(record, survey, "required_message") { object["requiredMessage"] = text }
         if let text = expression(record, "calculation", survey) { object["calculation"] = .string(text) }
         if let text = survey.text(record, survey.column("default")) {
             if XLSFormImporter.calls("pulldata", in: text) {
@@ -554,6 +563,8 @@ struct XLSFormImporter {
         if let text = table.text(record, column) {
             if let parsed = try? JSONValue.parse(Data(text.utf8)), case .object(let fields) = parsed {
                 template.merge(fields) { own, _ in own }
+                // A title in several languages (form_title holds the default's).
+                if case .object? = fields["title"] { template["title"] = fields["title"] }
             } else {
                 problems.append(table.problem(record, column, "expected a JSON object of MI template settings, as MI's export writes it"))
             }
@@ -566,6 +577,45 @@ struct XLSFormImporter {
         guard text.count >= 16, text.dropFirst(4).first == "-", digits.count >= 5,
               digits[0].count == 4, digits[1...4].allSatisfy({ $0.count == 2 }) else { return nil }
         return Int(digits[0...4].joined())
+    }
+
+    // MARK: - Languages
+
+    private var isMultilingual: Bool { columnLanguages.count > 1 }
+
+    /// The template's name for a column language.
+    private func languageName(_ columnLanguage: String?) -> String { columnLanguage ?? plainLanguageName }
+
+    /// A translatable column's text in the default language and, when the form has several
+    /// languages and they differ, in every language (keyed by the template's names). A language
+    /// without a text reads the default's; a default without one takes `fallback`, else the first
+    /// language's text.
+    private func localized(_ record: XLSFormTable.Record, _ table: XLSFormTable, _ name: String,
+                           fallback: String? = nil) -> (text: String?, translations: [String: String]) {
+        guard isMultilingual else { return (table.text(record, table.column(name, language: language)), [:]) }
+        var texts: [String: String] = [:]
+        var order: [String] = []
+        for columnLanguage in columnLanguages {
+            guard let column = table.columns.first(where: { $0.name == name && $0.language == columnLanguage }),
+                  let text = table.text(record, column) else { continue }
+            texts[languageName(columnLanguage)] = text
+            order.append(languageName(columnLanguage))
+        }
+        guard !texts.isEmpty else { return (table.text(record, table.column(name)), [:]) }
+        let defaultName = languageName(language)
+        let text = texts[defaultName] ?? fallback ?? order.first.flatMap { texts[$0] }
+        if let text { texts[defaultName] = text }
+        if Set(texts.values).count <= 1 { return (text, [:]) }
+        return (text, texts)
+    }
+
+    private func localizedJSON(_ record: XLSFormTable.Record, _ table: XLSFormTable, _ name: String, fallback: String? = nil) -> JSONValue? {
+        let found = localized(record, table, name, fallback: fallback)
+        return found.text.map { json($0, found.translations) }
+    }
+
+    private func json(_ text: String, _ translations: [String: String]) -> JSONValue {
+        translations.isEmpty ? .string(text) : .object(translations.mapValues(JSONValue.string))
     }
 
     // MARK: - Messages from MI's own template checks

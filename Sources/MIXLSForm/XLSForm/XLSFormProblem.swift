@@ -61,7 +61,7 @@ public struct XLSFormError: ClassifiedError, Sendable, Equatable {
 }
 
 /// A template read from an XLSForm, with the warnings about what it holds that MI takes but does
-/// not honour (an appearance MI does not draw, label languages not imported yet).
+/// not honour (an appearance MI does not draw).
 public struct XLSFormImport: Sendable {
     public var template: Template
     public var warnings: [XLSFormProblem]

@@ -1894,6 +1894,42 @@ def run_repeats(office, facts, folder):
     office.step("the PDF shows the groups, the table and the instances in order", repeats_pdf, office, facts, folder)
 
 
+def languages_page(office, facts, key):
+    """The submission page in a language: its switch marks it, the texts are in it, the answer the same."""
+    shown = facts[key]
+    current = office.find("#language-switch .language.current")
+    check(current.get_attribute("data-language") == shown["language"],
+          f"the switch marks {current.get_attribute('data-language')!r}, expected {shown['language']!r}")
+    body = office.find("#form-answers").text
+    for text in shown["texts"]:
+        check(text in body, f"{text!r} is not on the page in {shown['language']}: {body!r}")
+    for text in shown["absent"]:
+        check(text not in body, f"{text!r} is on the page in {shown['language']}: {body!r}")
+    check(facts["answer"] in body, f"the answer {facts['answer']!r} is not on the page: {body!r}")
+
+
+def languages_switch(office, facts, key):
+    """Clicking a language's link shows the page in it (?lang=)."""
+    language = facts[key]["language"]
+    link = office.find(f"#language-switch a.language[data-language='{language}']")
+    link.click()
+    WebDriverWait(office.driver, 10).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, f"#language-switch .language.current[data-language='{language}']"))
+    office.screenshot(f"languages-{key}")
+    check("lang=" in office.driver.current_url, f"the switch did not link ?lang=: {office.driver.current_url}")
+
+
+def run_languages(office, facts):
+    if not office.step("fiona (foreman) signs in", signed_in, office, "fiona", facts["fionaPassword"], "fiona"):
+        return
+    office.open(f"/submissions/{facts['id']}", "languages-first")
+    office.step("the submission page is in the form's language", languages_page, office, facts, "first")
+    office.step("the switch links the other language", languages_switch, office, facts, "second")
+    office.step("the page is in the language chosen", languages_page, office, facts, "second")
+    office.step("the switch links back to the first", languages_switch, office, facts, "first")
+    office.step("the page is in the first language again", languages_page, office, facts, "first")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", required=True, help="the office's address, e.g. http://127.0.0.1:8080")
@@ -1908,6 +1944,7 @@ def main():
     parser.add_argument("--repeats", action="store_true", help="groups, repeats and relevance on a submission page and its PDF")
     parser.add_argument("--group-editor", action="store_true",
                         help="build, publish and publish again a template with a group and a repeat")
+    parser.add_argument("--languages", action="store_true", help="the submission page's language switch")
     parser.add_argument("--capture", metavar="PNG", help="only sign in and save the first submission's page")
     parser.add_argument("--page", help="with --capture: the submission page's path")
     parser.add_argument("--user", default="fiona")
@@ -1916,7 +1953,7 @@ def main():
     try:
         prefix = ("capture-" if arguments.capture else "editor-" if arguments.editor
                   else "generic-" if arguments.generic_editor else "groups-" if arguments.group_editor
-                  else "simulated-" if arguments.simulated else "repeats-" if arguments.repeats else "locations-" if arguments.locations else "review-")
+                  else "simulated-" if arguments.simulated else "languages-" if arguments.languages else "repeats-" if arguments.repeats else "locations-" if arguments.locations else "review-")
         office = Office(arguments.base, arguments.profile, arguments.screenshots, prefix)
     except WebDriverException as error:
         print(f"FAIL start chromium through /usr/bin/chromedriver: {error}", flush=True)
@@ -1929,6 +1966,8 @@ def main():
             run_editor(office, json.loads(arguments.facts))
         elif arguments.simulated:
             run_simulated(office, json.loads(arguments.facts))
+        elif arguments.languages:
+            run_languages(office, json.loads(arguments.facts))
         elif arguments.repeats:
             run_repeats(office, json.loads(arguments.facts), arguments.screenshots)
         elif arguments.locations:

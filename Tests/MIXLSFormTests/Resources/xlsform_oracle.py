@@ -163,9 +163,16 @@ def expression(text):
     return REFERENCE.sub(lambda m: "${" + m.group(1) + "}", str(text))
 
 
+DEFAULT_LANGUAGE = "default"
+
+
 def text(value, language):
+    """A text in LANGUAGE; a language without one reads the default language's (as MI shows it)."""
     if isinstance(value, dict):
-        return value.get(language, value.get("default"))
+        for key in (language, DEFAULT_LANGUAGE, "default"):
+            if value.get(key) not in (None, ""):
+                return value[key]
+        return None
     return value
 
 
@@ -210,7 +217,9 @@ def flatten(children, folder, language, parent=""):
 
 
 def oracle(path, language):
+    global DEFAULT_LANGUAGE
     survey = parse_file_to_json(path)
+    DEFAULT_LANGUAGE = survey.get("default_language") or "default"
     folder = os.path.dirname(os.path.abspath(path))
     return {"id": survey.get("id_string"), "title": survey.get("title"), "version": survey.get("version"),
             "items": flatten(survey["children"], folder, language)}
