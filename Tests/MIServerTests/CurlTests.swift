@@ -89,7 +89,9 @@ final class CurlTests: XCTestCase {
         let after = Self.peakResidentBytes()
         XCTAssertEqual(result.status, 201, result.body)
  print("256 MiB upload: \(Date().timeIntervalSince(start)) s, peak RSS \(before >> 20) MiB before, \(after >> 20) MiB after")
-        XCTAssertLessThan(after, 128 << 20, "peak RSS")
+        // The test process's high-water mark before the upload holds whatever the tests before it
+        // used; a 256 MiB file held in memory would raise it by at least that much.
+        XCTAssertLessThan(after - before, 64 << 20, "peak RSS grew by \((after - before) >> 20) MiB during the upload")
         let stored = fixture.layout.submissions
         let id = try XCTUnwrap(Files.names(in: stored).first)
         let attributes = try FileManager.default.attributesOfItem(atPath: stored.appendingPathComponent("\(id)/Qid0(1).jpg").path)
