@@ -81,6 +81,7 @@ struct ServerBackup {
         let progress = BackupProgress(verb: "backup")
         return try await Blocking.run { [self] in
             var writer = EntryWriter(output: output, modified: modified)
+            defer { try? writer.checkDigests() }
             let format = BackupArchive.Format(format: BackupArchive.formatName, version: BackupArchive.version,
                                               createdAt: Date(timeIntervalSince1970: TimeInterval(modified)), engine: engine,
                                               submissions: receipts.count, templateFiles: templates.count, secrets: includeSecrets)
@@ -157,7 +158,14 @@ struct ServerBackup {
             manifest.append(.init(path: path, size: Int64(data.count), sha256: FileDigest.sha256(of: data)))
         }
 
-        /// Streams a stored file, checking it against its receipt's size and SHA-256 on the way.
+        /// Files whose SHA-256 the hashing thread is computing: their manifest entry, path, and
+        /// the receipt's digest they must have.
+        var pending: [(entry: Int, path: String, expected: String)] = []
+        let digest = PipelinedDigest()
+        var digestStopped = false
+
+        /// Streams a stored file, checking it against its receipt's size on the way and its
+        /// SHA-256 (hashed on a second thread while the next chunk is read) before the manifest.
         mutating func addFile(_ path: String, from url: URL, size: Int64, sha256: String) throws {
             let fd = open(url.path, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else {
@@ -165,37 +173,51 @@ struct ServerBackup {
             }
             defer { close(fd) }
             try output.write(Tar.header(path: path, size: size, modified: modified))
-            var hasher = SHA256()
             var remaining = size
-            var chunk = [UInt8](repeating: 0, count: 1 << 20)
             while remaining > 0 {
-                let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, Int(min(Int64($0.count), remaining))) }
-                if count < 0 && errno == EINTR { continue }
+                let (index, buffer) = digest.take()
+                var count = 0
+                repeat {
+                    count = Glibc.read(fd, buffer.baseAddress!, Int(min(Int64(buffer.count), remaining)))
+                } while count < 0 && errno == EINTR
                 guard count > 0 else {
+                    digest.giveBack(buffer: index)
                     throw BackupError.storedFileDiffers(path: url.path, problem: count == 0 ? "is shorter than its receipt's \(size) bytes"
                                                             : "cannot be read (\(String(cString: strerror(errno))))")
                 }
-                try chunk.withUnsafeBytes { bytes in
-                    let slice = UnsafeRawBufferPointer(rebasing: bytes[0..<count])
-                    hasher.update(bufferPointer: slice)
-                    try output.write(slice)
+                do {
+                    try output.write(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+                } catch {
+                    digest.giveBack(buffer: index)
+                    throw error
                 }
+                digest.hash(buffer: index, count: count)
                 remaining -= Int64(count)
             }
+            digest.endFile()
             var extra: UInt8 = 0
             guard Glibc.read(fd, &extra, 1) == 0 else {
                 throw BackupError.storedFileDiffers(path: url.path, problem: "is longer than its receipt's \(size) bytes")
             }
-            let digest = Hex.lowercase(hasher.finalize())
-            guard digest == sha256 else {
-                throw BackupError.storedFileDiffers(path: url.path, problem: "has SHA-256 \(digest), its receipt \(sha256)")
-            }
             try output.write(Tar.padding(size))
-            manifest.append(.init(path: path, size: size, sha256: digest))
+            pending.append((manifest.count, url.path, sha256))
+            manifest.append(.init(path: path, size: size, sha256: sha256))
+        }
+
+        /// Waits for the hashing thread and checks every streamed file against its receipt,
+        /// naming the first that differs. Called once, by `finish` or after a failure.
+        mutating func checkDigests() throws {
+            guard !digestStopped else { return }
+            digestStopped = true
+            let digests = digest.digests()
+            for (file, computed) in zip(pending, digests) where computed != file.expected {
+                throw BackupError.storedFileDiffers(path: file.path, problem: "has SHA-256 \(computed), its receipt \(file.expected)")
+            }
         }
 
         /// The manifest (last) and the end of the archive.
         mutating func finish() throws {
+            try checkDigests()
             let data = try BackupArchive.encoder.encode(BackupArchive.Manifest(files: manifest))
             try output.write(Tar.header(path: BackupArchive.manifestPath, size: Int64(data.count), modified: modified))
             try data.withUnsafeBytes { try output.write($0) }
