@@ -65,7 +65,7 @@ struct SubmissionController {
         let text = try context.parameters.require("id")
         // A technician sees only receipts of their own forms; another's is "not found", so its
         // existence is not revealed either.
-        guard let id = UUID(uuidString: text)?.uuidString.lowercased(), let receipt = try await repository.receipt(id: id),
+        guard let id = FormID(text)?.description, let receipt = try await repository.receipt(id: id),
               session.role == .foreman || receipt.user == session.sub
         else {
             throw HTTPError(.notFound, message: "no submission \(SafeName.printable(text)) on the server — upload the form again with `mi upload`")
@@ -99,7 +99,7 @@ struct SubmissionController {
     }
 
     /// 201 with the receipt of a form stored now, 200 with the one the server already held.
-    private func take(_ request: Request, context: ServerContext, session: SessionClaims, id: String?,
+    private func take(_ request: Request, context: ServerContext, session: SessionClaims, id: FormID?,
                       manifest: UploadManifest?) async throws -> Response {
         switch try await intake.take(request.body, contentType: request.headers[.contentType], uploadedBy: session.sub,
                                      id: id, manifest: manifest, logger: context.logger) {

@@ -47,7 +47,7 @@ struct SubmissionAcceptance: Sendable {
     /// The form's user and template: 422 naming the user or the template the server refuses,
     /// 503 (with Retry-After) when the directory cannot be asked.
     func check(_ form: Form) async throws {
-        let id = form.id.uuidString.lowercased()
+        let id = form.id.description
         let which = "form \(id) (\(SafeName.printable(form.name)))"
         if let reason = SafeName.problem(form.user) {
             throw SubmissionRefusal(.unacceptable, "\(which) names the user \"\(SafeName.printable(form.user))\", which cannot be a user name: \(reason) — the form was not stored; it must be a technician's own form made with `mi`")
@@ -110,7 +110,7 @@ extension SubmissionAcceptance {
             do {
                 try form.checkStoredAnswers()
             } catch let error as AnswerError {
-                throw SubmissionRefusal(.unacceptable, "form \(form.id.uuidString.lowercased()) (\(SafeName.printable(form.name))) was not stored: question \(error.question): \(error.rule) — MI never stores such an answer, so form.json was written or changed by something else; check it with `mi review`")
+                throw SubmissionRefusal(.unacceptable, "form \(form.id.description) (\(SafeName.printable(form.name))) was not stored: question \(error.question): \(error.rule) — MI never stores such an answer, so form.json was written or changed by something else; check it with `mi review`")
             }
             return (form, FormFile.claimedScores(data))
         } catch let error as SubmissionRefusal {
@@ -146,7 +146,7 @@ extension SubmissionAcceptance {
     /// 422 for a form made by `mi simulate`, unless the server is set to accept them: simulated
     /// answers must never be mistaken for real inspections.
     static func simulatedRefused(_ form: Form) -> SubmissionRefusal {
-        SubmissionRefusal(.unacceptable, "form \(form.id.uuidString.lowercased()) (\(SafeName.printable(form.name))) holds simulated answers (made by `mi simulate`), not a real inspection — this server refuses simulated forms; to accept them (a demo or test server) set Server.AcceptSimulated to true in its Config.plist")
+        SubmissionRefusal(.unacceptable, "form \(form.id.description) (\(SafeName.printable(form.name))) holds simulated answers (made by `mi simulate`), not a real inspection — this server refuses simulated forms; to accept them (a demo or test server) set Server.AcceptSimulated to true in its Config.plist")
     }
 
     /// 422 `consent-required` for a form of a template with a consent text whose acceptance is
@@ -154,7 +154,7 @@ extension SubmissionAcceptance {
     static func consentRefused(_ form: Form, digest: String) -> SubmissionRefusal {
         let which = form.consent.map { "its acceptance is for another text (SHA-256 \(SafeName.printable($0.sha256)))" }
             ?? "it has no acceptance"
-        return SubmissionRefusal(.unacceptable, "form \(form.id.uuidString.lowercased()) (\(SafeName.printable(form.name))) needs the respondent's acceptance of the consent text of template \(form.template.id) (SHA-256 \(digest)), but \(which) — the form was not stored; the technician accepts it with `mi fill` or `mi answer --accept-consent` before submitting",
+        return SubmissionRefusal(.unacceptable, "form \(form.id.description) (\(SafeName.printable(form.name))) needs the respondent's acceptance of the consent text of template \(form.template.id) (SHA-256 \(digest)), but \(which) — the form was not stored; the technician accepts it with `mi fill` or `mi answer --accept-consent` before submitting",
                                  code: APIErrorBody.consentRequiredCode)
     }
 
@@ -172,7 +172,7 @@ extension SubmissionAcceptance {
     /// 409 `once-per-user` naming the user's first submission of the template.
     static func oncePerUserRefused(_ form: Form, first: SubmissionSummary) -> SubmissionRefusal {
         let submitted = (first.submittedAt ?? first.receivedAt).formatted(Date.ISO8601FormatStyle().year().month().day())
-        return SubmissionRefusal(.conflict, "template \(form.template.id) is answered once per person and \(form.user) already has a submission of it: form \(SafeName.printable(first.formName)) (id \(first.id)), submitted \(submitted) — form \(form.id.uuidString.lowercased()) (\(SafeName.printable(form.name))) was not stored",
+        return SubmissionRefusal(.conflict, "template \(form.template.id) is answered once per person and \(form.user) already has a submission of it: form \(SafeName.printable(first.formName)) (id \(first.id)), submitted \(submitted) — form \(form.id.description) (\(SafeName.printable(form.name))) was not stored",
                                  code: APIErrorBody.oncePerUserCode)
     }
 

@@ -36,11 +36,11 @@ struct SubmissionIntake: Sendable {
     }
 
     /// The form id of a `PUT`'s path, canonical (lowercase): 400 when it is no UUID.
-    static func formID(_ text: String) throws -> String {
-        guard let uuid = UUID(uuidString: text) else {
+    static func formID(_ text: String) throws -> FormID {
+        guard let id = FormID(text) else {
             throw SubmissionRefusal(.malformed, "\(SafeName.printable(text)) is not a form id (a UUID) — use `mi upload`")
         }
-        return uuid.uuidString.lowercased()
+        return id
     }
 
     /// The manifest header's value read: 400 saying what is wrong with it.
@@ -61,17 +61,17 @@ struct SubmissionIntake: Sendable {
     /// with `Expect: 100-continue` the body is never sent): the stored receipt when the server
     /// holds the form with the manifest's content, 409 when it holds other content; nil when
     /// the body must be received.
-    func answerBeforeBody(id: String, manifest: UploadManifest, logger: Logger) async throws -> Receipt? {
-        guard let stored = try await repository.receipt(id: id) else { return nil }
+    func answerBeforeBody(id: FormID, manifest: UploadManifest, logger: Logger) async throws -> Receipt? {
+        guard let stored = try await repository.receipt(id: id.description) else { return nil }
         switch manifest.compare(with: stored) {
         case .same, .sameShape:
             logger.info("submission already stored, answered before the body", metadata: [
-                "id": .string(id), "bodyBytes": .stringConvertible(0),
+                "id": .string(id.description), "bodyBytes": .stringConvertible(0),
             ])
             return stored
         case .different:
             logger.info("submission refused before the body: the server holds other content", metadata: [
-                "id": .string(id), "bodyBytes": .stringConvertible(0),
+                "id": .string(id.description), "bodyBytes": .stringConvertible(0),
             ])
             throw SubmissionAcceptance.conflict(stored)
         }
@@ -80,7 +80,7 @@ struct SubmissionIntake: Sendable {
     /// Receives the multipart `body` into a folder of its own, adds the manifest's resumable
     /// uploads, checks everything against form.json (and `id`, the path's, and the manifest),
     /// then commits it under the form's id in one transaction. `uploadedBy`: the foreman.
-    func take(_ body: RequestBody, contentType: String?, uploadedBy: String, id: String?, manifest: UploadManifest?,
+    func take(_ body: RequestBody, contentType: String?, uploadedBy: String, id: FormID?, manifest: UploadManifest?,
               logger: Logger) async throws -> Outcome {
         let boundary = try MultipartReceiver.boundary(contentType: contentType)
         let folder = layout.receiving.appendingPathComponent(UUID().uuidString.lowercased(), isDirectory: true)
@@ -89,8 +89,8 @@ struct SubmissionIntake: Sendable {
             let received = try await receive(body, boundary: boundary, into: folder)
             let (form, claimedScores) = try await Blocking.run { try SubmissionAcceptance.decodeForm(in: folder, parts: received) }
             var parts = received
-            let formID = form.id.uuidString.lowercased()
-            if let id, id != formID {
+            let formID = form.id.description
+            if let id, id != form.id {
                 throw SubmissionRefusal(.malformed, "the form part is form \(formID), but the upload is for \(id) — use `mi upload`")
             }
             try await acceptance.judge(form)
