@@ -62,8 +62,8 @@ final class ResumableUploadsStoreTests: XCTestCase {
             _ = try await uploads.take(id, owner: "fiona", formID: Self.formID.description, name: Self.name,
                                        to: setup.incoming.appendingPathComponent("again"))
             XCTFail("taken twice")
-        } catch let error as HTTPError {
-            XCTAssertEqual(error.status, .badRequest)
+        } catch let error as UploadError {
+            XCTAssertEqual(error.kind, .refused)
         }
     }
 
@@ -104,9 +104,9 @@ final class ResumableUploadsStoreTests: XCTestCase {
             do {
                 _ = try await uploads.take(uploadID, owner: owner, formID: formID, name: name, to: destination)
                 XCTFail("taken: \(uploadID) \(owner) \(formID) \(name)")
-            } catch let error as HTTPError {
-                XCTAssertEqual(error.status, .badRequest)
-                XCTAssertTrue(error.body?.contains(expected) ?? false, "\(error.body ?? "")")
+            } catch let error as UploadError {
+                XCTAssertEqual(error.kind, .refused)
+                XCTAssertTrue(error.message.contains(expected), error.message)
             }
         }
         XCTAssertFalse(Files.exists(destination))
@@ -117,8 +117,8 @@ final class ResumableUploadsStoreTests: XCTestCase {
         do {
             _ = try await uploads.take(id, owner: "fiona", formID: form, name: Self.name, to: destination)
             XCTFail("taken while receiving")
-        } catch let error as HTTPError {
-            XCTAssertTrue(error.body?.contains("still receiving") ?? false, "\(error.body ?? "")")
+        } catch let error as UploadError {
+            XCTAssertTrue(error.message.contains("still receiving"), error.message)
         }
         try appender.append([ByteBuffer(bytes: Data(repeating: 2, count: 40))])
         try await uploads.finishAppend(appender, keep: true)
@@ -132,8 +132,8 @@ final class ResumableUploadsStoreTests: XCTestCase {
         do {
             _ = try await uploads.take(old, owner: "fiona", formID: form, name: Self.name, to: setup.incoming.appendingPathComponent("x"))
             XCTFail("an expired upload was taken")
-        } catch let error as HTTPError {
-            XCTAssertTrue(error.body?.contains("is not on the server") ?? false, "\(error.body ?? "")")
+        } catch let error as UploadError {
+            XCTAssertTrue(error.message.contains("is not on the server"), error.message)
         }
     }
 

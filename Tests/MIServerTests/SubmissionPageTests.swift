@@ -168,7 +168,7 @@ class SubmissionPageTests: EngineTestCase {
     }
 
     func testADownloadNameCannotBreakTheHeader() {
-        XCTAssertEqual(SubmissionPageController.attachment("bomba \"7\"\r\nX: y ñ.pdf"),
+        XCTAssertEqual(ContentDisposition.attachment("bomba \"7\"\r\nX: y ñ.pdf"),
                        "attachment; filename=\"bomba _7___X: y _.pdf\"; filename*=UTF-8''bomba%20%227%22%0D%0AX%3A%20y%20%C3%B1.pdf")
     }
 }

@@ -164,29 +164,27 @@ func buildRouter(_ services: ServerServices) -> ServerRouter {
     let recorder = RouteRecorder(router: router)
     let paths = services.configuration.server.paths
     let sessions = SessionMiddleware(tokens: services.tokens, now: services.now)
-    let sessionController = SessionController(path: paths.session, directory: services.directory, tokens: services.tokens,
-                                              limiter: services.signInLimiter,
-                                              trustedProxies: Set(services.configuration.server.trustedProxies), now: services.now)
+    let signIn = SignIn(directory: services.directory, limiter: services.signInLimiter,
+                        trustedProxies: Set(services.configuration.server.trustedProxies), now: services.now)
     recorder.addRoutes(HealthController().endpoints)
-    recorder.addRoutes(sessionController.endpoints)
+    recorder.addRoutes(SessionController(path: paths.session, signIn: signIn, tokens: services.tokens, now: services.now).endpoints)
     recorder.addRoutes(TemplateController(listPath: paths.templateList, templatePath: paths.template,
                                           catalog: services.templates, sessions: sessions).endpoints)
     recorder.addRoutes(StatisticsController(templatePath: paths.template, statistics: services.statistics,
                                             sessions: sessions).endpoints)
     recorder.addRoutes(ExportController(templatePath: paths.template, statistics: services.statistics, layout: services.layout,
                                         sessions: sessions, now: services.now).endpoints)
-    recorder.addRoutes(SubmissionController(path: paths.submit, layout: services.layout,
-                                            repository: services.repository, sessions: sessions,
-                                            maxUploadBytes: services.configuration.server.maxUploadBytes,
-                                            acceptSimulated: services.configuration.server.acceptSimulated,
-                                            resumable: services.uploads, catalog: services.templates,
-                                            acceptance: SubmissionAcceptance(technicians: services.technicians,
-                                                                             catalog: services.templates),
-                                            now: services.now).endpoints)
+    let intake = SubmissionIntake(layout: services.layout, repository: services.repository,
+                                  maxUploadBytes: services.configuration.server.maxUploadBytes, resumable: services.uploads,
+                                  acceptance: SubmissionAcceptance(technicians: services.technicians, catalog: services.templates,
+                                                                   acceptSimulated: services.configuration.server.acceptSimulated),
+                                  now: services.now)
+    recorder.addRoutes(SubmissionController(path: paths.submit, layout: services.layout, repository: services.repository,
+                                            sessions: sessions, intake: intake).endpoints)
     recorder.addRoutes(ResumableUploadController(path: paths.uploads, uploads: services.uploads, sessions: sessions,
                                                  maxUploadBytes: services.configuration.server.maxUploadBytes).endpoints)
     recorder.office = true
-    for collection in officeRoutes(services, sessionController: sessionController) {
+    for collection in officeRoutes(services, signIn: signIn) {
         recorder.addRoutes(collection)
     }
     table.set(recorder.routes)

@@ -33,30 +33,39 @@ struct ErrorMiddleware: RouterMiddleware {
             let response = try await next(request, context)
             log(request, status: response.status, since: start, context: context)
             return response
-        } catch let error as HTTPError {
-            log(request, status: error.status, since: start, context: context, message: error.body)
-            return try answer(error.status, message: error.body ?? Self.defaultMessage(error.status, request, routes: routes),
-                              headers: error.headers, request, context: context)
-        } catch let error as CodedRefusal {
-            log(request, status: error.status, since: start, context: context, message: error.message)
-            return try answer(error.status, message: error.message, code: error.code, request, context: context)
-        } catch let error as ClientFault {
+        } catch {
             return try answer(error, request, since: start, context: context)
-        } catch let error as HTTPParserError {
+        }
+    }
+
+    /// Any error as an answer: a refusal (`HTTPRefusal`, where the domain errors get their
+    /// status) with its status and sentence, a client's fault at the HTTP level as the client's,
+    /// and anything else as the server's failure — logged in full, never shown raw.
+    private func answer(_ error: any Error, _ request: Request, since start: ContinuousClock.Instant,
+                        context: Context) throws -> Response {
+        if let refusal = HTTPRefusal(error) {
+            log(request, status: refusal.status, since: start, context: context, message: refusal.message)
+            return try answer(refusal.status, message: refusal.message ?? Self.defaultMessage(refusal.status, request, routes: routes),
+                              code: refusal.code, headers: refusal.headers, request, context: context)
+        }
+        if let fault = error as? ClientFault {
+            return try answer(fault, request, since: start, context: context)
+        }
+        if let error = error as? HTTPParserError {
             return try answer(ClientFault(error), request, since: start, context: context)
-        } catch let error as any HTTPResponseError {
+        }
+        if let error = error as? any HTTPResponseError {
             // Hummingbird's own (a JSON body over the size limit): the same error body as ours.
             log(request, status: error.status, since: start, context: context)
             return try answer(error.status, message: Self.defaultMessage(error.status, request, routes: routes), request, context: context)
-        } catch {
-            context.logger.error("request failed", metadata: [
-                "method": .string(request.method.rawValue), "path": .string(request.uri.path),
-                "error": .string(String(describing: error)),
-            ])
-            log(request, status: .internalServerError, since: start, context: context)
-            return try answer(.internalServerError, message: "the server could not complete the request — try again; if it keeps failing, tell the administrator (the server's log has the details)",
-                              request, context: context)
         }
+        context.logger.error("request failed", metadata: [
+            "method": .string(request.method.rawValue), "path": .string(request.uri.path),
+            "error": .string(String(describing: error)),
+        ])
+        log(request, status: .internalServerError, since: start, context: context)
+        return try answer(.internalServerError, message: "the server could not complete the request — try again; if it keeps failing, tell the administrator (the server's log has the details)",
+                          request, context: context)
     }
 
     /// The client's fault: its status and message, logged as the client's (the connection

@@ -101,7 +101,7 @@ struct ExportController {
                 ])
             }
         }
-        let name = SubmissionPageController.attachment("\(id)-export.\(options.format.fileExtension)")
+        let name = ContentDisposition.attachment("\(id)-export.\(options.format.fileExtension)")
         return Response(status: .ok, headers: [
             .contentType: options.format.contentType,
             .contentDisposition: name,

@@ -138,7 +138,7 @@ struct ResumableUploadController {
     /// what arrived before a cut is written too.
     static func receive(_ body: RequestBody, into appender: UploadAppender) async throws -> BodyEnding {
         var iterator = body.makeAsyncIterator()
-        var batch = BodyBatch(minimumBytes: SubmissionController.batchBytes)
+        var batch = BodyBatch(minimumBytes: BodyBatch.uploadBytes)
         var ending = BodyEnding.complete
         while true {
             let next: ByteBuffer?
@@ -247,13 +247,14 @@ struct TusProtocolMiddleware: RouterMiddleware {
             }
             response.headers[.tusResumable] = ResumableUploadController.version
             return response
-        } catch var error as HTTPError {
-            error.headers[.tusResumable] = ResumableUploadController.version
+        } catch {
+            guard var refusal = HTTPRefusal(error) else { throw error }
+            refusal.headers[.tusResumable] = ResumableUploadController.version
             if request.method == .head {
-                context.logger.debug("HEAD \(request.uri.path)", metadata: ["status": .stringConvertible(error.status.code), "error": .string(error.body ?? "")])
-                return Response(status: error.status, headers: error.headers)
+                context.logger.debug("HEAD \(request.uri.path)", metadata: ["status": .stringConvertible(refusal.status.code), "error": .string(refusal.message ?? "")])
+                return Response(status: refusal.status, headers: refusal.headers)
             }
-            throw error
+            throw refusal
         }
     }
 }

@@ -4,11 +4,11 @@ import Hummingbird
 /// The office web app's routes: `/login` and `/logout` (CSRF-checked, no session yet), the
 /// embedded assets under `/static/`, and the pages, each behind the session cookie and the
 /// CSRF check. Each area of the office registers its pages in `pages`.
-func officeRoutes(_ services: ServerServices, sessionController: SessionController) -> [RouteCollection<ServerContext>] {
+func officeRoutes(_ services: ServerServices, signIn passwords: SignIn) -> [RouteCollection<ServerContext>] {
     let lifetime = services.configuration.server.tokenMinutes * 60
     let signIn = RouteCollection(context: ServerContext.self)
         .add(middleware: CSRFMiddleware(tokens: services.tokens, now: services.now))
-    SignInController(sessions: sessionController, views: services.views, tokens: services.tokens,
+    SignInController(signIn: passwords, views: services.views, tokens: services.tokens,
                      lifetimeSeconds: lifetime, now: services.now).register(on: signIn)
 
     let assets = RouteCollection(context: ServerContext.self)

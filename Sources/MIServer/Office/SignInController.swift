@@ -4,10 +4,10 @@ import MIDirectory
 import MIKit
 
 /// `/login` and `/logout`. The password is checked by the directory exactly as for `mi login`
-/// (`SessionController.authenticate`: the same MIDirectory code, the same failed-sign-in limits),
+/// (`SignIn.authenticate`: the same MIDirectory code, the same failed-sign-in limits),
 /// and the office gets the same signed token, in an HttpOnly, SameSite=Strict cookie.
 struct SignInController {
-    let sessions: SessionController
+    let signIn: SignIn
     let views: OfficeViews
     let tokens: SessionTokens
     let lifetimeSeconds: Int
@@ -38,7 +38,7 @@ struct SignInController {
         }
         let signedIn: DirectoryUser
         do {
-            signedIn = try await sessions.authenticate(user: user, password: password, request: request, context: context)
+            signedIn = try await signIn.authenticate(user: user, password: password, request: request, context: context)
         } catch let error as HTTPError {
             return page(request, context: context, next: next, user: user, error: error.body ?? "sign-in failed",
                         status: error.status, headers: error.headers)

@@ -26,7 +26,7 @@ struct SubmissionListController {
 
     @Sendable func list(_ request: Request, context: ServerContext) async throws -> Response {
         let session = try context.requireSession()
-        let query = try SubmissionController.query(request, session: session)
+        let query = try SubmissionQuery.visible(to: session, query: request.uri.query)
         async let page = repository.submissions(query)
         var whole = query
         whole.before = nil

@@ -34,7 +34,7 @@ struct SubmissionPageController {
         let (_, form, data) = try await load(context)
         return Response(status: .ok, headers: [
             .contentType: "application/json; charset=utf-8",
-            .contentDisposition: Self.attachment("\(form.name)-form.json"),
+            .contentDisposition: ContentDisposition.attachment("\(form.name)-form.json"),
         ], body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
@@ -56,7 +56,7 @@ struct SubmissionPageController {
         }
         return Response(status: .ok, headers: [
             .contentType: "application/pdf",
-            .contentDisposition: Self.attachment("\(form.name).pdf"),
+            .contentDisposition: ContentDisposition.attachment("\(form.name).pdf"),
         ], body: .init(byteBuffer: ByteBuffer(bytes: pdf)))
     }
 
@@ -66,12 +66,6 @@ struct SubmissionPageController {
                                                          in: repository)
         let (form, data) = try await SubmissionAccess.form(of: receipt, layout: layout)
         return (receipt, form, data)
-    }
-
-    /// `attachment` with the name as ASCII (quotes and controls replaced) and in UTF-8 (RFC 6266).
-    static func attachment(_ name: String) -> String {
-        let ascii = String(name.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0 != "\"" && $0 != "\\" ? Character($0) : "_" })
-        return "attachment; filename=\"\(ascii)\"; filename*=UTF-8''\(FormQuery.encoded(name))"
     }
 
     // MARK: - The view's values

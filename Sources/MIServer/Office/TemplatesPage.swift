@@ -41,8 +41,8 @@ struct TemplatesPage {
     /// A picture a template shows, for the office pages' `<img>` (the API's route needs a token).
     @Sendable func file(_ request: Request, context: ServerContext) async throws -> Response {
         _ = try context.requireSession()
-        return try await TemplateController.file(id: context.parameters.decoded("id"), name: context.parameters.decoded("name"),
-                                                 catalog: catalog)
+        return try await TemplateFiles.response(id: context.parameters.decoded("id"), name: context.parameters.decoded("name"),
+                                                catalog: catalog)
     }
 
     @Sendable func list(_ request: Request, context: ServerContext) async throws -> Response {
@@ -148,7 +148,7 @@ struct TemplatesPage {
         let entry = try await versionEntry(context)
         return Response(status: .ok, headers: [
             .contentType: "application/json",
-            .contentDisposition: SubmissionPageController.attachment(entry.fileName),
+            .contentDisposition: ContentDisposition.attachment(entry.fileName),
             .eTag: "\"\(entry.sha256)\"",
         ], body: .init(byteBuffer: ByteBuffer(bytes: entry.data)))
     }
@@ -160,7 +160,7 @@ struct TemplatesPage {
         let data = try await Blocking.run { try XLSForm.export(try coding.decode(entry.data, source: entry.fileName)) }
         return Response(status: .ok, headers: [
             .contentType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-            .contentDisposition: SubmissionPageController.attachment("\(entry.id).v\(entry.version).xlsx"),
+            .contentDisposition: ContentDisposition.attachment("\(entry.id).v\(entry.version).xlsx"),
         ], body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 

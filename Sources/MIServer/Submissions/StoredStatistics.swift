@@ -1,5 +1,4 @@
 import Foundation
-import Hummingbird
 import Logging
 import MIKit
 
@@ -27,18 +26,18 @@ struct StoredStatistics: Sendable {
             switch error {
             case .invalid(let parameter, let value, let expected):
                 // Worded as the listing's parameters are (`SubmissionQueryError`).
-                throw HTTPError(.badRequest, message: "parameter `\(parameter)` is \"\(SafeName.printable(value))\" — give \(expected)")
+                throw StatisticsRefusal(.badParameter, "parameter `\(parameter)` is \"\(SafeName.printable(value))\" — give \(expected)")
             }
         }
         if let user = values["user"] {
             if let problem = SafeName.problem(user) {
-                throw HTTPError(.badRequest, message: "parameter `user` is \"\(SafeName.printable(user))\", which is no user name: \(problem)")
+                throw StatisticsRefusal(.badParameter, "parameter `user` is \"\(SafeName.printable(user))\", which is no user name: \(problem)")
             }
             filters.user = user
         }
         if let text = values["version"] {
             guard let version = Int(text), version > 0 else {
-                throw HTTPError(.badRequest, message: "parameter `version` is \"\(SafeName.printable(text))\" — give a template version, a whole number from 1")
+                throw StatisticsRefusal(.badParameter, "parameter `version` is \"\(SafeName.printable(text))\" — give a template version, a whole number from 1")
             }
             filters.version = version
         }
@@ -46,7 +45,7 @@ struct StoredStatistics: Sendable {
         do {
             return try filters.scoped(to: Actor(name: session.sub, role: session.role))
         } catch {
-            throw HTTPError(.forbidden, message: error.errorDescription ?? error.code)
+            throw StatisticsRefusal(.forbidden, error.errorDescription ?? error.code)
         }
     }
 
@@ -71,7 +70,7 @@ struct StoredStatistics: Sendable {
             builder = try StatisticsBuilder(template: template.localized(to: language.flatMap { template.language(matching: $0) }),
                                             filters: filters)
         } catch {
-            throw HTTPError(.badRequest, message: "parameter `groupBy`: " + (error.errorDescription ?? error.code))
+            throw StatisticsRefusal(.badParameter, "parameter `groupBy`: " + (error.errorDescription ?? error.code))
         }
         var unreadable: [String] = []
         try await forms.read(submissions) { batch in
@@ -106,7 +105,7 @@ struct StoredStatistics: Sendable {
             template = try await Blocking.run { try Self.layout(versions, version: nil, coding: catalog.coding) }
         }
         guard let template else {
-            throw HTTPError(.notFound, message: "the server has no template \"\(SafeName.printable(id))\" and no submission of it — the templates page lists those it has")
+            throw StatisticsRefusal(.noTemplate, "the server has no template \"\(SafeName.printable(id))\" and no submission of it — the templates page lists those it has")
         }
         return template
     }
@@ -115,5 +114,26 @@ struct StoredStatistics: Sendable {
     private static func layout(_ versions: [TemplateCatalog.Entry], version: Int?, coding: TemplateCoding) throws -> Template? {
         guard let entry = version == nil ? versions.first : versions.first(where: { $0.version == version }) else { return nil }
         return try coding.decode(entry.data, source: entry.fileName)
+    }
+}
+
+/// Why statistics (or an export, which filters alike) cannot be given, with the sentence the
+/// client is shown; `HTTPRefusal` gives it its HTTP status.
+struct StatisticsRefusal: Error, Sendable, Equatable {
+    enum Kind: Sendable, Equatable {
+        /// A filter parameter's value is not one the server can use.
+        case badParameter
+        /// A technician asked for another technician's forms.
+        case forbidden
+        /// Neither the catalog nor any submission has the template.
+        case noTemplate
+    }
+
+    let kind: Kind
+    let message: String
+
+    init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Hummingbird
 import MIKit
 
 /// Who may read a stored submission: a foreman any, a technician only their own forms'.
@@ -8,10 +7,10 @@ enum SubmissionAccess {
     /// is no such submission, 403 when it is another technician's.
     static func receipt(_ id: String, for session: SessionClaims, in repository: any SubmissionRepository) async throws -> Receipt {
         guard let id = FormID(id)?.description, let receipt = try await repository.receipt(id: id) else {
-            throw HTTPError(.notFound, message: "no submission \(SafeName.printable(id)) on the server — pick one from the submissions list")
+            throw SubmissionRefusal(.notFound, "no submission \(SafeName.printable(id)) on the server — pick one from the submissions list")
         }
         guard session.role == .foreman || receipt.user == session.sub else {
-            throw HTTPError(.forbidden, message: "submission \(receipt.id) is another technician's form — technicians see only their own")
+            throw SubmissionRefusal(.forbidden, "submission \(receipt.id) is another technician's form — technicians see only their own")
         }
         return receipt
     }

@@ -246,3 +246,19 @@ public enum SubmissionQueryError: ClassifiedError, Equatable {
         }
     }
 }
+
+extension SubmissionQuery {
+    /// The listing's query from a request's query string, for the API and the office alike:
+    /// a bad parameter is 400 naming it; a technician's query is restricted to their own forms
+    /// whatever `user` says.
+    static func visible(to session: SessionClaims, query: String?) throws -> SubmissionQuery {
+        var result: SubmissionQuery
+        do {
+            result = try SubmissionQuery(parameters: FormQuery.parameters(query))
+        } catch {
+            throw SubmissionRefusal(.malformed, error.errorDescription ?? error.code)
+        }
+        if session.role != .foreman { result.user = session.sub }
+        return result
+    }
+}

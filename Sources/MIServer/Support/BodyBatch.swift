@@ -3,6 +3,10 @@ import NIOCore
 /// Body buffers gathered into batches of at least `minimumBytes` before they go to the thread
 /// pool: bounds memory per request and keeps the number of thread hops low.
 struct BodyBatch {
+    /// An upload's batch (a submission's multipart body, a resumable upload's PATCH): bounds
+    /// memory per upload and keeps the number of thread hops low.
+    static let uploadBytes = 256 * 1024
+
     let minimumBytes: Int
     private var buffers: [ByteBuffer] = []
     private var bytes = 0

@@ -53,10 +53,10 @@ final class MultipartReceiver: MultipartStreamHandler, @unchecked Sendable {
     /// The boundary of a `multipart/form-data` Content-Type, or a 400 saying what is wrong.
     static func boundary(contentType: String?) throws -> String {
         guard let contentType, let header = HeaderParameters(contentType), header.value == "multipart/form-data" else {
-            throw HTTPError(.badRequest, message: "an upload must be multipart/form-data (got \(contentType ?? "no Content-Type")) — use `mi upload`")
+            throw UploadError(.refused, "an upload must be multipart/form-data (got \(contentType ?? "no Content-Type")) — use `mi upload`")
         }
         guard let boundary = header.parameters["boundary"], !boundary.isEmpty, boundary.utf8.count <= 200 else {
-            throw HTTPError(.badRequest, message: "the multipart Content-Type has no usable boundary — use `mi upload`")
+            throw UploadError(.refused, "the multipart Content-Type has no usable boundary — use `mi upload`")
         }
         return boundary
     }
@@ -83,8 +83,8 @@ final class MultipartReceiver: MultipartStreamHandler, @unchecked Sendable {
         return parts
     }
 
-    static func malformed(_ problem: String) -> HTTPError {
-        HTTPError(.badRequest, message: "the upload is not valid multipart/form-data: \(problem) — send it again with `mi upload`")
+    static func malformed(_ problem: String) -> UploadError {
+        UploadError(.refused, "the upload is not valid multipart/form-data: \(problem) — send it again with `mi upload`")
     }
 
     // MARK: - Parts
@@ -113,22 +113,22 @@ final class MultipartReceiver: MultipartStreamHandler, @unchecked Sendable {
             fileName = UploadPart.formFilename
         } else {
             if let reason = SafeName.problem(name) {
-                throw HTTPError(.badRequest, message: "media part \"\(SafeName.printable(name))\" cannot be stored: \(reason) — rename the media file")
+                throw UploadError(.refused, "media part \"\(SafeName.printable(name))\" cannot be stored: \(reason) — rename the media file")
             }
             guard name != UploadPart.formFilename else {
-                throw HTTPError(.badRequest, message: "a media part may not be called \(UploadPart.formFilename) — rename the media file")
+                throw UploadError(.refused, "a media part may not be called \(UploadPart.formFilename) — rename the media file")
             }
             // The form comes first, so a refused form costs no media bytes on disk.
             guard parts.contains(where: { $0.name == UploadPart.formName }) else {
-                throw HTTPError(.badRequest, message: "media part \"\(SafeName.printable(name))\" comes before the \"\(UploadPart.formName)\" part, or there is none — send \(UploadPart.formFilename) first, as the part named \"\(UploadPart.formName)\" (use `mi upload`)")
+                throw UploadError(.refused, "media part \"\(SafeName.printable(name))\" comes before the \"\(UploadPart.formName)\" part, or there is none — send \(UploadPart.formFilename) first, as the part named \"\(UploadPart.formName)\" (use `mi upload`)")
             }
             if let filename = parameters.parameters["filename"], !filename.isEmpty, filename != name {
-                throw HTTPError(.badRequest, message: "media part \"\(SafeName.printable(name))\" has the filename \"\(SafeName.printable(filename))\" — a media part's filename must be its part name (use `mi upload`)")
+                throw UploadError(.refused, "media part \"\(SafeName.printable(name))\" has the filename \"\(SafeName.printable(filename))\" — a media part's filename must be its part name (use `mi upload`)")
             }
             fileName = name
         }
         guard !parts.contains(where: { $0.name == name }) else {
-            throw HTTPError(.badRequest, message: "part \"\(SafeName.printable(name))\" is sent twice — send each media file once")
+            throw UploadError(.refused, "part \"\(SafeName.printable(name))\" is sent twice — send each media file once")
         }
         let path = folder.appendingPathComponent(fileName).path
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
@@ -145,7 +145,7 @@ final class MultipartReceiver: MultipartStreamHandler, @unchecked Sendable {
         defer { current = part }
         let count = Int64(bytes.count)
         if part.name == UploadPart.formName, part.size + count > Self.maximumFormBytes {
-            throw HTTPError(.badRequest, message: "the form part is larger than \(Self.maximumFormBytes >> 20) MiB — it must be the form's form.json")
+            throw UploadError(.refused, "the form part is larger than \(Self.maximumFormBytes >> 20) MiB — it must be the form's form.json")
         }
         part.hasher.update(bufferPointer: bytes)
         var offset = 0

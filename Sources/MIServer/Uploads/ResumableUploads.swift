@@ -160,8 +160,8 @@ actor ResumableUploads {
         guard opened.size == offset else {
             close(opened.fd)
             uploads[id]?.busy = false
-            throw HTTPError(.conflict, headers: [.uploadOffset: String(opened.size)],
-                            message: "Upload-Offset \(offset) is not the upload's offset \(opened.size) — ask the server for the offset (HEAD) and continue from there")
+            throw UploadError(.offsetMismatch(current: opened.size),
+                              "Upload-Offset \(offset) is not the upload's offset \(opened.size) — ask the server for the offset (HEAD) and continue from there")
         }
         uploads[id]?.patchStart = offset
         return UploadAppender(id: id, fd: opened.fd, start: offset, info: upload.info, hash: opened.hash,
@@ -205,7 +205,7 @@ actor ResumableUploads {
     // MARK: - Taking a finished upload
 
     /// A finished resumable upload moved into `destination` (a file path inside the incoming
-    /// folder). Throws HTTPError 400 with a clear message when the upload is unknown, belongs to
+    /// folder). Throws `UploadError` (refused) with a clear message when the upload is unknown, belongs to
     /// another user, is for another form id or media name, or is not complete (offset < length);
     /// moves the data file by rename (same filesystem), removes the upload's folder and state.
     /// Returns the file's size and SHA-256 (lowercase hex). `destination`'s folder must exist
@@ -214,16 +214,16 @@ actor ResumableUploads {
               to destination: URL) async throws -> (size: Int64, sha256: String) {
         let printable = SafeName.printable(uploadID)
         guard let id = Self.canonicalID(uploadID), let upload = try? await load(id, owner: owner) else {
-            throw HTTPError(.badRequest, message: "resumable upload \(printable) is not on the server (unknown, expired or another user's) — upload \(SafeName.printable(name)) again")
+            throw UploadError(.refused, "resumable upload \(printable) is not on the server (unknown, expired or another user's) — upload \(SafeName.printable(name)) again")
         }
         guard FormID(formID)?.description == upload.info.formID else {
-            throw HTTPError(.badRequest, message: "resumable upload \(id) belongs to form \(upload.info.formID), not \(SafeName.printable(formID)) — upload \(SafeName.printable(name)) again")
+            throw UploadError(.refused, "resumable upload \(id) belongs to form \(upload.info.formID), not \(SafeName.printable(formID)) — upload \(SafeName.printable(name)) again")
         }
         guard name == upload.info.name else {
-            throw HTTPError(.badRequest, message: "resumable upload \(id) holds \(SafeName.printable(upload.info.name)), not \(SafeName.printable(name)) — upload \(SafeName.printable(name)) again")
+            throw UploadError(.refused, "resumable upload \(id) holds \(SafeName.printable(upload.info.name)), not \(SafeName.printable(name)) — upload \(SafeName.printable(name)) again")
         }
         guard !upload.busy else {
-            throw HTTPError(.badRequest, message: "resumable upload \(id) is still receiving data — finish sending \(SafeName.printable(name)) first")
+            throw UploadError(.refused, "resumable upload \(id) is still receiving data — finish sending \(SafeName.printable(name)) first")
         }
         uploads[id]?.busy = true
         let data = dataFile(of: id)
@@ -231,13 +231,13 @@ actor ResumableUploads {
         let parent = self.folder
         let known = upload.hash
         let length = upload.info.length
-        let result: Result<(size: Int64, hash: RunningHash), HTTPError>
+        let result: Result<(size: Int64, hash: RunningHash), UploadError>
         do {
             result = try await Blocking.run {
                 let opened = try Self.openForAppend(data, hash: known)
                 defer { Glibc.close(opened.fd) }
                 guard opened.size == length else {
-                    return .failure(HTTPError(.badRequest, message: "resumable upload \(id) of \(SafeName.printable(name)) is not complete (\(opened.size) of \(length) bytes) — send the rest first"))
+                    return .failure(UploadError(.refused, "resumable upload \(id) of \(SafeName.printable(name)) is not complete (\(opened.size) of \(length) bytes) — send the rest first"))
                 }
                 try DurableFile.moveNoReplace(data, to: destination)
                 // The file is handed over; what is left (info.json) the expiry sweep would remove too.
@@ -321,12 +321,12 @@ actor ResumableUploads {
         .io(operation: operation, path: file.path, reason: String(cString: strerror(errno)))
     }
 
-    private static func notFound(_ id: String) -> HTTPError {
-        HTTPError(.notFound, message: "no resumable upload \(id) on the server (unknown, expired or another user's) — start the upload again")
+    private static func notFound(_ id: String) -> UploadError {
+        UploadError(.unknown, "no resumable upload \(id) on the server (unknown, expired or another user's) — start the upload again")
     }
 
-    private static func busy(_ id: String) -> HTTPError {
-        HTTPError(.conflict, message: "another request is sending to resumable upload \(id) — wait for it to end, then ask for the offset (HEAD)")
+    private static func busy(_ id: String) -> UploadError {
+        UploadError(.busy, "another request is sending to resumable upload \(id) — wait for it to end, then ask for the offset (HEAD)")
     }
 
     /// The file's size, or nil when it does not exist.
@@ -345,12 +345,12 @@ actor ResumableUploads {
     private static func openForAppend(_ file: URL, hash known: RunningHash?) throws -> (fd: Int32, size: Int64, hash: RunningHash) {
         let fd = open(file.path, O_RDWR | O_CLOEXEC)
         guard fd >= 0 else {
-            if errno == ENOENT { throw HTTPError(.notFound, message: "the resumable upload's data is gone (expired) — start the upload again") }
+            if errno == ENOENT { throw UploadError(.unknown, "the resumable upload's data is gone (expired) — start the upload again") }
             throw ioError("open", file)
         }
         do {
             guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-                throw HTTPError(.conflict, message: "another server process is writing to this resumable upload — wait for it to end, then ask for the offset (HEAD)")
+                throw UploadError(.busy, "another server process is writing to this resumable upload — wait for it to end, then ask for the offset (HEAD)")
             }
             var info = stat()
             guard fstat(fd, &info) == 0 else { throw ioError("inspect", file) }
@@ -493,8 +493,8 @@ final class UploadAppender: @unchecked Sendable {
     /// The checksum of this request's body so far.
     var bodyChecksum: UploadChecksum { bodyHasher.finalize() }
 
-    static func tooLong(_ length: Int64) -> HTTPError {
-        HTTPError(.badRequest, message: "the body goes past the upload's length of \(length) bytes — send only the rest of the file")
+    static func tooLong(_ length: Int64) -> UploadError {
+        UploadError(.refused, "the body goes past the upload's length of \(length) bytes — send only the rest of the file")
     }
 
     func sync() throws {
