@@ -47,14 +47,14 @@ class ReviewAPITests: EngineTestCase {
             XCTAssertEqual(now.reviewState, .rejected)
             XCTAssertEqual(now.history.map(\.reviewState), [.approved, .rejected], "oldest first")
             XCTAssertNil(now.history.last?.note)
-            let got1 = try await client.review(Self.bobsForm, token: fiona)
-            XCTAssertEqual(got1.reviewState, .received, "bob's form is untouched")
+            let bobs = try await client.review(Self.bobsForm, token: fiona)
+            XCTAssertEqual(bobs.reviewState, .received, "bob's form is untouched")
         }
         // The review is kept in the submissions' database: a restarted server has it.
         try await fixture.test { client in
             let fiona = try await client.login("fiona")
-            let got2 = try await client.review(Self.anasForm, token: fiona)
-            XCTAssertEqual(got2.history.map(\.reviewState), [.approved, .rejected])
+            let kept = try await client.review(Self.anasForm, token: fiona)
+            XCTAssertEqual(kept.history.map(\.reviewState), [.approved, .rejected])
         }
     }
 
@@ -79,16 +79,16 @@ class ReviewAPITests: EngineTestCase {
             XCTAssertEqual(returned, [SentBackForm(id: Self.anasForm, version: 1, formName: "pump-1", templateID: "pump-inspection",
                                                    by: "fiona", at: TestClock.start, note: "two readings to redo", flags: flags)])
             let bob = try await client.login("bob")
-            let got3 = try await client.returned(token: bob)
-            XCTAssertEqual(got3, [], "bob's forms were not sent back")
-            let got4 = try await client.returned(token: bob, query: "?user=ana")
-            XCTAssertEqual(got4, [], "a technician's ?user= is ignored")
-            let got5 = try await client.returned(token: fiona)
-            XCTAssertEqual(got5.map(\.id), [Self.anasForm], "a foreman gets every one")
-            let got6 = try await client.returned(token: fiona, query: "?user=bob")
-            XCTAssertEqual(got6, [])
-            let got7 = try await client.returned(token: fiona, query: "?user=ana")
-            XCTAssertEqual(got7.map(\.id), [Self.anasForm])
+            let bobsReturned = try await client.returned(token: bob)
+            XCTAssertEqual(bobsReturned, [], "bob's forms were not sent back")
+            let ignoringUser = try await client.returned(token: bob, query: "?user=ana")
+            XCTAssertEqual(ignoringUser, [], "a technician's ?user= is ignored")
+            let everyone = try await client.returned(token: fiona)
+            XCTAssertEqual(everyone.map(\.id), [Self.anasForm], "a foreman gets every one")
+            let bobsOnly = try await client.returned(token: fiona, query: "?user=bob")
+            XCTAssertEqual(bobsOnly, [])
+            let anasOnly = try await client.returned(token: fiona, query: "?user=ana")
+            XCTAssertEqual(anasOnly.map(\.id), [Self.anasForm])
 
             // A note alone sends back too, and replaces the open send-back.
             let noteOnly = try await client.send("/api/v1/submissions/\(Self.anasForm)/send-back", .post,
@@ -101,8 +101,8 @@ class ReviewAPITests: EngineTestCase {
             // Settling the review otherwise closes the send-back: the form is no longer returned.
             try await assertStatus(.ok, await client.send("/api/v1/submissions/\(Self.anasForm)", .patch,
                                                            #"{"reviewState": "approved"}"#, token: fiona))
-            let got8 = try await client.returned(token: ana)
-            XCTAssertEqual(got8, [])
+            let afterApproval = try await client.returned(token: ana)
+            XCTAssertEqual(afterApproval, [])
             let settled = try await client.review(Self.anasForm, token: ana)
             XCTAssertEqual(settled.flags, [])
             XCTAssertNil(settled.sendBack)
@@ -145,8 +145,8 @@ class ReviewAPITests: EngineTestCase {
             let review = try await client.review(Self.anasForm, token: fiona)
             XCTAssertEqual(review.reviewState, .received, "no refusal changed the state")
             XCTAssertEqual(review.history, [])
-            let got9 = try await client.returned(token: fiona)
-            XCTAssertEqual(got9, [])
+            let noneReturned = try await client.returned(token: fiona)
+            XCTAssertEqual(noneReturned, [])
             let noToken = try await client.execute(uri: "/api/v1/returned", method: .get) { $0 }
             XCTAssertEqual(noToken.status, .unauthorized)
         }
@@ -229,8 +229,8 @@ class ReviewAPITests: EngineTestCase {
             XCTAssertFalse(own.contains("id=\"send-back\""), "no controls for a technician")
             let refused = try await client.officePost("/submissions/\(Self.anasForm)/review", "reviewState=approved", ana)
             XCTAssertEqual(refused.status, .forbidden, refused.text)
-            let got10 = try await client.review(Self.anasForm, token: api)
-            XCTAssertEqual(got10.reviewState, .hasIssues)
+            let unchanged = try await client.review(Self.anasForm, token: api)
+            XCTAssertEqual(unchanged.reviewState, .hasIssues)
         }
     }
 

@@ -1934,7 +1934,7 @@ def review_send_back(office, facts):
     """fiona ticks two questions on the submission page, writes a note for each and one overall,
     and sends the form back: the panel says "Has issues" and lists both flags."""
     office.open(f"/submissions/{facts['formId']}", "send-back-before")
-    state = office.find("#review-state").text
+    state = office.find("#review-state").get_attribute("textContent").strip()
     check(state == "Received", f"#review-state says {state!r} before the review, expected 'Received'")
     for path, note in facts["flags"]:
         box = office.find(f"#send-back input[type=checkbox][name='flag:{path}']")
@@ -1945,7 +1945,7 @@ def review_send_back(office, facts):
     office.screenshot("send-back-filled")
     office.follow(office.find("button#send-back-submit"))
     office.screenshot("send-back-after")
-    state = office.find("#review-state").text
+    state = office.find("#review-state").get_attribute("textContent").strip()
     check(state == "Has issues", f"#review-state says {state!r} after sending back, expected 'Has issues'")
     shown = {li.get_attribute("data-question"): li.text for li in office.all("#review-flags li")}
     check(set(shown) == {path for path, _ in facts["flags"]}, f"#review-flags lists {sorted(shown)}")
@@ -1972,7 +1972,7 @@ def review_technician_sees_no_controls(office, facts):
     office.sign_out()
     office.sign_in(facts["technician"], facts["technicianPassword"], facts["technician"])
     office.open(f"/submissions/{facts['formId']}", "send-back-technician")
-    state = office.find("#review-state").text
+    state = office.find("#review-state").get_attribute("textContent").strip()
     check(state == "Has issues", f"ana's #review-state says {state!r}")
     check(len(office.all("#review-flags li")) == len(facts["flags"]), "ana does not see both flags")
     check(not office.all("form#review-change") and not office.all("form#send-back"), "ana sees the foreman's controls")
