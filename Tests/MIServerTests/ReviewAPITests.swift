@@ -12,14 +12,14 @@ import XCTest
 /// reads their own review and gets the form back in `GET /api/v1/returned`; every refusal is
 /// one clear message with its status, and leaves the review as it was.
 class ReviewAPITests: EngineTestCase {
-    static let anasForm = ServerFixture.formID.uuidString.lowercased()
+    static let anasForm = ServerFixture.formID.description
     static let bobsForm = "0b0b0b0b-0000-4000-8000-00000000b0b0"
 
     /// Uploads ana's standard form and one of bob's; returns the foreman's token.
     static func uploadTwoForms(_ client: any TestClientProtocol) async throws -> String {
         let fiona = try await client.login("fiona")
         try await assertStatus(.created, await client.upload(try ServerFixture.upload(), token: fiona))
-        let bobs = try ServerFixture.formData(id: try XCTUnwrap(UUID(uuidString: Self.bobsForm)), user: "bob")
+        let bobs = try ServerFixture.formData(id: try XCTUnwrap(FormID(Self.bobsForm)), user: "bob")
         try await assertStatus(.created, await client.upload(try ServerFixture.upload(formData: bobs), token: fiona))
         return fiona
     }

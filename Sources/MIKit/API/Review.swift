@@ -116,13 +116,13 @@ public struct SubmissionReview: Codable, Sendable, Equatable {
         }
     }
 
-    public var id: String
+    public var id: FormID
     public var reviewState: ReviewState
     public var history: [ReviewEvent]
     public var flags: [ReviewFlag]
     public var sendBack: SendBack?
 
-    public init(id: String, reviewState: ReviewState, history: [ReviewEvent], flags: [ReviewFlag], sendBack: SendBack?) {
+    public init(id: FormID, reviewState: ReviewState, history: [ReviewEvent], flags: [ReviewFlag], sendBack: SendBack?) {
         self.id = id
         self.reviewState = reviewState
         self.history = history

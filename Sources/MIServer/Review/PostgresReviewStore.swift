@@ -69,23 +69,23 @@ struct PostgresReviewStore: ReviewStore {
         }
     }
 
-    func events(of id: String) async throws -> [ReviewEvent] {
+    func events(of id: FormID) async throws -> [ReviewEvent] {
         var events: [ReviewEvent] = []
         let rows = try await client.query("""
-            SELECT state, "by", "at", note FROM review_event WHERE submission_id = \(id) ORDER BY seq
+            SELECT state, "by", "at", note FROM review_event WHERE submission_id = \(id.description) ORDER BY seq
             """, logger: logger)
         for try await (state, by, at, note) in rows.decode((String, String, Double, String?).self) {
-            guard let reviewState = ReviewState(rawValue: state) else { throw ReviewStoreCorruption.state(state, submission: id) }
+            guard let reviewState = ReviewState(rawValue: state) else { throw ReviewStoreCorruption.state(state, submission: id.description) }
             events.append(ReviewEvent(reviewState: reviewState, by: by, at: Date(timeIntervalSince1970: at), note: note))
         }
         return events
     }
 
-    func record(_ event: ReviewEvent, submission id: String, version: Int) async throws {
+    func record(_ event: ReviewEvent, submission id: FormID, version: Int) async throws {
         try await transaction { connection in
             try await Self.insert(connection, event, submission: id, version: version, logger: logger)
             if event.reviewState != .hasIssues {
-                try await connection.query("UPDATE send_back SET \"open\" = false WHERE submission_id = \(id) AND \"open\"",
+                try await connection.query("UPDATE send_back SET \"open\" = false WHERE submission_id = \(id.description) AND \"open\"",
                                            logger: logger)
             }
         }
@@ -95,11 +95,11 @@ struct PostgresReviewStore: ReviewStore {
         let flags = try ReviewFlagsColumn.encode(sendBack.flags)
         try await transaction { connection in
             try await connection.query("""
-                UPDATE send_back SET "open" = false WHERE submission_id = \(sendBack.submissionID) AND "open"
+                UPDATE send_back SET "open" = false WHERE submission_id = \(sendBack.submissionID.description) AND "open"
                 """, logger: logger)
             try await connection.query("""
                 INSERT INTO send_back (submission_id, version, "by", "at", note, flags, "open")
-                VALUES (\(sendBack.submissionID), \(sendBack.version), \(sendBack.by), \(sendBack.at.timeIntervalSince1970),
+                VALUES (\(sendBack.submissionID.description), \(sendBack.version), \(sendBack.by), \(sendBack.at.timeIntervalSince1970),
                         \(sendBack.note), \(flags)::jsonb, true)
                 """, logger: logger)
             try await Self.insert(connection, ReviewEvent(reviewState: .hasIssues, by: sendBack.by, at: sendBack.at, note: sendBack.note),
@@ -107,7 +107,7 @@ struct PostgresReviewStore: ReviewStore {
         }
     }
 
-    func openSendBack(of id: String) async throws -> StoredSendBack? {
+    func openSendBack(of id: FormID) async throws -> StoredSendBack? {
         try await sendBacks(id: id).first
     }
 
@@ -115,11 +115,11 @@ struct PostgresReviewStore: ReviewStore {
         try await sendBacks(id: nil)
     }
 
-    private func sendBacks(id: String?) async throws -> [StoredSendBack] {
+    private func sendBacks(id: FormID?) async throws -> [StoredSendBack] {
         let query: PostgresQuery = if let id {
             """
             SELECT submission_id, version, "by", "at", note, flags::text FROM send_back
-            WHERE "open" AND submission_id = \(id) ORDER BY seq
+            WHERE "open" AND submission_id = \(id.description) ORDER BY seq
             """
         } else {
             """
@@ -129,17 +129,18 @@ struct PostgresReviewStore: ReviewStore {
         var found: [StoredSendBack] = []
         let rows = try await client.query(query, logger: logger)
         for try await (submission, version, by, at, note, flags) in rows.decode((String, Int, String, Double, String?, String).self) {
-            found.append(StoredSendBack(submissionID: submission, version: version, by: by, at: Date(timeIntervalSince1970: at),
+            guard let id = FormID(submission) else { throw ReviewStoreCorruption.submission(submission) }
+            found.append(StoredSendBack(submissionID: id, version: version, by: by, at: Date(timeIntervalSince1970: at),
                                         note: note, flags: try ReviewFlagsColumn.decode(flags), open: true))
         }
         return found
     }
 
-    private static func insert(_ connection: PostgresConnection, _ event: ReviewEvent, submission id: String, version: Int,
+    private static func insert(_ connection: PostgresConnection, _ event: ReviewEvent, submission id: FormID, version: Int,
                                logger: Logger) async throws {
         try await connection.query("""
             INSERT INTO review_event (submission_id, version, state, "by", "at", note)
-            VALUES (\(id), \(version), \(event.reviewState.rawValue), \(event.by), \(event.at.timeIntervalSince1970), \(event.note))
+            VALUES (\(id.description), \(version), \(event.reviewState.rawValue), \(event.by), \(event.at.timeIntervalSince1970), \(event.note))
             """, logger: logger)
     }
 

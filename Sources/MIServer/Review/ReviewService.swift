@@ -20,37 +20,35 @@ struct ReviewService: Sendable {
     /// Submission `id`'s review, for anyone who may read the submission (404 unknown, 403
     /// another technician's).
     func review(of id: String, session: SessionClaims) async throws -> SubmissionReview {
-        let receipt = try await SubmissionAccess.receipt(id, for: session, in: repository)
-        return try await review(of: receipt.id)
+        return try await review(of: try await submission(id, session: session).id)
     }
 
     /// A foreman sets submission `id`'s state (`edited` is the server's alone: 422).
     func change(_ id: String, to state: ReviewState, note: String?, session: SessionClaims) async throws -> SubmissionReview {
         guard session.role == .foreman else { throw Self.foremenOnly(session, "change a submission's review state") }
-        let receipt = try await SubmissionAccess.receipt(id, for: session, in: repository)
+        let formID = try await submission(id, session: session).id
         guard ReviewState.settable.contains(state) else {
             throw HTTPError(.unprocessableContent, message: "the review state \"\(state.rawValue)\" is set by the server only (a newer version replaced the form) — choose one of \(Self.settableList)")
         }
         let event = ReviewEvent(reviewState: state, by: session.sub, at: now(), note: try Self.note(note, field: "note"))
-        try await store.record(event, submission: receipt.id, version: Self.storedVersion)
-        // TODO(audit): hook the audit log's review-state change here once it is on main.
-        return try await review(of: receipt.id)
+        try await store.record(event, submission: formID, version: Self.storedVersion)
+        return try await review(of: formID)
     }
 
     /// A foreman sends submission `id` back to its technician with flagged questions (each an
     /// answer path of the stored form) and an overall note: at least one of the two.
     func sendBack(_ id: String, _ request: SendBackRequest, session: SessionClaims) async throws -> SubmissionReview {
         guard session.role == .foreman else { throw Self.foremenOnly(session, "send a form back") }
-        let receipt = try await SubmissionAccess.receipt(id, for: session, in: repository)
+        let (receipt, formID) = try await submission(id, session: session)
         let (form, _) = try await SubmissionAccess.form(of: receipt, layout: layout)
         let flags = try Self.flags(request.flags, of: form)
         let note = try Self.note(request.note, field: "note")
         guard !flags.isEmpty || note != nil else {
             throw HTTPError(.unprocessableContent, message: "a send-back needs at least one flagged question or a note — say what the technician should fix")
         }
-        try await store.sendBack(StoredSendBack(submissionID: receipt.id, version: Self.storedVersion, by: session.sub, at: now(),
+        try await store.sendBack(StoredSendBack(submissionID: formID, version: Self.storedVersion, by: session.sub, at: now(),
                                                 note: note, flags: flags, open: true))
-        return try await review(of: receipt.id)
+        return try await review(of: formID)
     }
 
     /// The open send-backs as their technicians get them back: a technician's own; a foreman's
@@ -59,7 +57,7 @@ struct ReviewService: Sendable {
         let technician: String? = session.role == .foreman ? user : session.sub
         var forms: [SentBackForm] = []
         for sendBack in try await store.openSendBacks() {
-            guard let receipt = try await repository.receipt(id: sendBack.submissionID) else { continue }
+            guard let receipt = try await repository.receipt(id: sendBack.submissionID.description) else { continue }
             if let technician, receipt.user != technician { continue }
             let (form, _) = try await SubmissionAccess.form(of: receipt, layout: layout)
             forms.append(SentBackForm(id: receipt.id, version: sendBack.version, formName: receipt.formName,
@@ -69,8 +67,17 @@ struct ReviewService: Sendable {
         return forms
     }
 
+    /// Submission `id` (any spelling) when `session` may read it: its receipt and form id.
+    private func submission(_ id: String, session: SessionClaims) async throws -> (receipt: Receipt, id: FormID) {
+        let receipt = try await SubmissionAccess.receipt(id, for: session, in: repository)
+        guard let formID = FormID(receipt.id) else {
+            throw HTTPError(.notFound, message: "no submission \(SafeName.printable(id)) on the server — pick one from the submissions list")
+        }
+        return (receipt, formID)
+    }
+
     /// The review of a submission known to exist.
-    func review(of id: String) async throws -> SubmissionReview {
+    func review(of id: FormID) async throws -> SubmissionReview {
         async let history = store.events(of: id)
         async let open = store.openSendBack(of: id)
         let events = try await history

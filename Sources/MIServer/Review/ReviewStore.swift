@@ -6,7 +6,7 @@ import MIKit
 /// overall note and the flagged questions; open until the foreman settles the review otherwise
 /// (a later send-back, or a state other than `hasIssues`) or a newer version answers it.
 struct StoredSendBack: Sendable, Equatable {
-    var submissionID: String
+    var submissionID: FormID
     var version: Int
     var by: String
     var at: Date
@@ -21,15 +21,15 @@ struct StoredSendBack: Sendable, Equatable {
 /// with no event is `received`.
 protocol ReviewStore: Sendable {
     /// The changes of submission `id`'s state, oldest first.
-    func events(of id: String) async throws -> [ReviewEvent]
+    func events(of id: FormID) async throws -> [ReviewEvent]
     /// Records a change of state; a state other than `hasIssues` closes the submission's open
     /// send-back in the same transaction (the foreman settled the review otherwise).
-    func record(_ event: ReviewEvent, submission id: String, version: Int) async throws
+    func record(_ event: ReviewEvent, submission id: FormID, version: Int) async throws
     /// Records a send-back and the change to `hasIssues` it makes (with the send-back's note),
     /// closing the submission's earlier open send-back, in one transaction.
     func sendBack(_ sendBack: StoredSendBack) async throws
     /// The open send-back of submission `id`, if any.
-    func openSendBack(of id: String) async throws -> StoredSendBack?
+    func openSendBack(of id: FormID) async throws -> StoredSendBack?
     /// Every open send-back, oldest first.
     func openSendBacks() async throws -> [StoredSendBack]
 }
@@ -47,7 +47,7 @@ enum ReviewFlagsColumn {
 
 extension ReviewStore {
     /// The current state of submission `id`: its last event's, else `received`.
-    func state(of id: String) async throws -> ReviewState {
+    func state(of id: FormID) async throws -> ReviewState {
         try await events(of: id).last?.reviewState ?? .received
     }
 }

@@ -43,23 +43,23 @@ struct SQLiteReviewStore: ReviewStore {
         return migrator
     }
 
-    func events(of id: String) async throws -> [ReviewEvent] {
+    func events(of id: FormID) async throws -> [ReviewEvent] {
         try await pool.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT state, "by", "at", note FROM review_event WHERE submission_id = ? ORDER BY seq
-                """, arguments: [id]).map { row in
+                """, arguments: [id.description]).map { row in
                 let state: String = row["state"]
-                guard let reviewState = ReviewState(rawValue: state) else { throw ReviewStoreCorruption.state(state, submission: id) }
+                guard let reviewState = ReviewState(rawValue: state) else { throw ReviewStoreCorruption.state(state, submission: id.description) }
                 return ReviewEvent(reviewState: reviewState, by: row["by"], at: Date(timeIntervalSince1970: row["at"]), note: row["note"])
             }
         }
     }
 
-    func record(_ event: ReviewEvent, submission id: String, version: Int) async throws {
+    func record(_ event: ReviewEvent, submission id: FormID, version: Int) async throws {
         try await pool.write { db in
             try Self.insert(db, event, submission: id, version: version)
             if event.reviewState != .hasIssues {
-                try db.execute(sql: "UPDATE send_back SET \"open\" = 0 WHERE submission_id = ? AND \"open\" = 1", arguments: [id])
+                try db.execute(sql: "UPDATE send_back SET \"open\" = 0 WHERE submission_id = ? AND \"open\" = 1", arguments: [id.description])
             }
         }
     }
@@ -68,19 +68,19 @@ struct SQLiteReviewStore: ReviewStore {
         let flags = try ReviewFlagsColumn.encode(sendBack.flags)
         try await pool.write { db in
             try db.execute(sql: "UPDATE send_back SET \"open\" = 0 WHERE submission_id = ? AND \"open\" = 1",
-                           arguments: [sendBack.submissionID])
+                           arguments: [sendBack.submissionID.description])
             try db.execute(sql: """
                 INSERT INTO send_back (submission_id, version, "by", "at", note, flags, "open") VALUES (?, ?, ?, ?, ?, ?, 1)
-                """, arguments: [sendBack.submissionID, sendBack.version, sendBack.by, sendBack.at.timeIntervalSince1970,
+                """, arguments: [sendBack.submissionID.description, sendBack.version, sendBack.by, sendBack.at.timeIntervalSince1970,
                                  sendBack.note, flags])
             try Self.insert(db, ReviewEvent(reviewState: .hasIssues, by: sendBack.by, at: sendBack.at, note: sendBack.note),
                             submission: sendBack.submissionID, version: sendBack.version)
         }
     }
 
-    func openSendBack(of id: String) async throws -> StoredSendBack? {
+    func openSendBack(of id: FormID) async throws -> StoredSendBack? {
         try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM send_back WHERE submission_id = ? AND \"open\" = 1", arguments: [id])
+            try Row.fetchOne(db, sql: "SELECT * FROM send_back WHERE submission_id = ? AND \"open\" = 1", arguments: [id.description])
                 .map(Self.sendBack)
         }
     }
@@ -91,14 +91,16 @@ struct SQLiteReviewStore: ReviewStore {
         }
     }
 
-    private static func insert(_ db: Database, _ event: ReviewEvent, submission id: String, version: Int) throws {
+    private static func insert(_ db: Database, _ event: ReviewEvent, submission id: FormID, version: Int) throws {
         try db.execute(sql: """
             INSERT INTO review_event (submission_id, version, state, "by", "at", note) VALUES (?, ?, ?, ?, ?, ?)
-            """, arguments: [id, version, event.reviewState.rawValue, event.by, event.at.timeIntervalSince1970, event.note])
+            """, arguments: [id.description, version, event.reviewState.rawValue, event.by, event.at.timeIntervalSince1970, event.note])
     }
 
     private static func sendBack(_ row: Row) throws -> StoredSendBack {
-        StoredSendBack(submissionID: row["submission_id"], version: row["version"], by: row["by"],
+        let text: String = row["submission_id"]
+        guard let id = FormID(text) else { throw ReviewStoreCorruption.submission(text) }
+        return StoredSendBack(submissionID: id, version: row["version"], by: row["by"],
                        at: Date(timeIntervalSince1970: row["at"]), note: row["note"],
                        flags: try ReviewFlagsColumn.decode(row["flags"]), open: row["open"])
     }
@@ -107,10 +109,12 @@ struct SQLiteReviewStore: ReviewStore {
 /// A stored review row the server cannot read (written by a newer server, or edited by hand).
 enum ReviewStoreCorruption: Error, CustomStringConvertible {
     case state(String, submission: String)
+    case submission(String)
 
     var description: String {
         switch self {
         case .state(let state, let id): "submission \(id) has the unknown review state \"\(state)\" in review_event"
+        case .submission(let text): "send_back has the submission id \"\(text)\", which is no form id"
         }
     }
 }
