@@ -397,6 +397,31 @@ final class OfficeBrowserTests: XCTestCase {
         withExtendedLifetime(server) {}
     }
 
+    /// fiona opens ana's extinguisher check in chromium, ticks two questions with a note each,
+    /// writes an overall note and sends the form back; the panel shows both flags, the API's
+    /// `GET /api/v1/returned` lists the form with them, and ana sees them without the controls.
+    func testAForemanFlagsTwoQuestionsAndSendsTheFormBack() throws {
+        let sandbox = try Sandbox()
+        try ServerTests.prepare(sandbox)
+        let server = try RunningServer(sandbox)
+        let name = try ServerTests.completedForm(sandbox, name: "post-12")
+        let id = try XCTUnwrap(try sandbox.formJSON(name, in: "CompletedMIs", user: "ana")["id"] as? String).lowercased()
+        try sandbox.ensureLoggedIn("fiona")
+        let upload = try sandbox.run(["upload", "ana/\(name)"], as: "fiona")
+        XCTAssertEqual(upload.status, 0, upload.output)
+        let facts: [String: Any] = [
+            "fionaPassword": TestDirectory.password(for: "fiona"), "technician": "ana",
+            "technicianPassword": TestDirectory.password(for: "ana"), "formId": id,
+            "flags": [["weight", "the scale reads 6.2 kg, not 4"], ["seal", "photo the seal, not the hose"]],
+            "sendBackNote": "Two readings to redo before Friday",
+        ]
+        let run = try browse(sandbox, mode: ["--send-back"], facts: facts, screenshots: "sendback-")
+        let log = (try? String(contentsOf: server.log, encoding: .utf8)) ?? ""
+        XCTAssertEqual(run.status, 0, "the steps:\n\(run.output)\nmi-server's log (last 3000):\n\(log.suffix(3000))")
+        XCTAssertTrue(run.stdout.contains("all 4 steps passed"), "not every step ran and passed (above)")
+        withExtendedLifetime(server) {}
+    }
+
     /// Runs the browser script in `mode` over `facts`, its screenshots named `screenshots`… (those
     /// of an earlier run removed first), in a fresh chromium profile.
     func browse(_ sandbox: Sandbox, mode: [String], facts: [String: Any], screenshots prefix: String) throws -> RunResult {

@@ -96,3 +96,37 @@ public struct SentBackForm: Codable, Sendable, Equatable {
         self.flags = flags
     }
 }
+
+/// A stored submission's review as `GET /api/v1/submissions/{id}/review` and
+/// `PATCH /api/v1/submissions/{id}` return it: the current state, every change oldest first,
+/// and the open send-back's flags (empty when none is open).
+public struct SubmissionReview: Codable, Sendable, Equatable {
+    /// The open send-back: who sent the form back, when, and the overall note.
+    public struct SendBack: Codable, Sendable, Equatable {
+        public var version: Int
+        public var by: String
+        public var at: Date
+        public var note: String?
+
+        public init(version: Int, by: String, at: Date, note: String?) {
+            self.version = version
+            self.by = by
+            self.at = at
+            self.note = note
+        }
+    }
+
+    public var id: FormID
+    public var reviewState: ReviewState
+    public var history: [ReviewEvent]
+    public var flags: [ReviewFlag]
+    public var sendBack: SendBack?
+
+    public init(id: FormID, reviewState: ReviewState, history: [ReviewEvent], flags: [ReviewFlag], sendBack: SendBack?) {
+        self.id = id
+        self.reviewState = reviewState
+        self.history = history
+        self.flags = flags
+        self.sendBack = sendBack
+    }
+}

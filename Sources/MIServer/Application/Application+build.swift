@@ -45,11 +45,14 @@ struct ServerServices: Sendable {
     let signInLimiter: SignInLimiter
     /// The directory's technicians, looked up for uploaded forms (`SubmissionAcceptance`).
     let technicians: TechnicianLookup
+    /// The review states and send-backs, in the submissions' database.
+    let reviews: any ReviewStore
     let now: @Sendable () -> Date
 
     /// The stored submissions of a template, read whole (statistics, exports).
     var storedForms: StoredForms { StoredForms(repository: repository, layout: layout) }
     var statistics: StoredStatistics { StoredStatistics(forms: storedForms, catalog: templates) }
+    var review: ReviewService { ReviewService(store: reviews, repository: repository, layout: layout, now: now) }
 }
 
 /// Builds mi-server: prepares `Server.DataDirectory` (owner-only folder, signing key, SQLite
@@ -107,6 +110,7 @@ func makeServices(configuration: Configuration, directory: any DirectoryService,
     let revocations = SessionRevocations(file: layout.revokedSessions)
     try await Blocking.run { try revocations.prune(now: now()) }
     let repository = try await openRepository(configuration.server, layout: layout, logger: logger)
+    let reviews = try await openReviewStore(beside: repository, logger: logger)
     try await SubmissionBackfill.run(repository: repository, layout: layout, logger: logger)
     try await layout.removeLeftovers(repository: repository, logger: logger)
     let templates = TemplateCatalog(folder: configuration.server.templatesDirectory,
@@ -120,7 +124,7 @@ func makeServices(configuration: Configuration, directory: any DirectoryService,
         tokens: SessionTokens(keyBytes: key, lifetime: TimeInterval(configuration.server.tokenMinutes) * 60,
                               adminGroupConfigured: configuration.ldap.adminGroup != nil, revocations: revocations),
         templates: templates, repository: repository, uploads: uploads, views: try OfficeViews(),
-        signInLimiter: SignInLimiter(), technicians: TechnicianLookup(directory: directory, now: now), now: now)
+        signInLimiter: SignInLimiter(), technicians: TechnicianLookup(directory: directory, now: now), reviews: reviews, now: now)
 }
 
 /// The repository `Server.Database` names: SQLite in the data directory, or PostgreSQL with the
@@ -181,6 +185,7 @@ func buildRouter(_ services: ServerServices) -> ServerRouter {
                                   now: services.now)
     recorder.addRoutes(SubmissionController(path: paths.submit, layout: services.layout, repository: services.repository,
                                             sessions: sessions, intake: intake).endpoints)
+    recorder.addRoutes(ReviewController(path: paths.submit, service: services.review, sessions: sessions).endpoints)
     recorder.addRoutes(ResumableUploadController(path: paths.uploads, uploads: services.uploads, sessions: sessions,
                                                  maxUploadBytes: services.configuration.server.maxUploadBytes).endpoints)
     recorder.office = true

@@ -13,6 +13,7 @@ enum OfficeAssets {
         "submission": PackageResources.submission_mustache,
         "submission-node": PackageResources.submission_node_mustache,
         "submission-question": PackageResources.submission_question_mustache,
+        "review-panel": PackageResources.review_panel_mustache,
         "submissions": PackageResources.submissions_mustache,
         "dashboard": PackageResources.dashboard_mustache,
         "templates": PackageResources.templates_mustache,

@@ -18,7 +18,8 @@ func officeRoutes(_ services: ServerServices, signIn passwords: SignIn) -> [Rout
         .add(middleware: OfficeSessionMiddleware(tokens: services.tokens, now: services.now))
         .add(middleware: CSRFMiddleware(tokens: services.tokens, now: services.now))
     SubmissionPageController(views: services.views, repository: services.repository, layout: services.layout,
-                             templates: services.templates).register(on: pages)
+                             templates: services.templates, review: ReviewPage(service: services.review)).register(on: pages)
+    ReviewPage(service: services.review).register(on: pages)
     SubmissionListController(views: services.views, repository: services.repository, templates: services.templates,
                              now: services.now).register(on: pages)
     TemplatesPage(views: services.views, publisher: TemplatePublisher(catalog: services.templates)).register(on: pages)

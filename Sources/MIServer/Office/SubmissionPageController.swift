@@ -12,6 +12,8 @@ struct SubmissionPageController {
     let layout: DataLayout
     /// Where the pictures of the submission's template are, for the PDF.
     let templates: TemplateCatalog
+    /// The review panel (`Review/ReviewPage`).
+    let review: ReviewPage
     /// The PDF is written by mi-report; one stuck on a hostile form is stopped after this.
     static let reportTimeout: TimeInterval = 60
 
@@ -24,7 +26,8 @@ struct SubmissionPageController {
     @Sendable func page(_ request: Request, context: ServerContext) async throws -> Response {
         let (receipt, stored, _) = try await load(context)
         let language = SubmissionListController.parameters(of: request)["lang"]
-        let values = Self.values(stored, receipt: receipt, language: language)
+        var values = Self.values(stored, receipt: receipt, language: language)
+        values["review"] = try await review.values(receipt, form: stored, session: try context.requireSession())
         let form = stored.shown(in: language)
         return views.page("submission", title: "\(form.name) · \(form.template.title)", context: context,
                           section: .submissions, values: values)

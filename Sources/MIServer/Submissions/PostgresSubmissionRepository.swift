@@ -15,7 +15,7 @@ import PostgresNIO
 /// depend on the database's locale. The search text is kept folded (lowercase, no diacritics)
 /// in a `tsvector` of the `simple` configuration, matched by word prefix like SQLite's FTS5.
 public final class PostgresSubmissionRepository: SubmissionRepository {
-    private let client: PostgresClient
+    let client: PostgresClient
     private let runner: Task<Void, Never>
     private let logger: Logger
 

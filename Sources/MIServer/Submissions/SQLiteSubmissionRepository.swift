@@ -6,7 +6,7 @@ import GRDB
 /// form id is the `submission` table's unique key; every write goes through the pool's single
 /// writer, so two uploads of the same id are serialized and the second one finds the first.
 public final class SQLiteSubmissionRepository: SubmissionRepository {
-    private let pool: DatabasePool
+    let pool: DatabasePool
 
     public init(path: String) throws {
         var configuration = GRDB.Configuration()

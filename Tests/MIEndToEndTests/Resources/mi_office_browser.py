@@ -1930,6 +1930,63 @@ def run_languages(office, facts):
     office.step("the page is in the first language again", languages_page, office, facts, "first")
 
 
+def review_send_back(office, facts):
+    """fiona ticks two questions on the submission page, writes a note for each and one overall,
+    and sends the form back: the panel says "Has issues" and lists both flags."""
+    office.open(f"/submissions/{facts['formId']}", "send-back-before")
+    state = office.find("#review-state").get_attribute("textContent").strip()
+    check(state == "Received", f"#review-state says {state!r} before the review, expected 'Received'")
+    for path, note in facts["flags"]:
+        box = office.find(f"#send-back input[type=checkbox][name='flag:{path}']")
+        check(not box.is_selected(), f"flag:{path} is ticked before anyone flagged it")
+        box.click()
+        type_into(office.find(f"#send-back input[type=text][name='note:{path}']"), note)
+    type_into(office.find("textarea#send-back-note"), facts["sendBackNote"])
+    office.screenshot("send-back-filled")
+    office.follow(office.find("button#send-back-submit"))
+    office.screenshot("send-back-after")
+    state = office.find("#review-state").get_attribute("textContent").strip()
+    check(state == "Has issues", f"#review-state says {state!r} after sending back, expected 'Has issues'")
+    shown = {li.get_attribute("data-question"): li.text for li in office.all("#review-flags li")}
+    check(set(shown) == {path for path, _ in facts["flags"]}, f"#review-flags lists {sorted(shown)}")
+    for path, note in facts["flags"]:
+        check(note in shown[path], f"the flag of {path} shows {shown[path]!r}, expected its note {note!r}")
+    check(facts["sendBackNote"] in office.find("p.sent-back").text, f"p.sent-back says {office.find('p.sent-back').text!r}")
+    for path, _ in facts["flags"]:
+        check(office.find(f"#send-back input[name='flag:{path}']").is_selected(), f"flag:{path} is not ticked after sending back")
+
+
+def review_returned_api(office, facts):
+    """The API agrees: GET /api/v1/returned?user=ana lists the form with both flags."""
+    status, _, body = office.http(f"/api/v1/returned?user={facts['technician']}")
+    check(status == 200, f"GET /api/v1/returned answered {status}: {body[:200]!r}")
+    returned = json.loads(body)
+    check([form["id"] for form in returned] == [facts["formId"]], f"returned lists {[form['id'] for form in returned]}")
+    flags = sorted((flag["question"], flag["note"]) for flag in returned[0]["flags"])
+    check(flags == sorted(tuple(flag) for flag in facts["flags"]), f"returned flags {flags}")
+    check(returned[0].get("note") == facts["sendBackNote"], f"returned note {returned[0].get('note')!r}")
+
+
+def review_technician_sees_no_controls(office, facts):
+    """ana sees the state and the flags of her form, and no form to change them."""
+    office.sign_out()
+    office.sign_in(facts["technician"], facts["technicianPassword"], facts["technician"])
+    office.open(f"/submissions/{facts['formId']}", "send-back-technician")
+    state = office.find("#review-state").get_attribute("textContent").strip()
+    check(state == "Has issues", f"ana's #review-state says {state!r}")
+    check(len(office.all("#review-flags li")) == len(facts["flags"]), "ana does not see both flags")
+    check(not office.all("form#review-change") and not office.all("form#send-back"), "ana sees the foreman's controls")
+
+
+def run_send_back(office, facts):
+    if not office.step("fiona (foreman) signs in", signed_in, office, "fiona", facts["fionaPassword"], "fiona"):
+        return
+    if not office.step("fiona flags two questions and sends the form back", review_send_back, office, facts):
+        return
+    office.step("GET /api/v1/returned lists the form with its flags", review_returned_api, office, facts)
+    office.step("ana sees the state and flags, and no controls", review_technician_sees_no_controls, office, facts)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", required=True, help="the office's address, e.g. http://127.0.0.1:8080")
@@ -1945,6 +2002,7 @@ def main():
     parser.add_argument("--group-editor", action="store_true",
                         help="build, publish and publish again a template with a group and a repeat")
     parser.add_argument("--languages", action="store_true", help="the submission page's language switch")
+    parser.add_argument("--send-back", action="store_true", help="flag two questions and send a form back")
     parser.add_argument("--capture", metavar="PNG", help="only sign in and save the first submission's page")
     parser.add_argument("--page", help="with --capture: the submission page's path")
     parser.add_argument("--user", default="fiona")
@@ -1953,7 +2011,7 @@ def main():
     try:
         prefix = ("capture-" if arguments.capture else "editor-" if arguments.editor
                   else "generic-" if arguments.generic_editor else "groups-" if arguments.group_editor
-                  else "simulated-" if arguments.simulated else "languages-" if arguments.languages else "repeats-" if arguments.repeats else "locations-" if arguments.locations else "review-")
+                  else "simulated-" if arguments.simulated else "sendback-" if arguments.send_back else "languages-" if arguments.languages else "repeats-" if arguments.repeats else "locations-" if arguments.locations else "review-")
         office = Office(arguments.base, arguments.profile, arguments.screenshots, prefix)
     except WebDriverException as error:
         print(f"FAIL start chromium through /usr/bin/chromedriver: {error}", flush=True)
@@ -1966,6 +2024,8 @@ def main():
             run_editor(office, json.loads(arguments.facts))
         elif arguments.simulated:
             run_simulated(office, json.loads(arguments.facts))
+        elif arguments.send_back:
+            run_send_back(office, json.loads(arguments.facts))
         elif arguments.languages:
             run_languages(office, json.loads(arguments.facts))
         elif arguments.repeats:

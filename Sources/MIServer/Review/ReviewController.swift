@@ -1,0 +1,76 @@
+import Foundation
+import Hummingbird
+import MIKit
+
+/// The review's API behind the bearer token: `PATCH Server.Paths.Submit/{id}` (a foreman sets
+/// the state), `GET Server.Paths.Submit/{id}/review` (state, history, open flags),
+/// `POST Server.Paths.Submit/{id}/send-back` (a foreman flags questions and sends the form
+/// back) and `GET /api/v1/returned` (the forms sent back to the caller).
+struct ReviewController {
+    static let returnedPath = "/api/v1/returned"
+
+    let path: String
+    let service: ReviewService
+    let sessions: SessionMiddleware
+
+    var endpoints: RouteCollection<ServerContext> {
+        let routes = RouteCollection(context: ServerContext.self)
+        routes.add(middleware: sessions)
+        routes.patch(RouterPath(path + "/{id}"), use: change)
+        routes.get(RouterPath(path + "/{id}/review"), use: review)
+        routes.post(RouterPath(path + "/{id}/send-back"), use: sendBack)
+        routes.get(RouterPath(Self.returnedPath), use: returned)
+        return routes
+    }
+
+    @Sendable func review(_ request: Request, context: ServerContext) async throws -> Response {
+        try JSONResponse.make(.ok, try await service.review(of: try context.parameters.require("id"), session: try context.requireSession()))
+    }
+
+    @Sendable func change(_ request: Request, context: ServerContext) async throws -> Response {
+        let session = try context.requireForeman(toDo: "change a submission's review state")
+        let body = try await request.body.collect(upTo: context.maxUploadSize)
+        let (state, note) = try Self.change(Data(buffer: body))
+        return try JSONResponse.make(.ok, try await service.change(try context.parameters.require("id"), to: state, note: note,
+                                                                   session: session))
+    }
+
+    @Sendable func sendBack(_ request: Request, context: ServerContext) async throws -> Response {
+        let session = try context.requireForeman(toDo: "send a form back")
+        let body = try await request.body.collect(upTo: context.maxUploadSize)
+        let sendBack: SendBackRequest
+        do {
+            sendBack = try WireJSON.decoder().decode(SendBackRequest.self, from: Data(buffer: body))
+        } catch {
+            throw HTTPError(.badRequest, message: "the body must be JSON {\"note\": \"…\", \"flags\": [{\"question\": \"PATH\", \"note\": \"…\"}]} — flags may be [] when the note says it all")
+        }
+        return try JSONResponse.make(.ok, try await service.sendBack(try context.parameters.require("id"), sendBack, session: session))
+    }
+
+    @Sendable func returned(_ request: Request, context: ServerContext) async throws -> Response {
+        let session = try context.requireSession()
+        let user = request.uri.queryParameters["user"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
+        return try JSONResponse.make(.ok, try await service.returned(session: session, user: user))
+    }
+
+    /// The PATCH body's state and note: 400 when it is not a JSON object with a text
+    /// `reviewState` (and, if present, a text or null `note`); 422 for a state MI does not know.
+    static func change(_ body: Data) throws -> (ReviewState, String?) {
+        let shape = "the body must be JSON {\"reviewState\": \"\(ReviewService.settableList.replacingOccurrences(of: ", ", with: "|"))\", \"note\": \"…\"}"
+        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
+              let name = object["reviewState"] as? String else {
+            throw HTTPError(.badRequest, message: shape)
+        }
+        let given = object["note"]
+        var note: String?
+        if let text = given as? String {
+            note = text
+        } else if given != nil, !(given is NSNull) {
+            throw HTTPError(.badRequest, message: "\"note\" must be text — \(shape)")
+        }
+        guard let state = ReviewState(rawValue: name) else {
+            throw HTTPError(.unprocessableContent, message: "\"\(SafeName.printable(name))\" is not a review state — choose one of \(ReviewService.settableList)")
+        }
+        return (state, note)
+    }
+}
