@@ -47,6 +47,8 @@ enum ReturnedSync {
         var placed: [Placed] = []
         var alreadyHere: [AlreadyHere] = []
         var failures: [Failure] = []
+        /// Something the user should know about the server (it cannot send forms back).
+        var serverNote: String?
 
         struct Placed: Encodable {
             var id: String
@@ -74,6 +76,7 @@ enum ReturnedSync {
             var alreadyHere: [AlreadyHere]
             var messages: [Message]
             var failures: [Failure]
+            var serverNote: String?
             struct Templates: Encodable { var downloaded: [String]; var removed: [String]; var missingFiles: [TemplateSync.MissingFile] }
             struct Message: Encodable { var form: String; var by: String; var at: Date; var text: String }
         }
@@ -82,7 +85,7 @@ enum ReturnedSync {
             Output(templates: .init(downloaded: templates.downloaded, removed: templates.removed, missingFiles: templates.missingFiles),
                    returned: placed, alreadyHere: alreadyHere,
                    messages: placed.compactMap { form in form.note.map { .init(form: form.name, by: form.by, at: form.at, text: $0) } },
-                   failures: failures)
+                   failures: failures, serverNote: serverNote)
         }
 
         /// Whether there is anything to tell: a template, a form or a failure.
@@ -96,6 +99,7 @@ enum ReturnedSync {
             var lines = templates.downloaded.map { "Downloaded template \($0)." }
             lines += templates.removed.map { "Removed template \($0) (no longer on the server)." }
             for missing in templates.missingFiles { lines.append(missing.message) }
+            if let serverNote { lines.append("Note: \(serverNote).") }
             for form in placed {
                 let flags = form.flags.isEmpty ? "" : ", \(Format.plural(form.flags.count, "question")) flagged"
                 lines.append("Sent back by \(form.by) \(Format.date(form.at)): \(form.name) (version \(form.supersedes)\(flags)) is in your incomplete forms"
@@ -127,7 +131,15 @@ enum ReturnedSync {
         var result = Result()
         var downloads: [Download] = []
         if context.actor.role == .technician {
-            for returned in try client.returned() {
+            let sentBack: [SentBackForm]
+            do {
+                sentBack = try client.returned()
+            } catch TransportError.notFound {
+                // A server from before send-back: templates only.
+                result.serverNote = "the server sends no forms back (it has no GET /api/v1/returned) — templates only"
+                sentBack = []
+            }
+            for returned in sentBack {
                 if let here = try context.locked({ try $0.localForm(id: returned.id, user: context.actor.name) }) {
                     result.alreadyHere.append(.init(id: returned.id, name: here.name, path: here.relativePath))
                     continue
