@@ -86,8 +86,8 @@ extension ServerClient {
     }
 
     /// `GET /api/v1/submissions/{id}`: the receipt of a stored submission, nil when the server has none.
-    public func receipt(id: String) throws -> Receipt? {
-        let response = try exchange(Request(endpoint: .submission, url: try url(.submission, id: id), method: .get,
+    public func receipt(id: FormID) throws -> Receipt? {
+        let response = try exchange(Request(endpoint: .submission, url: try url(.submission, id: id.description), method: .get,
                                             authorized: true, retryScope: .transientFailures))
         if response.status == 404, APIErrorBody.message(in: response.body) != nil || response.body.isEmpty {
             return nil
@@ -111,16 +111,16 @@ extension ServerClient {
 
     /// The stored form.json of submission `id`, exactly as the server keeps it (the office's
     /// `GET /submissions/{id}/form.json`, with the bearer token).
-    public func submissionForm(id: String) throws -> Data {
-        let response = try exchange(Request(endpoint: .submissionForm, url: try url(.submissionForm, id: id), method: .get,
+    public func submissionForm(id: FormID) throws -> Data {
+        let response = try exchange(Request(endpoint: .submissionForm, url: try url(.submissionForm, id: id.description), method: .get,
                                             authorized: true, retryScope: .transientFailures))
         guard response.status == 200 else { throw failure(for: response, notFound: "the form.json of submission \(id)") }
         return response.body
     }
 
     /// `GET /api/v1/submissions/{id}/media/{name}`: a stored media file, whole.
-    public func submissionMedia(id: String, name: String) throws -> Data {
-        let url = try url(.submission, id: id).appendingPathComponent("media").appendingPathComponent(name)
+    public func submissionMedia(id: FormID, name: String) throws -> Data {
+        let url = try url(.submission, id: id.description).appendingPathComponent("media").appendingPathComponent(name)
         let response = try exchange(Request(endpoint: .submission, url: url, method: .get,
                                             authorized: true, retryScope: .transientFailures))
         guard response.status == 200 else { throw failure(for: response, notFound: "media \"\(name)\" of submission \(id)") }

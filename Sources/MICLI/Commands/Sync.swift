@@ -140,12 +140,18 @@ enum ReturnedSync {
                 sentBack = []
             }
             for returned in sentBack {
-                if let here = try context.locked({ try $0.localForm(id: returned.id, user: context.actor.name) }) {
+                guard let id = FormID(returned.id) else {
+                    result.failures.append(.init(id: returned.id, code: "returned-form-invalid",
+                                                 message: "the server listed a returned form whose id \"\(SafeName.printable(returned.id))\" is not a form id (a UUID) — tell the office",
+                                                 failureClass: .badData))
+                    continue
+                }
+                if let here = try context.locked({ try $0.localForm(id: id, user: context.actor.name) }) {
                     result.alreadyHere.append(.init(id: returned.id, name: here.name, path: here.relativePath))
                     continue
                 }
                 do {
-                    downloads.append(try download(returned, client: client))
+                    downloads.append(try download(returned, id: id, client: client))
                 } catch let error as ReceiptMismatch {
                     result.failures.append(.init(id: returned.id, code: error.code, message: error.errorDescription ?? error.code,
                                                  failureClass: error.failureClass))
@@ -175,15 +181,15 @@ enum ReturnedSync {
     }
 
     /// The stored form.json and media of `returned`, each checked against the receipt's size and SHA-256.
-    static func download(_ returned: SentBackForm, client: ServerClient) throws -> Download {
-        guard let receipt = try client.receipt(id: returned.id) else {
+    static func download(_ returned: SentBackForm, id: FormID, client: ServerClient) throws -> Download {
+        guard let receipt = try client.receipt(id: id) else {
             throw ReceiptMismatch(id: returned.id, reason: "the server has no receipt for it")
         }
         var formFile: Data?
         var media: [(name: String, data: Data)] = []
         for part in receipt.parts {
             let isForm = part.name == UploadPart.formName
-            let data = isForm ? try client.submissionForm(id: returned.id) : try client.submissionMedia(id: returned.id, name: part.name)
+            let data = isForm ? try client.submissionForm(id: id) : try client.submissionMedia(id: id, name: part.name)
             let digest = FileDigest.sha256(of: data)
             guard Int64(data.count) == part.size, digest == part.sha256.lowercased() else {
                 throw ReceiptMismatch(id: returned.id, reason: "\(part.filename) arrived as \(data.count) bytes with SHA-256 \(digest); the receipt says \(part.size) bytes, \(part.sha256)")

@@ -11,10 +11,10 @@ extension Workflow {
         case alreadyHere(FormLocation)
     }
 
-    /// The form with id `id` (any case) among `user`'s incomplete and completed forms.
-    public func localForm(id: String, user: String) throws -> FormLocation? {
+    /// The form with id `id` among `user`'s incomplete and completed forms.
+    public func localForm(id: FormID, user: String) throws -> FormLocation? {
         for area in [Store.Area.incomplete, .completed] {
-            if let found = try store.list(area, user: user).forms.first(where: { $0.summary.id.uuidString.lowercased() == id.lowercased() }) {
+            if let found = try store.list(area, user: user).forms.first(where: { $0.summary.id == id }) {
                 return found.location
             }
         }
@@ -28,15 +28,18 @@ extension Workflow {
     /// The caller holds the store's lock and has checked the bytes against the receipt.
     public func receiveReturned(_ returned: SentBackForm, formFile: Data,
                                 media: [(name: String, data: Data)]) throws -> Received {
-        if let existing = try localForm(id: returned.id, user: actor.name) { return .alreadyHere(existing) }
+        guard let id = FormID(returned.id) else {
+            throw ReturnedFormError(id: returned.id, reason: "the server's id is not a form id (a UUID)")
+        }
+        if let existing = try localForm(id: id, user: actor.name) { return .alreadyHere(existing) }
         var form: Form
         do {
             form = try FormFile.decode(formFile)
         } catch let error as FormFileError {
             throw ReturnedFormError(id: returned.id, reason: "its form.json cannot be read: \(error.reason)")
         }
-        guard form.id.uuidString.lowercased() == returned.id.lowercased() else {
-            throw ReturnedFormError(id: returned.id, reason: "its form.json is form \(form.id.uuidString.lowercased())")
+        guard form.id == id else {
+            throw ReturnedFormError(id: returned.id, reason: "its form.json is form \(form.id)")
         }
         guard form.user == actor.name else {
             throw ReturnedFormError(id: returned.id, reason: "it is \(form.user)'s form, not \(actor.name)'s")
