@@ -11,7 +11,7 @@ extension MI {
     struct Login: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Log in with your directory (LDAP) user name and password.",
-            discussion: "Prompts for what is missing, without echoing the password. The session is kept owner-only in $XDG_STATE_HOME/mi/ (never the password) until Server.TokenMinutes pass. With the server reachable it then runs `mi sync` (templates, the forms the office sent back, its notes); a sync that fails is reported and the login stands.")
+            discussion: "Prompts for what is missing, without echoing the password. The session is kept owner-only in $XDG_STATE_HOME/mi/ (never the password) until Server.TokenMinutes pass. With the server reachable, a technician's login then runs `mi sync` (templates, the forms the office sent back, its notes); a sync that fails is reported and the login stands.")
 
         @OptionGroup var global: GlobalOptions
 
@@ -59,10 +59,10 @@ extension MI {
             }
             try Identity.sessions.save(session)
 
-            // Templates and the forms the office sent back; the login stands whatever happens here.
+            // A technician's templates and forms the office sent back; the login stands whatever happens here.
             var sync: ReturnedSync.Result?
             var syncFailure: String?
-            if session.serverToken != nil {
+            if session.serverToken != nil, session.role == .technician {
                 do {
                     sync = try ReturnedSync.run(try Context.anyone(global))
                 } catch {
@@ -94,10 +94,7 @@ extension MI {
             }
             if let serverNote { Terminal.note(serverNote) }
             Terminal.out("Logged in as \(session.displayName) (\(session.user)), \(session.role.rawValue), until \(Format.date(session.expiresAt)).")
-            if let sync, sync.changedAnything {
-                for line in sync.lines { Terminal.out(line) }
-                for failure in sync.failures { Terminal.error(failure.message) }
-            }
+            if let sync, sync.changedAnything { sync.print() }
             if let syncFailure { Terminal.warning(syncFailure) }
             if !messages.isEmpty {
                 Terminal.out("")

@@ -30,8 +30,7 @@ extension MI {
             if global.json {
                 try Terminal.json(result.output)
             } else {
-                for line in result.lines { Terminal.out(line) }
-                for failure in result.failures { Terminal.error(failure.message) }
+                result.print()
             }
             if let first = result.failures.first { throw ExitCode(first.failureClass.exitCode) }
         }
@@ -94,11 +93,18 @@ enum ReturnedSync {
               && alreadyHere.isEmpty && failures.isEmpty)
         }
 
+        /// Says what sync did: `lines` on stdout, the pictures that could not be cached and the
+        /// forms that failed on stderr.
+        func print() {
+            for line in lines { Terminal.out(line) }
+            for missing in templates.missingFiles { Terminal.error(missing.message) }
+            for failure in failures { Terminal.error(failure.message) }
+        }
+
         /// What sync says at the terminal, one line each.
         var lines: [String] {
             var lines = templates.downloaded.map { "Downloaded template \($0)." }
             lines += templates.removed.map { "Removed template \($0) (no longer on the server)." }
-            for missing in templates.missingFiles { lines.append(missing.message) }
             if let serverNote { lines.append("Note: \(serverNote).") }
             for form in placed {
                 let flags = form.flags.isEmpty ? "" : ", \(Format.plural(form.flags.count, "question")) flagged"
@@ -110,7 +116,9 @@ enum ReturnedSync {
             for form in alreadyHere {
                 lines.append("Form \(form.name) (\(form.id)) came back from the office, but a form with that id is already here (\(form.path)): it was left as it is.")
             }
-            if lines.isEmpty { lines.append("Everything is up to date: no template changed and no form was sent back.") }
+            if lines.isEmpty, templates.missingFiles.isEmpty {
+                lines.append("Everything is up to date: no template changed and no form was sent back.")
+            }
             return lines
         }
     }
