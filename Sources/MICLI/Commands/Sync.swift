@@ -14,7 +14,7 @@ extension MI {
                 in one step, with the questions the office flagged and its note: `mi fill` starts at the \
                 first flagged question, `mi review` lists the flags, and `mi submit` waits until each is \
                 answered (the answer changed, or `mi answer FORM PATH --reply TEXT`). A form whose id is \
-                already here is left as it is (the message says so). `mi login` runs sync too.
+                already here is left as it is (the message says so). A technician's `mi login` runs sync too.
 
                 Everything is downloaded and checked before anything is changed: when the server cannot be \
                 reached, sync says so and exits 75 with nothing changed. A returned form whose files do not \
