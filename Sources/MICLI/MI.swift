@@ -18,7 +18,7 @@ public struct MI: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            ConfigCommand.self, Login.self, Logout.self, WhoAmI.self, Users.self, Templates.self, New.self, List.self, Fill.self, Answer.self,
+            ConfigCommand.self, Login.self, Logout.self, WhoAmI.self, Users.self, Templates.self, Sync.self, New.self, List.self, Fill.self, Answer.self,
             Attach.self, MediaList.self, Detach.self, Review.self, Print.self, Submit.self, Delete.self, Purge.self, RemindersCommand.self,
             Queue.self, Comment.self, Return.self, Assign.self, Upload.self, Stats.self, Export.self, Simulate.self,
         ]

@@ -96,3 +96,34 @@ extension ServerClient {
         return try decode(Receipt.self, from: response, expected: "an MI receipt")
     }
 }
+
+/// The endpoints `mi sync` uses to bring back the forms the office sent back.
+extension ServerClient {
+    /// `GET /api/v1/returned`: the caller's forms the office sent back and that wait for them.
+    public func returned() throws -> [SentBackForm] {
+        let response = try exchange(Request(endpoint: .returned, url: try url(.returned), method: .get,
+                                            authorized: true, retryScope: .transientFailures))
+        guard response.status == 200 else {
+            throw failure(for: response, notFound: "the list of returned forms (GET /api/v1/returned; the server may be older than this mi)")
+        }
+        return try decode([SentBackForm].self, from: response, expected: "a list of returned forms")
+    }
+
+    /// The stored form.json of submission `id`, exactly as the server keeps it (the office's
+    /// `GET /submissions/{id}/form.json`, with the bearer token).
+    public func submissionForm(id: FormID) throws -> Data {
+        let response = try exchange(Request(endpoint: .submissionForm, url: try url(.submissionForm, id: id.description), method: .get,
+                                            authorized: true, retryScope: .transientFailures))
+        guard response.status == 200 else { throw failure(for: response, notFound: "the form.json of submission \(id)") }
+        return response.body
+    }
+
+    /// `GET /api/v1/submissions/{id}/media/{name}`: a stored media file, whole.
+    public func submissionMedia(id: FormID, name: String) throws -> Data {
+        let url = try url(.submission, id: id.description).appendingPathComponent("media").appendingPathComponent(name)
+        let response = try exchange(Request(endpoint: .submission, url: url, method: .get,
+                                            authorized: true, retryScope: .transientFailures))
+        guard response.status == 200 else { throw failure(for: response, notFound: "media \"\(name)\" of submission \(id)") }
+        return response.body
+    }
+}

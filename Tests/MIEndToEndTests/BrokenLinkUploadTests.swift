@@ -8,7 +8,7 @@ final class RunningProxy {
     let port: Int
     private let input = Pipe()
 
-    init(target: Int, dropFinalResponses: Int = 0, corruptPatches: Int = 0, padReceipts: Int = 0) throws {
+    init(target: Int, dropFinalResponses: Int = 0, corruptPatches: Int = 0, padReceipts: Int = 0, stubReturned: URL? = nil) throws {
         log = FileManager.default.temporaryDirectory.appendingPathComponent("mi-proxy-\(UUID().uuidString).jsonl")
         guard let script = Bundle.module.url(forResource: "mi_test_proxy", withExtension: "py") else {
             throw TestDirectoryError("mi_test_proxy.py is not among the test resources")
@@ -16,6 +16,7 @@ final class RunningProxy {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = [script.path, "--target", "\(target)", "--drop-final-responses", "\(dropFinalResponses)",
                              "--corrupt-patches", "\(corruptPatches)", "--pad-receipts", "\(padReceipts)", "--log", log.path]
+            + (stubReturned.map { ["--stub-returned", $0.path] } ?? [])
         let output = Pipe()
         process.standardOutput = output
         process.standardInput = input

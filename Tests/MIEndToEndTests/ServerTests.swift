@@ -82,10 +82,14 @@ final class ServerTests: XCTestCase {
         let sandbox = try Sandbox()
         try prepare(sandbox)
         let server = try RunningServer(sandbox)
-        let first = try sandbox.run(["templates", "--json"])
+        // The login syncs: it downloads the templates (`mi sync`).
+        let first = try Sandbox.execute(Sandbox.binary, ["login", "--user", "ana", "--password-stdin", "--json"],
+                                        stdin: TestDirectory.password(for: "ana") + "\n",
+                                        environment: sandbox.environment(for: "ana"), in: sandbox.root)
         XCTAssertEqual(first.status, 0, first.output)
-        let listed = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any])
-        XCTAssertEqual(Set(listed["downloaded"] as? [String] ?? []), ["pump-inspection", "extinguisher-check"])
+        let login = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any])
+        let synced = try XCTUnwrap((login["sync"] as? [String: Any])?["templates"] as? [String: Any], first.stdout)
+        XCTAssertEqual(Set(synced["downloaded"] as? [String] ?? []), ["pump-inspection", "extinguisher-check"])
         let again = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try sandbox.run(["templates", "--json"]).stdout.utf8)) as? [String: Any])
         XCTAssertEqual((again["downloaded"] as? [String])?.count, 0, "unchanged templates are not downloaded again")
 

@@ -35,10 +35,12 @@ final class TemplateImageTests: XCTestCase {
         try Self.writeTemplate(into: served, files: ["reloj.png"], sandbox)
         let server = try RunningServer(sandbox)
 
-        // The server lacks boligrafo.png: the template is cached, the missing file named.
-        let first = try sandbox.run(["templates"])
+        // The server lacks boligrafo.png: the login's sync caches the template and names the missing file.
+        let first = try Sandbox.execute(Sandbox.binary, ["login", "--user", "ana", "--password-stdin"],
+                                        stdin: TestDirectory.password(for: "ana") + "\n",
+                                        environment: sandbox.environment(for: "ana"), in: sandbox.root)
         XCTAssertEqual(first.status, 0, first.output)
-        XCTAssertTrue(first.stdout.contains("Downloaded pictured."), first.stdout)
+        XCTAssertTrue(first.stdout.contains("Downloaded template pictured."), first.stdout)
         XCTAssertTrue(first.stderr.contains("could not download boligrafo.png of template pictured"), first.stderr)
         XCTAssertEqual(try Data(contentsOf: cached("reloj.png", sandbox)), try Data(contentsOf: Self.samplePicture("reloj.png", sandbox)))
         XCTAssertFalse(FileManager.default.fileExists(atPath: cached("boligrafo.png", sandbox).path))

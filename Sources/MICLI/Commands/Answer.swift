@@ -14,6 +14,7 @@ extension MI {
                 mi answer FORM --file answers.json
                 mi answer FORM QUESTION --gps [--gps-timeout SECONDS]
                 mi answer FORM REPEAT --remove N
+                mi answer FORM PATH --reply TEXT
 
                 QUESTION is the question's id or its number from 1, or inside a repeat its path: pumps[2]/amps \
                 (instances from 1; pumps[1]/seals[2]/leak in a repeat inside a repeat). Answering a question of the \
@@ -51,6 +52,12 @@ extension MI {
                 A template with a consent text takes no answer until the respondent accepts it: \
                 --accept-consent records that acceptance (who, when, the text's SHA-256) with the answers, \
                 or alone (`mi answer FORM --accept-consent`). `mi fill` shows the text and asks.
+
+                A form the office sent back (`mi sync`) has flagged questions (`mi review` lists them): each \
+                needs its answer changed (value, comment or media) or a reply before `mi submit` takes the \
+                form. --reply TEXT records your reply to the flag on PATH (the answer itself is unchanged; \
+                the audit trail records it); a later --reply replaces it. The flags and replies go to the \
+                office with the form.
                 """)
 
         @OptionGroup var global: GlobalOptions
@@ -77,6 +84,9 @@ extension MI {
         @Flag(help: "Withdraw the question's answer (its comment and media stay).")
         var clear = false
 
+        @Option(help: ArgumentHelp("Reply to the office's flag on the question (a form sent back; `mi review` lists the flags).", valueName: "text"))
+        var reply: String?
+
         @Option(help: ArgumentHelp("Remove instance N of the open repeat named as QUESTION, with its answers and media.", valueName: "n"))
         var remove: Int?
 
@@ -99,6 +109,13 @@ extension MI {
         }
 
         func validate() throws {
+            if reply != nil {
+                guard question != nil, answerWords.isEmpty, file == nil, comment == nil, !clear, !gps, fromImage == nil,
+                      remove == nil, !acceptConsent else {
+                    throw ValidationError("--reply answers one flag: mi answer FORM PATH --reply TEXT (no value, --comment, --clear, --file, --gps, --from-image or --remove)")
+                }
+                return
+            }
             if remove != nil {
                 guard question != nil, answerWords.isEmpty, file == nil, comment == nil, !clear, !gps, fromImage == nil, !acceptConsent else {
                     throw ValidationError("--remove takes only the repeat: mi answer FORM REPEAT --remove N (no value, --comment, --clear, --file, --gps or --from-image)")
@@ -142,6 +159,7 @@ extension MI {
 
         func run() throws {
             let context = try Context.technician(global)
+            if let question, let reply { return try replyToFlag(context, question: question, text: reply) }
             if let question, let remove { return try removeInstance(context, repeat: question, number: remove) }
             if let question, fromImage != nil || !answerWords.isEmpty, let attached = try attachFiles(context, question) {
                 return try report(attached.form, attached: attached.files)
@@ -263,6 +281,15 @@ extension MI {
             let done = saved.answerableCount - saved.openSlots.count
             Terminal.out("Removed \(DisplayText.escaped(instance)) from \(saved.name) with \(what.joined(separator: " and "))"
                          + " (\(DisplayText.escaped(reference)) has \(Format.plural(left, "instance")) now\(later); \(done) of \(saved.answerableCount) questions done).")
+        }
+
+        /// `--reply TEXT`: the reply to the office's flag on `question` (`Workflow.reply`).
+        func replyToFlag(_ context: Context, question: String, text: String) throws {
+            let saved = try context.run { try $0.reply(form, question: question, text: text) }
+            if global.json { return try Terminal.json(FormJSON(saved)) }
+            let waiting = saved.unansweredFlags.count
+            let left = waiting == 0 ? "every flag is answered" : "\(Format.plural(waiting, "flag")) still to answer"
+            Terminal.out("Replied to the flag on \(DisplayText.escaped(question)) in \(saved.name) (\(left)).")
         }
 
         func report(_ saved: MIKit.Form, attached: [MediaFile]) throws {

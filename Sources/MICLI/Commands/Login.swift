@@ -11,7 +11,7 @@ extension MI {
     struct Login: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Log in with your directory (LDAP) user name and password.",
-            discussion: "Prompts for what is missing, without echoing the password. The session is kept owner-only in $XDG_STATE_HOME/mi/ (never the password) until Server.TokenMinutes pass.")
+            discussion: "Prompts for what is missing, without echoing the password. The session is kept owner-only in $XDG_STATE_HOME/mi/ (never the password) until Server.TokenMinutes pass. With the server reachable, a technician's login then runs `mi sync` (templates, the forms the office sent back, its notes); a sync that fails is reported and the login stands.")
 
         @OptionGroup var global: GlobalOptions
 
@@ -29,6 +29,10 @@ extension MI {
             var server: Bool
             var messages: [UserMessage]
             var expiringSoon: [Expiring]
+            /// What `mi sync` did after the login (absent without a server token).
+            var sync: ReturnedSync.Result.Output?
+            /// Why the sync after the login failed (the login itself succeeded).
+            var syncFailure: String?
             struct Expiring: Encodable { var name: String; var id: String; var expiresAt: Date }
         }
 
@@ -55,6 +59,17 @@ extension MI {
             }
             try Identity.sessions.save(session)
 
+            // A technician's templates and forms the office sent back; the login stands whatever happens here.
+            var sync: ReturnedSync.Result?
+            var syncFailure: String?
+            if session.serverToken != nil, session.role == .technician {
+                do {
+                    sync = try ReturnedSync.run(try Context.anyone(global))
+                } catch {
+                    syncFailure = "sync after login failed: \(FailureReport.describe(error).message) — `mi sync` tries again"
+                }
+            }
+
             // Messages waiting for the user, and their forms close to expiry.
             let workflow = Workflow(configuration: configuration, actor: session.actor)
             let (messages, expiring) = try Context.withLock(workflow) { listing -> ([UserMessage], [ListedForm]) in
@@ -73,11 +88,14 @@ extension MI {
                     user: session.user, displayName: session.displayName, role: session.role.rawValue,
                     expiresAt: session.expiresAt, server: session.serverToken != nil, messages: messages,
                     expiringSoon: expiring.map { .init(name: $0.summary.name, id: $0.summary.id.description,
-                                                       expiresAt: Store.expiryDate(of: $0.summary, expiryDays: days)) }))
+                                                       expiresAt: Store.expiryDate(of: $0.summary, expiryDays: days)) },
+                    sync: sync?.output, syncFailure: syncFailure))
                 return
             }
             if let serverNote { Terminal.note(serverNote) }
             Terminal.out("Logged in as \(session.displayName) (\(session.user)), \(session.role.rawValue), until \(Format.date(session.expiresAt)).")
+            if let sync, sync.changedAnything { sync.print() }
+            if let syncFailure { Terminal.warning(syncFailure) }
             if !messages.isEmpty {
                 Terminal.out("")
                 Terminal.out("Messages for you:")

@@ -49,6 +49,16 @@ enum ReviewText {
         if let note = form.returnNote, let returned = form.returnedAt {
             lines.append("Sent back \(Format.date(returned)): \(note)")
         }
+        if let version = form.supersedes { lines.append("Came back from the server as version \(version); the next upload supersedes it") }
+        if !form.flags.isEmpty {
+            let waiting = form.unansweredFlags.count
+            lines.append("Flagged by the office (\(waiting == 0 ? "all answered" : "\(waiting) not answered yet")):")
+            for flag in form.flags {
+                let state = form.isAnswered(flag) ? "answered" : "not answered"
+                lines.append("  \(flag.question) — \(flag.note) (\(flag.by), \(Format.date(flag.at))) — \(state)"
+                             + (flag.givenReply.map { "; reply: \($0)" } ?? ""))
+            }
+        }
         lines.append("")
         var table = TableRenderer(["#", "QUESTION", "ANSWER", "COMMENT", "MEDIA"], wrapping: [1, 2, 3])
         let logic = form.template.hasLogic ? FormLogic(template: form.template) : nil

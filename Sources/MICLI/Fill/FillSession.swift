@@ -103,7 +103,13 @@ struct FillSession {
         guard try askConsent() else { return false }
         prompter.say(FillInput.legend)
         var steps = self.steps()
-        var index = steps.firstIndex { isOpen($0) } ?? steps.count
+        // A form the office sent back starts at the first flag still waiting for an answer.
+        let flagged = Set(form.unansweredFlags.map(\.question))
+        if !form.flags.isEmpty {
+            if let note = form.returnNote { prompter.say("Sent back: \(DisplayText.escaped(note))") }
+            prompter.say("The office flagged \(Format.plural(form.flags.count, "question")); \(flagged.count) not answered yet (change the answer, or :c a comment).")
+        }
+        var index = steps.firstIndex { flagged.contains($0.key) } ?? steps.firstIndex { isOpen($0) } ?? steps.count
         // The notes just before the first open question are shown before it.
         while index > 0, index < steps.count, case .slot(let previous, _) = steps[index - 1], !previous.question.type.takesAnswer { index -= 1 }
         while index < steps.count {
@@ -306,6 +312,10 @@ struct FillSession {
         prompter.say("")
         for line in promptLines(slot) {
             prompter.say(line)
+        }
+        if let flag = form.flag(at: slot.key) {
+            let state = form.isAnswered(flag) ? "answered" : "not answered yet"
+            prompter.say("Flagged by \(DisplayText.escaped(flag.by)): \(DisplayText.escaped(flag.note)) (\(state))")
         }
         // A note is shown and passed: nothing to answer.
         guard question.type.takesAnswer else { return .next }

@@ -25,6 +25,37 @@ struct FormJSON: Encodable {
     var scoreItems: [ScoreItem]?
     /// What a reader must know about the scores ("Not a full 30-point MMSE …").
     var scoreNote: String?
+    /// The server's version the form came back as (`mi sync`); absent for a form never sent back.
+    var supersedes: Int?
+    /// The questions the office flagged, each answered or not (`Form.isAnswered`); absent when none.
+    var flags: [FlagJSON]?
+
+    /// One flag of the office: the answer's `path`, the note, who flagged it and when, the answer
+    /// as it stood when the form came back (`returnedValue`, `returnedComment`, `returnedMedia`),
+    /// the technician's reply, and whether it is answered.
+    struct FlagJSON: Encodable {
+        var path: String
+        var note: String
+        var by: String
+        var at: Date
+        var returnedValue: AnswerValue?
+        var returnedComment: String?
+        var returnedMedia: [String]
+        var reply: String?
+        var answered: Bool
+
+        init(_ flag: FormFlag, in form: Form) {
+            path = flag.question
+            note = flag.note
+            by = flag.by
+            at = flag.at
+            returnedValue = flag.value
+            returnedComment = flag.comment
+            returnedMedia = flag.media
+            reply = flag.reply
+            answered = form.isAnswered(flag)
+        }
+    }
 
     /// One event of the history (`--history`): form.json's event with its keys named so that
     /// none has another type elsewhere in `--json` (`questions` and `media` are arrays of
@@ -153,6 +184,7 @@ struct FormJSON: Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case returnNote, consent, consentAccepted, startLocation, questions, foremanComments, audit, scores, scoreItems, scoreNote
+        case supersedes, flags
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -168,6 +200,8 @@ struct FormJSON: Encodable {
         try container.encodeIfPresent(scores, forKey: .scores)
         try container.encodeIfPresent(scoreItems, forKey: .scoreItems)
         try container.encodeIfPresent(scoreNote, forKey: .scoreNote)
+        try container.encodeIfPresent(supersedes, forKey: .supersedes)
+        try container.encodeIfPresent(flags, forKey: .flags)
     }
 
     init(_ form: Form, media: [MediaFile]? = nil, history: Bool = false) {
@@ -179,6 +213,8 @@ struct FormJSON: Encodable {
         questions = Self.items(form, media: media)
         foremanComments = form.foremanComments
         audit = history ? form.audit.map(AuditJSON.init) : nil
+        supersedes = form.supersedes
+        flags = form.flags.isEmpty ? nil : form.flags.map { FlagJSON($0, in: form) }
         if let sheet = form.scores {
             scores = Dictionary(sheet.values.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
             scoreItems = sheet.items

@@ -133,6 +133,11 @@ public struct Configuration: Sendable {
             case .submission: template = paths.submit + "/{id}"
             case .uploads: template = paths.uploads
             case .health: template = "/health"
+            // Beside the submissions: `/api/v1/returned` for `/api/v1/submissions`.
+            case .returned: template = (paths.submit.hasSuffix("/") ? String(paths.submit.dropLast()) : paths.submit)
+                .split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/") + "/returned"
+            // The stored form.json, as the office serves it (to the bearer token too).
+            case .submissionForm: template = "/submissions/{id}/form.json"
             }
             let literal = CharacterSet.urlPathAllowed
             let parts = template.components(separatedBy: "{id}")
@@ -149,7 +154,7 @@ public struct Configuration: Sendable {
             return URL(string: "\(scheme)://\(host):\(port)\(encodedParts.joined(separator: encodedID))")
         }
 
-        public enum Endpoint: Sendable { case templateList, template, session, submit, submission, uploads, health }
+        public enum Endpoint: Sendable { case templateList, template, session, submit, submission, uploads, health, returned, submissionForm }
     }
 
     public struct LDAP: Sendable {

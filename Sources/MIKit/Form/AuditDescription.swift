@@ -27,6 +27,8 @@ extension AuditEvent {
             return "commented \(who)" + quoted(note)
         case .returned:
             return "sent back \(who)" + quoted(note)
+        case .replied:
+            return ["replied to the flag on", questionList.isEmpty ? nil : questionList, who].compactMap { $0 }.joined(separator: " ") + quoted(note)
         case .assigned, .renamed:
             let verb = action == .assigned ? "assigned" : "renamed"
             return [verb, from.map { "from \($0)" }, to.map { "to \($0)" }, who].compactMap { $0 }.joined(separator: " ")

@@ -41,6 +41,12 @@ public struct Form: Sendable, Equatable {
     /// The language the form is filled and printed in (one of its template's `languages`), when
     /// the template has several; nil: the template's default.
     public var language: String?
+    /// The server's version of this form that it came back as (`mi sync` of a form the office
+    /// sent back); the next upload supersedes it. Nil for a form that never came back.
+    public var supersedes: Int?
+    /// The questions the office flagged when it sent the form back, with the technician's
+    /// replies (`FormFlag`); empty for a form that never came back.
+    public var flags: [FormFlag]
 
     public enum Status: String, Codable, Sendable { case incomplete, completed }
 
@@ -63,6 +69,8 @@ public struct Form: Sendable, Equatable {
         self.startLocation = nil
         self.repeats = [:]
         self.language = nil
+        self.supersedes = nil
+        self.flags = []
     }
 
     /// The zone `timeZone` names, or UTC.
@@ -271,6 +279,8 @@ public struct AuditEvent: Codable, Sendable, Equatable {
         /// A repeat's instance was removed (`questions`: its path, `trees[2]`) with its answers
         /// and media (`note`); the instances after it moved up one.
         case removed
+        /// The technician replied to the office's flag on `questions` (`note`: the reply).
+        case replied
     }
     public var at: Date
     public var by: String

@@ -25,6 +25,10 @@ public enum FormFile {
         /// The scores as computed when the file was written, for readers of form.json; MI
         /// itself always recomputes them from the answers and never reads these.
         var scores: JSONValue?
+        /// The server version a returned form came back as (`Form.supersedes`); absent otherwise.
+        var supersedes: Int?
+        /// The office's flags (`Form.flags`); absent when there are none.
+        var flags: [FormFlag]?
     }
 
     private struct Header: Codable {
@@ -69,7 +73,8 @@ public enum FormFile {
                                            userDisplayName: form.userDisplayName, consent: form.consent,
                                            timeZone: form.timeZone, startLocation: form.startLocation?.json,
                                            repeats: form.repeats.isEmpty ? nil : form.repeats, language: form.language,
-                                           scores: form.scores?.valuesJSON))
+                                           scores: form.scores?.valuesJSON, supersedes: form.supersedes,
+                                           flags: form.flags.isEmpty ? nil : form.flags))
         var data = Data(header.dropLast())
         data.append(UInt8(ascii: ","))
         data.append(body.dropFirst())
@@ -103,6 +108,8 @@ public enum FormFile {
             form.timeZone = body.timeZone
             form.repeats = body.repeats ?? [:]
             form.language = body.language
+            form.supersedes = body.supersedes
+            form.flags = body.flags ?? []
             if let location = body.startLocation, location != .null {
                 do {
                     form.startLocation = try Geopoint(json: location)

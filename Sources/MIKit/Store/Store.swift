@@ -89,15 +89,18 @@ public struct Store: Sendable {
         try DurableFile.write(try FormFile.encode(form), to: location.formFile)
     }
 
-    /// Creates the form's folder with its form.json in one step: both are prepared under a
-    /// temporary name and renamed into place, never over an existing form.
-    public func create(_ form: Form) throws -> FormLocation {
+    /// Creates the form's folder with its form.json (and `files`, its media) in one step: all
+    /// are prepared under a temporary name and renamed into place, never over an existing form.
+    public func create(_ form: Form, files: [(name: String, data: Data)] = []) throws -> FormLocation {
         let location = try self.location(.incomplete, user: form.user, name: form.name)
         let parent = location.folder.deletingLastPathComponent()
         try DurableFile.makeFolder(parent)
         let staging = parent.appendingPathComponent(DurableFile.temporaryName())
         guard mkdir(staging.path, 0o755) == 0 else { throw DurableFile.error("create folder", staging) }
         do {
+            for file in files {
+                try DurableFile.write(file.data, to: staging.appendingPathComponent(try SafeName.check(file.name, as: "media name")))
+            }
             try DurableFile.write(try FormFile.encode(form), to: staging.appendingPathComponent(Self.formFileName))
             try DurableFile.moveNoReplace(staging, to: location.folder)
         } catch {

@@ -152,6 +152,12 @@ public struct Workflow: Sendable {
     public func submit(_ reference: String) throws -> (FormLocation, Form) {
         let (location, original) = try openForChange(reference)
         try Self.checkConsent(original, name: location.name)
+        // Every question the office flagged needs a changed answer or a reply first; the flags
+        // stay in form.json, with the replies, for the office to see.
+        let unanswered = original.unansweredFlags
+        guard unanswered.isEmpty else {
+            throw WorkflowError.unansweredFlags(form: location.name, flags: unanswered.map { ReviewFlag(question: $0.question, note: $0.note) })
+        }
         let date = now()
         var prepared = original
         var cleared: [String] = []

@@ -36,6 +36,10 @@ public enum WorkflowError: ClassifiedError, Sendable, Equatable {
     case oncePerUser(template: String, user: String, existing: ExistingForm)
     /// `--lang` names no language of the template.
     case noSuchLanguage(template: String, requested: String, languages: [String])
+    /// Flags of the office (`FormFlag`) neither answered nor replied to stop a submission.
+    case unansweredFlags(form: String, flags: [ReviewFlag])
+    /// A reply names a question the office did not flag (`flagged`: the paths it did).
+    case noSuchFlag(form: String, question: String, flagged: [String])
 
     /// A table that keeps a form from being submitted because it is still a draft.
     public struct DraftTable: Sendable, Equatable {
@@ -54,9 +58,9 @@ public enum WorkflowError: ClassifiedError, Sendable, Equatable {
     public var failureClass: FailureClass {
         switch self {
         case .formSubmitted, .formNotSubmitted, .nameTaken, .openQuestions, .emptyText, .alreadyAssigned, .notMedia,
-             .consentRequired, .oncePerUser:
+             .consentRequired, .oncePerUser, .unansweredFlags:
             return .badData
-        case .noSuchMedia, .mediaMissing, .noSuchFile:
+        case .noSuchMedia, .mediaMissing, .noSuchFile, .noSuchFlag:
             return .notFound
         case .noSuchLanguage:
             return .usage
@@ -78,6 +82,8 @@ public enum WorkflowError: ClassifiedError, Sendable, Equatable {
         case .consentRequired: return APIErrorBody.consentRequiredCode
         case .oncePerUser: return APIErrorBody.oncePerUserCode
         case .noSuchLanguage: return "no-such-language"
+        case .unansweredFlags: return "unanswered-flags"
+        case .noSuchFlag: return "no-such-flag"
         }
     }
 
@@ -119,6 +125,13 @@ public enum WorkflowError: ClassifiedError, Sendable, Equatable {
         case .noSuchLanguage(let template, let requested, let languages):
             let known = languages.isEmpty ? "it is written in one language only" : "its languages: \(languages.joined(separator: ", "))"
             return "template \(template) has no language \"\(SafeName.printable(requested))\" (\(known)) — nothing was changed"
+        case .unansweredFlags(let form, let flags):
+            let list = flags.map { "\($0.question) (“\($0.note)”)" }.joined(separator: "; ")
+            return "form \(form) cannot be submitted: the office flagged \(flags.count) question(s) not answered yet: \(list) — "
+                + "change the answer, or reply with `\(ShellWord.mi("answer", form)) PATH --reply TEXT`"
+        case .noSuchFlag(let form, let question, let flagged):
+            let list = flagged.isEmpty ? "the office flagged no question of it" : "flagged: \(flagged.joined(separator: ", "))"
+            return "form \(form) has no flag on \(SafeName.printable(question)) (\(list)) — nothing was changed"
         }
     }
 }

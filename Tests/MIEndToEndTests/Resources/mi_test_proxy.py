@@ -2,7 +2,7 @@
 """A TCP proxy between `mi` and the real mi-server that breaks what a poor link breaks.
 
     mi_test_proxy.py --target PORT [--drop-final-responses N] [--corrupt-patches N] [--pad-receipts N]
-                     --log events.jsonl
+                     [--stub-returned FILE] --log events.jsonl
 
 It listens on 127.0.0.1 on a free port, prints the port on stdout and runs until stdin closes.
   --drop-final-responses N  the first N final answers to PUT requests never reach the client:
@@ -13,7 +13,11 @@ It listens on 127.0.0.1 on a free port, prints the port on stdout and runs until
   --pad-receipts N          the first N receipts (200/201 answers to PUT) reach the client with
                             one more part listed, "Qid9(1).jpg", that the client never sent, as a
                             server that lies about what it holds would answer
-Each drop, corruption and request line is logged as one JSON line.
+  --stub-returned FILE      TEST-ONLY STUB: answers GET /api/v1/returned itself with FILE's
+                            bytes (read at each request; a missing FILE answers 404), closing
+                            the connection after; every other request goes to mi-server. It stands
+                            in for the send-back endpoint until mi-server has it.
+Each drop, corruption, stubbed answer and request line is logged as one JSON line.
 """
 
 import argparse
@@ -31,6 +35,7 @@ class Proxy:
         self.drops = args.drop_final_responses
         self.corruptions = args.corrupt_patches
         self.pads = args.pad_receipts
+        self.stub_returned = args.stub_returned
         self.log_file = open(args.log, "a", buffering=1)
 
     def log(self, **event):
@@ -68,6 +73,9 @@ class Proxy:
                     method = data.split(b" ")[0].decode()
                     connection["method"] = method
                     self.log(event="request", line=data.split(b"\r\n")[0].decode("latin-1"))
+                    if self.stub_returned and re.match(rb"GET /api/v1/returned[ ?]", data):
+                        self.answer_returned(client)
+                        break
                     if method == "PATCH" and self.take("corruptions"):
                         corrupting = True
                 if corrupting:
@@ -87,6 +95,17 @@ class Proxy:
                 server.shutdown(socket.SHUT_WR)
             except OSError:
                 pass
+
+    def answer_returned(self, client):
+        """The stub's answer to GET /api/v1/returned: FILE's bytes, or 404 without it."""
+        try:
+            with open(self.stub_returned, "rb") as handle:
+                status, body = b"200 OK", handle.read()
+        except OSError:
+            status, body = b"404 Not Found", b'{"error":{"message":"no such route"}}'
+        self.log(event="stubbed", status=status.decode())
+        client.sendall(b"HTTP/1.1 " + status + b"\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n" % len(body) + body)
+        client.shutdown(socket.SHUT_RDWR)
 
     @staticmethod
     def padded(data, server):
@@ -136,6 +155,7 @@ def main():
     parser.add_argument("--drop-final-responses", type=int, default=0)
     parser.add_argument("--corrupt-patches", type=int, default=0)
     parser.add_argument("--pad-receipts", type=int, default=0)
+    parser.add_argument("--stub-returned")
     parser.add_argument("--log", required=True)
     args = parser.parse_args()
     proxy = Proxy(args)
