@@ -3,9 +3,10 @@ import XCTest
 import TestSupport
 
 /// `mi sync` and `mi login` bringing back a form the office sent back, against the real
-/// mi-server on loopback: templates, the receipt, form.json and the media come from it. Until
-/// mi-server serves `GET /api/v1/returned`, the test proxy's `--stub-returned` answers that one
-/// request with the list the test writes, as mi-server will (`[SentBackForm]`).
+/// mi-server on loopback: the foreman sends it back with `POST /api/v1/submissions/{id}/send-back`,
+/// and the list, receipt, form.json and media `mi sync` reads come from mi-server. The test proxy
+/// in front garbles the list once (`--stub-returned` while its file exists), as a misbehaving
+/// server would.
 final class SyncTests: XCTestCase {
     private func json(_ result: RunResult) throws -> [String: Any] {
         try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.output)
@@ -54,11 +55,11 @@ final class SyncTests: XCTestCase {
         XCTAssertEqual(upload.status, 0, upload.output)
         let storedForm = try Data(contentsOf: sandbox.root.appendingPathComponent("server-data/submissions/\(id)/form.json"))
 
-        // Nothing sent back yet: the server answers 404 for the list, sync says so and syncs templates.
+        // Nothing sent back yet: an empty list, templates synced.
         let before = try sandbox.run(["sync", "--json"])
         XCTAssertEqual(before.status, 0, before.output)
         XCTAssertEqual((try json(before)["returned"] as? [Any])?.count, 0, before.stdout)
-        XCTAssertNotNil(try json(before)["serverNote"] as? String, before.stdout)
+        XCTAssertNil(try json(before)["serverNote"] as? String, before.stdout)
 
         // A server answer mi cannot read fails the sync, not the login; nothing is placed.
         try Data("[{".utf8).write(to: returned)
@@ -66,14 +67,20 @@ final class SyncTests: XCTestCase {
         XCTAssertEqual(broken.status, 0, broken.output)
         XCTAssertTrue((try json(broken)["syncFailure"] as? String ?? "").contains("sync after login failed"), broken.stdout)
         XCTAssertFalse(FileManager.default.fileExists(atPath: sandbox.formFolder(name).path))
+        try FileManager.default.removeItem(at: returned)
 
-        // The office sends it back with two flags.
-        let sentBack: [String: Any] = [
-            "id": id, "version": 1, "formName": name, "templateID": "extinguisher-check", "by": "fiona",
-            "at": "2026-11-26T10:00:00Z", "note": "Two things to fix",
+        // The office sends it back with two flags, through mi-server's API.
+        let sendBack = try JSONSerialization.data(withJSONObject: [
+            "note": "Two things to fix",
             "flags": [["question": "seal", "note": "the seal photo is blurred"], ["question": "weight", "note": "weigh it again"]],
-        ]
-        try JSONSerialization.data(withJSONObject: [sentBack]).write(to: returned)
+        ])
+        let token = try BackupTests.token("fiona", port: serverPort)
+        let posted = try Sandbox.execute(URL(fileURLWithPath: "/usr/bin/curl"),
+                                         ["-sS", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST",
+                                          "-H", "Authorization: Bearer \(token)", "-H", "Content-Type: application/json",
+                                          "--data-binary", String(decoding: sendBack, as: UTF8.self),
+                                          "http://127.0.0.1:\(serverPort)/api/v1/submissions/\(id)/send-back"])
+        XCTAssertEqual(posted.stdout, "200", posted.output)
         let synced = try sandbox.run(["sync", "--json"])
         XCTAssertEqual(synced.status, 0, synced.output)
         let placed = try XCTUnwrap((try json(synced)["returned"] as? [[String: Any]])?.first, synced.stdout)

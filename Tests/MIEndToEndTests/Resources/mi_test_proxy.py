@@ -13,15 +13,15 @@ It listens on 127.0.0.1 on a free port, prints the port on stdout and runs until
   --pad-receipts N          the first N receipts (200/201 answers to PUT) reach the client with
                             one more part listed, "Qid9(1).jpg", that the client never sent, as a
                             server that lies about what it holds would answer
-  --stub-returned FILE      TEST-ONLY STUB: answers GET /api/v1/returned itself with FILE's
-                            bytes (read at each request; a missing FILE answers 404), closing
-                            the connection after; every other request goes to mi-server. It stands
-                            in for the send-back endpoint until mi-server has it.
+  --stub-returned FILE      while FILE exists, GET /api/v1/returned is answered with FILE's bytes
+                            (read at each request), closing the connection after, as a
+                            misbehaving server would; without FILE it goes to mi-server.
 Each drop, corruption, stubbed answer and request line is logged as one JSON line.
 """
 
 import argparse
 import json
+import os
 import re
 import socket
 import sys
@@ -73,7 +73,7 @@ class Proxy:
                     method = data.split(b" ")[0].decode()
                     connection["method"] = method
                     self.log(event="request", line=data.split(b"\r\n")[0].decode("latin-1"))
-                    if self.stub_returned and re.match(rb"GET /api/v1/returned[ ?]", data):
+                    if self.stub_returned and os.path.exists(self.stub_returned) and re.match(rb"GET /api/v1/returned[ ?]", data):
                         self.answer_returned(client)
                         break
                     if method == "PATCH" and self.take("corruptions"):
@@ -97,7 +97,7 @@ class Proxy:
                 pass
 
     def answer_returned(self, client):
-        """The stub's answer to GET /api/v1/returned: FILE's bytes, or 404 without it."""
+        """The stub's answer to GET /api/v1/returned: FILE's bytes (404 if it vanished meanwhile)."""
         try:
             with open(self.stub_returned, "rb") as handle:
                 status, body = b"200 OK", handle.read()
