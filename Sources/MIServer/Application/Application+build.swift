@@ -45,6 +45,8 @@ struct ServerServices: Sendable {
     let signInLimiter: SignInLimiter
     /// The directory's technicians, looked up for uploaded forms (`SubmissionAcceptance`).
     let technicians: TechnicianLookup
+    /// The audit log, in the database of the submissions (`AuditLog`).
+    let audit: AuditLog
     let now: @Sendable () -> Date
 
     /// The stored submissions of a template, read whole (statistics, exports).
@@ -109,6 +111,7 @@ func makeServices(configuration: Configuration, directory: any DirectoryService,
     let repository = try await openRepository(configuration.server, layout: layout, logger: logger)
     try await SubmissionBackfill.run(repository: repository, layout: layout, logger: logger)
     try await layout.removeLeftovers(repository: repository, logger: logger)
+    let audit = AuditLog(store: try await AuditLog.openStore(configuration.server, layout: layout, logger: logger), logger: logger, now: now)
     let templates = TemplateCatalog(folder: configuration.server.templatesDirectory,
                                     keys: configuration.templateKeys, logger: logger)
     _ = try await Blocking.run { templates.templates() }
@@ -120,7 +123,7 @@ func makeServices(configuration: Configuration, directory: any DirectoryService,
         tokens: SessionTokens(keyBytes: key, lifetime: TimeInterval(configuration.server.tokenMinutes) * 60,
                               adminGroupConfigured: configuration.ldap.adminGroup != nil, revocations: revocations),
         templates: templates, repository: repository, uploads: uploads, views: try OfficeViews(),
-        signInLimiter: SignInLimiter(), technicians: TechnicianLookup(directory: directory, now: now), now: now)
+        signInLimiter: SignInLimiter(), technicians: TechnicianLookup(directory: directory, now: now), audit: audit, now: now)
 }
 
 /// The repository `Server.Database` names: SQLite in the data directory, or PostgreSQL with the
@@ -135,21 +138,24 @@ func openRepository(_ server: Configuration.Server, layout: DataLayout, logger: 
             throw ServerSetupError.database(path: layout.database.path, detail: "\(error)")
         }
     case .postgres(let location):
-        var password: String?
-        if let file = server.databasePasswordFile {
-            do {
-                let text = try await Blocking.run { try String(contentsOfFile: file, encoding: .utf8) }
-                password = text.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
-            } catch {
-                throw ServerSetupError.databasePasswordFile(path: file, reason: (error as NSError).localizedDescription)
-            }
-        }
+        let password = try await databasePassword(server)
         let shown = "postgres://\(location.user)@\(location.host):\(location.port)/\(location.database)"
         do {
             return try await PostgresSubmissionRepository(location: location, password: password, logger: logger)
         } catch {
             throw ServerSetupError.postgres(url: shown, detail: PostgresSubmissionRepository.reason(error))
         }
+    }
+}
+
+/// The first line of `Server.DatabasePasswordFile`, nil when none is named.
+func databasePassword(_ server: Configuration.Server) async throws -> String? {
+    guard let file = server.databasePasswordFile else { return nil }
+    do {
+        let text = try await Blocking.run { try String(contentsOfFile: file, encoding: .utf8) }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
+    } catch {
+        throw ServerSetupError.databasePasswordFile(path: file, reason: (error as NSError).localizedDescription)
     }
 }
 
@@ -163,6 +169,8 @@ func buildRouter(_ services: ServerServices) -> ServerRouter {
     router.add(middleware: ErrorMiddleware(routes: table, views: services.views, tokens: services.tokens, now: services.now))
     let recorder = RouteRecorder(router: router)
     let paths = services.configuration.server.paths
+    router.add(middleware: AuditMiddleware(log: services.audit, trustedProxies: Set(services.configuration.server.trustedProxies),
+                                           submitPath: paths.submit, tokens: services.tokens, now: services.now))
     let sessions = SessionMiddleware(tokens: services.tokens, now: services.now)
     let sessionController = SessionController(path: paths.session, directory: services.directory, tokens: services.tokens,
                                               limiter: services.signInLimiter,
@@ -185,6 +193,7 @@ func buildRouter(_ services: ServerServices) -> ServerRouter {
                                             now: services.now).endpoints)
     recorder.addRoutes(ResumableUploadController(path: paths.uploads, uploads: services.uploads, sessions: sessions,
                                                  maxUploadBytes: services.configuration.server.maxUploadBytes).endpoints)
+    recorder.addRoutes(AuditController(store: services.audit.store, sessions: sessions).endpoints)
     recorder.office = true
     for collection in officeRoutes(services, sessionController: sessionController) {
         recorder.addRoutes(collection)

@@ -50,6 +50,7 @@ struct SessionController {
         let address = ClientAddress.of(request, context: context, trusted: trustedProxies)
         if let wait = limiter.retryAfter(user: name, address: address, now: now()) {
             context.logger.notice("sign-in refused: too many failures", metadata: ["user": .string(name), "address": .string(address)])
+            await context.audit.record(.signInFailed, actor: name, subject: request.uri.path, detail: "too many failed sign-ins")
             throw HTTPError(.tooManyRequests, headers: [.retryAfter: String(wait)],
                             message: "too many failed sign-ins for this user or from this address — wait \(Self.minutes(wait)) and try again, or ask the administrator to check the password")
         }
@@ -59,9 +60,11 @@ struct SessionController {
                 try directory.authenticate(user: name, password: password)
             }
             limiter.recordSuccess(user: name)
+            await context.audit.record(.signIn, actor: user.userName, subject: request.uri.path, detail: user.role.rawValue)
             return user
         } catch let error as DirectoryError {
             if error.failureClass == .notPermitted { limiter.recordFailure(user: name, address: address, now: now()) }
+            await context.audit.record(.signInFailed, actor: name, subject: request.uri.path, detail: error.errorDescription ?? "\(error)")
             throw Self.httpError(error, context: context)
         }
     }

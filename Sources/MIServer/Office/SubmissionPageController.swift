@@ -26,6 +26,7 @@ struct SubmissionPageController {
         let language = SubmissionListController.parameters(of: request)["lang"]
         let values = Self.values(stored, receipt: receipt, language: language)
         let form = stored.shown(in: language)
+        await context.audit.record(.submissionView, actor: try context.requireSession().sub, subject: receipt.id, detail: "office page")
         return views.page("submission", title: "\(form.name) · \(form.template.title)", context: context,
                           section: .submissions, values: values)
     }
