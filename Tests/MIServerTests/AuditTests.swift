@@ -27,7 +27,7 @@ class AuditTests: EngineTestCase {
             try await assertStatus(.ok, await Self.put(client, token: fiona))
             try await assertStatus(.ok, await client.get("/api/v1/submissions/\(Self.formID)", token: fiona))
             try await assertStatus(.ok, await client.get("/api/v1/submissions/\(Self.formID)/media/Qid0(1).jpg", token: fiona))
-            let export = try await client.get("/api/v1/templates/pump-inspection/export.zip?media=none", token: fiona)
+            let export = try await client.get("/api/v1/templates/pump-inspection/export.zip?media=false", token: fiona)
             try await assertStatus(.ok, export)
             // The office: a failed and a good sign-in, the submission's page, a publish.
             let form = try await client.signInForm()
@@ -52,14 +52,14 @@ class AuditTests: EngineTestCase {
         XCTAssertEqual(summary, [
             "1 fiona sign-in /api/v1/session foreman",
             "2 ana sign-in /api/v1/session technician",
-            "3 fiona sign-in-failed /api/v1/session wrong user name or password — check both and try again",
+            "3 fiona sign-in-failed /api/v1/session wrong user name or password — check both (and Caps Lock) and try again",
             "4 ana upload-refused \(Self.formID) 403: only a foreman may upload forms — you are logged in as ana, a technician; ask your foreman",
             "5 fiona upload \(Self.formID) stored",
             "6 fiona upload \(Self.formID) already stored",
             "7 fiona submission-view \(Self.formID) receipt (API)",
             "8 fiona media-download \(Self.formID) Qid0(1).jpg",
-            "9 fiona export pump-inspection zip, 1 form(s), media=none",
-            "10 bob sign-in-failed /login wrong user name or password — check both and try again",
+            "9 fiona export pump-inspection zip, 1 form(s), media=false",
+            "10 bob sign-in-failed /login wrong user name or password — check both (and Caps Lock) and try again",
             "11 fiona sign-in /login foreman",
             "12 fiona submission-view \(Self.formID) office page",
             "13 fiona template-publish pump-inspection version 5 (editor)",
@@ -157,11 +157,11 @@ class AuditTests: EngineTestCase {
             let today = UTCDay.string(fixture.clock.now)
             let tomorrow = UTCDay.string(fixture.clock.now.addingTimeInterval(86_400))
             let ofToday = try await Self.page(client, "/api/v1/audit?from=\(today)&to=\(today)", token: fiona)
-            XCTAssertEqual(ofToday.events.count, 5)
+            XCTAssertEqual(ofToday.events.count, 6, "two API sign-ins, three failed, ana's office sign-in")
             let ofTomorrow = try await Self.page(client, "/api/v1/audit?from=\(tomorrow)", token: fiona)
             XCTAssertEqual(ofTomorrow.events.count, 0)
             let unfiltered = try await Self.page(client, "/api/v1/audit?actor=&action=", token: fiona)
-            XCTAssertEqual(unfiltered.events.count, 5, "empty filters count as absent")
+            XCTAssertEqual(unfiltered.events.count, 6, "empty filters count as absent")
             for bad in ["action=delete", "limit=0", "limit=501", "cursor=abc", "from=yesterday"] {
                 let response = try await client.get("/api/v1/audit?\(bad)", token: fiona)
                 try await assertStatus(.badRequest, response)

@@ -40,7 +40,8 @@ public struct AuditVerifyCommand: AsyncParsableCommand {
     public init() {}
 
     public func run() async throws {
-        ServerCommand.bootstrapLogging(defaultLevel: .warning)
+        // Errors only (unless LOG_LEVEL says otherwise): stderr is for the verdict.
+        ServerCommand.bootstrapLogging(defaultLevel: .error)
         let logger = Logger(label: "mi-server")
         let configuration = try ServerCommand.loadConfiguration(audit.server.config, logger: logger)
         let verdict: AuditVerification
