@@ -191,6 +191,34 @@ class AuditTests: EngineTestCase {
         }
     }
 
+    /// Two servers on one database (two logs on one file or PostgreSQL database), appending at
+    /// once: the rows still form one chain, numbered without gaps.
+    func testConcurrentAppendsFromTwoServersFormOneChain() async throws {
+        let fixture = try makeFixture()
+        try await fixture.test { client in
+            _ = try await client.login("fiona")
+            let logs = [try await Self.openLog(fixture), try await Self.openLog(fixture)]
+            await withTaskGroup(of: Void.self) { group in
+                for index in 0..<40 {
+                    group.addTask {
+                        await logs[index % 2].record(AuditEntry(action: .reviewState, actor: "fiona", address: "10.0.0.\(index % 2)",
+                                                                subject: "s\(index)", detail: "server \(index % 2)"))
+                    }
+                }
+            }
+            let verdict = try await logs[0].store.verify()
+            guard case .intact(let rows, _) = verdict else { return XCTFail("\(verdict)") }
+            XCTAssertEqual(rows, 41)
+            let verified = try Self.verify(fixture)
+            XCTAssertEqual(verified.status, 0, verified.errors)
+        }
+    }
+
+    static func openLog(_ fixture: ServerFixture) async throws -> AuditLog {
+        AuditLog(store: try await AuditLog.openStore(fixture.configuration.server, layout: fixture.layout, logger: Logger(label: "test")),
+                 logger: Logger(label: "test"), now: { Date() })
+    }
+
     // MARK: - Helpers
 
     static func apiSignIn(_ client: any TestClientProtocol, user: String, password: String) async throws -> TestResponse {
