@@ -12,7 +12,7 @@ import XCTest
 /// behind the server's back), the foremen-only listing and page, and hostile text shown as text.
 /// SQLite here; `PostgresAuditTests` runs every test again on PostgreSQL.
 class AuditTests: EngineTestCase {
-    static let formID = ServerFixture.formID.uuidString.lowercased()
+    static let formID = ServerFixture.formID.description
     static let draft = #"{"id": "pump-inspection", "title": "Pump, reworked", "questions": [{"id": "ok", "type": "trueFalse", "text": "Ok?"}]}"#
 
     func testEveryKindOfEventIsOneRowWithWhoWhenWhereAndWhat() async throws {

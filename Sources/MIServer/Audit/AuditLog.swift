@@ -109,7 +109,8 @@ struct AuditMiddleware: RouterMiddleware {
         guard request.method == .put, path.hasPrefix(submitPath + "/") else { return nil }
         let id = path.dropFirst(submitPath.count + 1)
         guard !id.isEmpty, !id.contains("/") else { return nil }
-        return String(id).removingPercentEncoding?.lowercased() ?? String(id)
+        let text = String(id).removingPercentEncoding ?? String(id)
+        return FormID(text)?.description ?? SafeName.printable(text)
     }
 
     /// "413: the upload is larger than …": the status and the sentence the client is told.
