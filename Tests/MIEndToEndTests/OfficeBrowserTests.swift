@@ -10,7 +10,7 @@ final class OfficeBrowserTests: XCTestCase {
     static let hostile = ["<img src=x onerror=alert(1)>", "<script>window.__miHostile=1</script>"]
     static let foremanComment = "Seal leak confirmed: order a new mechanical seal"
     /// The steps the script runs when every page is there (run_all in the script).
-    static let steps = 39
+    static let steps = 41
     /// One unbroken word in bob's notes, as long as a pasted serial or path: it must wrap, not
     /// widen the submission page (it made it 1,576 px wide at 1280).
     static let longWord = String(repeating: "Manometerkalibrierungsprotokoll", count: 6)

@@ -47,6 +47,8 @@ struct ServerServices: Sendable {
     let technicians: TechnicianLookup
     /// The review states and send-backs, in the submissions' database.
     let reviews: any ReviewStore
+    /// The audit log, in the database of the submissions (`AuditLog`).
+    let audit: AuditLog
     let now: @Sendable () -> Date
 
     /// The stored submissions of a template, read whole (statistics, exports).
@@ -113,6 +115,7 @@ func makeServices(configuration: Configuration, directory: any DirectoryService,
     let reviews = try await openReviewStore(beside: repository, logger: logger)
     try await SubmissionBackfill.run(repository: repository, layout: layout, logger: logger)
     try await layout.removeLeftovers(repository: repository, logger: logger)
+    let audit = AuditLog(store: try await AuditLog.openStore(configuration.server, layout: layout, logger: logger), logger: logger, now: now)
     let templates = TemplateCatalog(folder: configuration.server.templatesDirectory,
                                     keys: configuration.templateKeys, logger: logger)
     _ = try await Blocking.run { templates.templates() }
@@ -124,7 +127,7 @@ func makeServices(configuration: Configuration, directory: any DirectoryService,
         tokens: SessionTokens(keyBytes: key, lifetime: TimeInterval(configuration.server.tokenMinutes) * 60,
                               adminGroupConfigured: configuration.ldap.adminGroup != nil, revocations: revocations),
         templates: templates, repository: repository, uploads: uploads, views: try OfficeViews(),
-        signInLimiter: SignInLimiter(), technicians: TechnicianLookup(directory: directory, now: now), reviews: reviews, now: now)
+        signInLimiter: SignInLimiter(), technicians: TechnicianLookup(directory: directory, now: now), reviews: reviews, audit: audit, now: now)
 }
 
 /// The repository `Server.Database` names: SQLite in the data directory, or PostgreSQL with the
@@ -139,21 +142,24 @@ func openRepository(_ server: Configuration.Server, layout: DataLayout, logger: 
             throw ServerSetupError.database(path: layout.database.path, detail: "\(error)")
         }
     case .postgres(let location):
-        var password: String?
-        if let file = server.databasePasswordFile {
-            do {
-                let text = try await Blocking.run { try String(contentsOfFile: file, encoding: .utf8) }
-                password = text.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
-            } catch {
-                throw ServerSetupError.databasePasswordFile(path: file, reason: (error as NSError).localizedDescription)
-            }
-        }
+        let password = try await databasePassword(server)
         let shown = "postgres://\(location.user)@\(location.host):\(location.port)/\(location.database)"
         do {
             return try await PostgresSubmissionRepository(location: location, password: password, logger: logger)
         } catch {
             throw ServerSetupError.postgres(url: shown, detail: PostgresSubmissionRepository.reason(error))
         }
+    }
+}
+
+/// The first line of `Server.DatabasePasswordFile`, nil when none is named.
+func databasePassword(_ server: Configuration.Server) async throws -> String? {
+    guard let file = server.databasePasswordFile else { return nil }
+    do {
+        let text = try await Blocking.run { try String(contentsOfFile: file, encoding: .utf8) }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
+    } catch {
+        throw ServerSetupError.databasePasswordFile(path: file, reason: (error as NSError).localizedDescription)
     }
 }
 
@@ -167,6 +173,8 @@ func buildRouter(_ services: ServerServices) -> ServerRouter {
     router.add(middleware: ErrorMiddleware(routes: table, views: services.views, tokens: services.tokens, now: services.now))
     let recorder = RouteRecorder(router: router)
     let paths = services.configuration.server.paths
+    router.add(middleware: AuditMiddleware(log: services.audit, trustedProxies: Set(services.configuration.server.trustedProxies),
+                                           submitPath: paths.submit, tokens: services.tokens, now: services.now))
     let sessions = SessionMiddleware(tokens: services.tokens, now: services.now)
     let signIn = SignIn(directory: services.directory, limiter: services.signInLimiter,
                         trustedProxies: Set(services.configuration.server.trustedProxies), now: services.now)
@@ -188,6 +196,7 @@ func buildRouter(_ services: ServerServices) -> ServerRouter {
     recorder.addRoutes(ReviewController(path: paths.submit, service: services.review, sessions: sessions).endpoints)
     recorder.addRoutes(ResumableUploadController(path: paths.uploads, uploads: services.uploads, sessions: sessions,
                                                  maxUploadBytes: services.configuration.server.maxUploadBytes).endpoints)
+    recorder.addRoutes(AuditController(store: services.audit.store, sessions: sessions).endpoints)
     recorder.office = true
     for collection in officeRoutes(services, signIn: signIn) {
         recorder.addRoutes(collection)

@@ -19,7 +19,7 @@ public struct ServerCommand: AsyncParsableCommand {
             ~/.config/mi/Config.plist, /etc/mi/Config.plist. Set LOG_LEVEL (trace, debug, info, \
             notice, warning, error) to change how much is logged.
             """,
-        subcommands: [BackupCommand.self, RestoreCommand.self])
+        subcommands: [BackupCommand.self, RestoreCommand.self, AuditCommand.self])
 
     @Option(help: ArgumentHelp("The Config.plist to use.", valueName: "path"))
     var config: String?

@@ -12,6 +12,8 @@ public struct ServerContext: RequestContext {
     public var csrfToken: String?
     /// The client's address, for the log when a request fails by the client's fault.
     public var remoteAddress: SocketAddress?
+    /// The audit log and this request's client address (set by `AuditMiddleware`).
+    var audit = AuditTrail.off
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

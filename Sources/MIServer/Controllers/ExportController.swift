@@ -102,6 +102,8 @@ struct ExportController {
             }
         }
         let name = ContentDisposition.attachment("\(id)-export.\(options.format.fileExtension)")
+        await context.audit.record(.export, actor: try context.requireSession().sub, subject: id,
+                                   detail: "\(options.format.fileExtension), \(submissions.count) form(s)\(request.uri.query.map { ", " + $0 } ?? "")")
         return Response(status: .ok, headers: [
             .contentType: options.format.contentType,
             .contentDisposition: name,

@@ -43,6 +43,7 @@ struct SubmissionController {
             throw HTTPError(.notFound, message: "submission \(receipt.id) has no media file \"\(SafeName.printable(name))\" — see its receipt for the names")
         }
         let path = layout.submission(receipt.id).appendingPathComponent(part.filename).path
+        await context.audit.record(.mediaDownload, actor: try context.requireSession().sub, subject: receipt.id, detail: name)
         var headers: HTTPFields = [.contentType: MediaKind.contentType(ofFileNamed: name), .acceptRanges: "bytes"]
         switch ByteRange(header: request.headers[.range], size: part.size) {
         case .unsatisfiable:
@@ -70,6 +71,7 @@ struct SubmissionController {
         else {
             throw HTTPError(.notFound, message: "no submission \(SafeName.printable(text)) on the server — upload the form again with `mi upload`")
         }
+        await context.audit.record(.submissionView, actor: session.sub, subject: receipt.id, detail: "receipt (API)")
         return try JSONResponse.make(.ok, receipt)
     }
 

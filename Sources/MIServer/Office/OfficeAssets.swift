@@ -27,6 +27,7 @@ enum OfficeAssets {
         "chart-columns": PackageResources.chart_columns_mustache,
         "chart-line": PackageResources.chart_line_mustache,
         "chart-points": PackageResources.chart_points_mustache,
+        "audit": PackageResources.audit_mustache,
     ]
 
     /// Files served at `/static/{name}`.

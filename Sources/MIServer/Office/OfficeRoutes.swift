@@ -25,5 +25,6 @@ func officeRoutes(_ services: ServerServices, signIn passwords: SignIn) -> [Rout
     TemplatesPage(views: services.views, publisher: TemplatePublisher(catalog: services.templates)).register(on: pages)
     StatisticsPage(views: services.views, statistics: services.statistics, repository: services.repository,
                    templatePath: services.configuration.server.paths.template).register(on: pages)
+    AuditOfficePage(views: services.views, store: services.audit.store).register(on: pages)
     return [signIn, assets, pages]
 }

@@ -24,7 +24,7 @@ struct OfficeViews: Sendable {
     }
 
     /// Which navigation entry is the current page.
-    enum Section: String, Sendable { case dashboard, submissions, templates, none }
+    enum Section: String, Sendable { case dashboard, submissions, templates, audit, none }
 
     /// A whole HTML page: `view` rendered with `values`, inside the layout.
     ///
@@ -42,7 +42,8 @@ struct OfficeViews: Sendable {
             "nav\(section.rawValue.capitalized)": true,
         ]
         if let session = context.session {
-            layout["user"] = ["sub": session.sub, "name": session.name, "role": session.role.rawValue]
+            layout["user"] = ["sub": session.sub, "name": session.name, "role": session.role.rawValue,
+                              "foreman": session.role == .foreman]
         }
         let html = library.render(layout, withTemplate: "layout") ?? ""
         return Self.html(html, status: status, headers: headers)

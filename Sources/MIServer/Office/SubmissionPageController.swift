@@ -29,6 +29,7 @@ struct SubmissionPageController {
         var values = Self.values(stored, receipt: receipt, language: language)
         values["review"] = try await review.values(receipt, form: stored, session: try context.requireSession())
         let form = stored.shown(in: language)
+        await context.audit.record(.submissionView, actor: try context.requireSession().sub, subject: receipt.id, detail: "office page")
         return views.page("submission", title: "\(form.name) · \(form.template.title)", context: context,
                           section: .submissions, values: values)
     }

@@ -186,6 +186,7 @@ struct TemplatesPage {
         do {
             let entry = try await Blocking.run { try publisher.publish(draft: draft, basedOn: basedOn) }
             context.logger.info("\(session.sub) published template \(entry.id) v\(entry.version)")
+            await context.audit.record(.templatePublish, actor: session.sub, subject: entry.id, detail: "version \(entry.version) (editor)")
             return try JSONResponse.make(.created, Published(id: entry.id, version: entry.version, fileName: entry.fileName))
         } catch let error as TemplateError {
             return try JSONResponse.make(.unprocessableContent, TemplateDraftReport(problems: TemplateDraftReport.problems(of: error), preview: ""))
@@ -211,6 +212,7 @@ struct TemplatesPage {
         do {
             let (entry, warnings, file) = try await Blocking.run { try Self.publish(files, with: publisher) }
             context.logger.info("\(session.sub) published template \(entry.id) v\(entry.version) from \(file)")
+            await context.audit.record(.templatePublish, actor: session.sub, subject: entry.id, detail: "version \(entry.version) from \(file)")
             if !warnings.isEmpty {
                 return try await listPage(context: context, session: session, notice: "Published \(entry.id) version \(entry.version).",
                                           warnings: warnings)

@@ -32,6 +32,7 @@ struct SignIn: Sendable {
         let address = ClientAddress.of(request, context: context, trusted: trustedProxies)
         if let wait = limiter.retryAfter(user: name, address: address, now: now()) {
             context.logger.notice("sign-in refused: too many failures", metadata: ["user": .string(name), "address": .string(address)])
+            await context.audit.record(.signInFailed, actor: name, subject: request.uri.path, detail: "too many failed sign-ins")
             throw HTTPError(.tooManyRequests, headers: [.retryAfter: String(wait)],
                             message: "too many failed sign-ins for this user or from this address — wait \(Self.minutes(wait)) and try again, or ask the administrator to check the password")
         }
@@ -41,9 +42,11 @@ struct SignIn: Sendable {
                 try directory.authenticate(user: name, password: password)
             }
             limiter.recordSuccess(user: name)
+            await context.audit.record(.signIn, actor: user.userName, subject: request.uri.path, detail: user.role.rawValue)
             return user
         } catch let error as DirectoryError {
             if error.failureClass == .notPermitted { limiter.recordFailure(user: name, address: address, now: now()) }
+            await context.audit.record(.signInFailed, actor: name, subject: request.uri.path, detail: error.errorDescription ?? "\(error)")
             throw Self.httpError(error, context: context)
         }
     }

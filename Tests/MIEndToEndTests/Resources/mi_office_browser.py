@@ -751,6 +751,27 @@ def technician_sees_own(office, facts):
     check(not any(facts["bobForm"] in r.text for r in found), "bob's submission is in ana's list")
 
 
+def audit_log(office, user):
+    """The foreman's Audit link opens /audit; the action filter keeps the failed sign-ins."""
+    office.open("/", "audit-from")
+    links = office.all("nav a#nav-audit")
+    check(links, "no nav a#nav-audit for a foreman")
+    office.follow(links[0])
+    check(office.driver.current_url.endswith("/audit"), f"a#nav-audit went to {office.driver.current_url}")
+    events = office.all("table#audit tr.event")
+    check(events, "no tr.event in table#audit")
+    actions = {e.find_element(By.CSS_SELECTOR, "td.action").text for e in events}
+    check({"sign-in", "sign-in-failed", "submission-view"} <= actions, f"table#audit's actions: {sorted(actions)}")
+    Select(office.find("select#action")).select_by_value("sign-in-failed")
+    office.follow(office.find("button#apply"))
+    failed = office.all("table#audit tr.event")
+    check(failed, "the filter action=sign-in-failed shows no row")
+    for event in failed:
+        check(event.find_element(By.CSS_SELECTOR, "td.action").text == "sign-in-failed", f"a filtered row reads {event.text!r}")
+    check(any(e.find_element(By.CSS_SELECTOR, "td.actor").text == user for e in failed),
+          f"{user}'s wrong password is not listed: {[e.text for e in failed]}")
+
+
 def technician_refused(office, path, label):
     status, _, body = office.http(path)
     check(status == 403, f"GET {path} as a technician: {status}, expected 403 ({body[:120]!r})")
@@ -920,6 +941,7 @@ def run_all(office, facts, artifacts):
                 office, artifacts)
     office.step("an XLSForm uploads with its CSV and downloads as an XLSForm", xlsform_uploads_with_its_csv,
                 office, artifacts)
+    office.step("the audit log lists fiona's wrong password; the action filter keeps it", audit_log, office, "fiona")
     page = f"/submissions/{facts['anaId']}"
     office.step("a POST without the CSRF token is 403", post_without_csrf, office, page)
     office.step("button#sign-out signs out and ends the session on the server", signed_out, office, page)
@@ -935,6 +957,7 @@ def run_all(office, facts, artifacts):
                 f"/api/v1/submissions/{facts['bobId']}/media/{facts['bobMedia']}", "technician-other-media")
     office.step("ana may not open the editor (403)", technician_refused, office, "/templates/new",
                 "technician-editor")
+    office.step("ana may not open the audit log (403)", technician_refused, office, "/audit", "technician-audit")
     office.step("ana's statistics are her own; bob's are 403", technician_statistics, office, facts)
 
 
