@@ -31,8 +31,9 @@ struct ReviewController {
         let session = try context.requireForeman(toDo: "change a submission's review state")
         let body = try await request.body.collect(upTo: context.maxUploadSize)
         let (state, note) = try Self.change(Data(buffer: body))
-        return try JSONResponse.make(.ok, try await service.change(try context.parameters.require("id"), to: state, note: note,
-                                                                   session: session))
+        let review = try await service.change(try context.parameters.require("id"), to: state, note: note, session: session)
+        await context.auditReviewState(review.id.description, session: session, state: state, note: note)
+        return try JSONResponse.make(.ok, review)
     }
 
     @Sendable func sendBack(_ request: Request, context: ServerContext) async throws -> Response {
@@ -44,7 +45,9 @@ struct ReviewController {
         } catch {
             throw HTTPError(.badRequest, message: "the body must be JSON {\"note\": \"…\", \"flags\": [{\"question\": \"PATH\", \"note\": \"…\"}]} — flags may be [] when the note says it all")
         }
-        return try JSONResponse.make(.ok, try await service.sendBack(try context.parameters.require("id"), sendBack, session: session))
+        let review = try await service.sendBack(try context.parameters.require("id"), sendBack, session: session)
+        await context.auditSendBack(review.id.description, session: session, flags: sendBack.flags, note: sendBack.note)
+        return try JSONResponse.make(.ok, review)
     }
 
     @Sendable func returned(_ request: Request, context: ServerContext) async throws -> Response {

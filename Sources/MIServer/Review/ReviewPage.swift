@@ -28,6 +28,7 @@ struct ReviewPage {
             throw HTTPError(.unprocessableContent, message: "\"\(SafeName.printable(name))\" is not a review state — choose one of \(ReviewService.settableList)")
         }
         let review = try await service.change(try context.parameters.require("id"), to: state, note: form["note"], session: session)
+        await context.auditReviewState(review.id.description, session: session, state: state, note: form["note"])
         return OfficeViews.redirect(to: "/submissions/\(review.id)#review")
     }
 
@@ -40,6 +41,7 @@ struct ReviewPage {
         }
         let review = try await service.sendBack(try context.parameters.require("id"), SendBackRequest(note: form["note"], flags: flags),
                                                 session: session)
+        await context.auditSendBack(review.id.description, session: session, flags: flags, note: form["note"])
         return OfficeViews.redirect(to: "/submissions/\(review.id)#review")
     }
 
