@@ -60,7 +60,7 @@ final class ReportComposer {
         let summary = form.summary
         var fields: [(String, String)] = [
             ("Form", form.name),
-            ("Form id", form.id.uuidString.lowercased()),
+            ("Form id", form.id.description),
             ("Technician", form.technicianLabel),
             ("Created", dates.string(from: form.createdAt)),
             ("Submitted", form.submittedAt.map { dates.string(from: $0) } ?? "not submitted"),
@@ -183,7 +183,7 @@ final class ReportComposer {
         let pages = totalPages.map(String.init) ?? "?"
         guard let pageBlock = canvas.text("Page \(cursor.page) of \(pages)", style: .footer, width: nil) else { return }
         canvas.draw(pageBlock, x: cursor.pageLeft + cursor.fullWidth - pageBlock.width, y: top + 4)
-        let formText = "Form \(form.name) · \(form.id.uuidString.lowercased())"
+        let formText = "Form \(form.name) · \(form.id.description)"
         if let formBlock = canvas.text(formText, style: .footer, width: cursor.fullWidth - pageBlock.width - 12) {
             canvas.draw(formBlock, x: cursor.pageLeft, y: top + 4)
         }

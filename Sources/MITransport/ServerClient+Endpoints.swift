@@ -86,8 +86,8 @@ extension ServerClient {
     }
 
     /// `GET /api/v1/submissions/{id}`: the receipt of a stored submission, nil when the server has none.
-    public func receipt(id: String) throws -> Receipt? {
-        let response = try exchange(Request(endpoint: .submission, url: try url(.submission, id: id), method: .get,
+    public func receipt(id: FormID) throws -> Receipt? {
+        let response = try exchange(Request(endpoint: .submission, url: try url(.submission, id: id.description), method: .get,
                                             authorized: true, retryScope: .transientFailures))
         if response.status == 404, APIErrorBody.message(in: response.body) != nil || response.body.isEmpty {
             return nil

@@ -69,7 +69,7 @@ final class GoldenOutputTests: XCTestCase {
     func makeForms(_ sandbox: Sandbox) throws -> [String: [String]] {
         var formsByTemplate: [String: [String]] = [:]
         for (index, id) in Self.samples.enumerated() {
-            let uuid = try XCTUnwrap(UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", index + 1)))
+            let uuid = try XCTUnwrap(FormID(String(format: "00000000-0000-4000-8000-%012d", index + 1)))
             var form = Form(id: uuid, name: "golden-\(id)", user: "ana", template: try template(sandbox, id),
                             createdAt: Self.start.addingTimeInterval(Double(index) * 60))
             form.userDisplayName = "Ana Pérez"
@@ -83,7 +83,7 @@ final class GoldenOutputTests: XCTestCase {
 
         // By hand: a comment beside a value, a comment alone (also on the leak photo, asked
         // because there are leaks), several choices, an empty cell.
-        var form = Form(id: try XCTUnwrap(UUID(uuidString: "00000000-0000-4000-8000-0000000000aa")), name: "golden-by-hand",
+        var form = Form(id: try XCTUnwrap(FormID( "00000000-0000-4000-8000-0000000000aa")), name: "golden-by-hand",
                         user: "ana", template: try template(sandbox, "pump-inspection"), createdAt: Self.start)
         form.userDisplayName = "Ana Pérez"
         form.timeZone = "UTC"

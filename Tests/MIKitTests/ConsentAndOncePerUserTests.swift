@@ -122,7 +122,7 @@ final class ConsentAndOncePerUserTests: XCTestCase {
             XCTAssertEqual(user, "ana")
             XCTAssertEqual(existing, ExistingForm(templateID: "cohort", id: first.id, name: "c1", place: .incomplete, date: TestClock.start))
             XCTAssertEqual((error as? WorkflowError)?.code, "once-per-user")
-            XCTAssertTrue(error.localizedDescription.contains("c1 (id \(first.id.uuidString.lowercased().prefix(8)), started 2026-03-02"),
+            XCTAssertTrue(error.localizedDescription.contains("c1 (id \(first.id.description.prefix(8)), started 2026-03-02"),
                           error.localizedDescription)
         }
         XCTAssertEqual(try store.list(.incomplete, user: "ana").forms.map(\.location.name), ["c1"], "nothing was created")
@@ -147,14 +147,14 @@ final class ConsentAndOncePerUserTests: XCTestCase {
 
     func testAFormRememberedOnTheServerRefusesOfflineAndIsKeptDurably() throws {
         let workflow = fixture.workflow()
-        let id = UUID()
+        let id = FormID()
         let seen = ExistingForm(templateID: "cohort", id: id, name: "c0", place: .server, date: TestClock.start)
         try workflow.rememberOnServer(seen, user: "ana")
         try workflow.rememberOnServer(seen, user: "ana")
         XCTAssertEqual(try store.rememberedForms(of: "ana"), [seen], "remembered once")
         XCTAssertEqual(Files.names(in: store.onceFolder), ["ana.json"])
         XCTAssertThrowsError(try workflow.startForm(templateID: "cohort", name: "c1")) { error in
-            XCTAssertTrue(error.localizedDescription.contains("c0 (id \(id.uuidString.lowercased().prefix(8)), submitted 2026-03-02, on the server)"),
+            XCTAssertTrue(error.localizedDescription.contains("c0 (id \(id.description.prefix(8)), submitted 2026-03-02, on the server)"),
                           error.localizedDescription)
         }
         XCTAssertTrue(try store.rememberedForms(of: "luis").isEmpty)
@@ -195,7 +195,7 @@ final class ConsentAndOncePerUserTests: XCTestCase {
     }
 
     func testASweepRemovesLeftoverTemporaryRecords() throws {
-        try fixture.workflow().rememberOnServer(ExistingForm(templateID: "cohort", id: UUID(), name: "c0", place: .server, date: TestClock.start),
+        try fixture.workflow().rememberOnServer(ExistingForm(templateID: "cohort", id: FormID(), name: "c0", place: .server, date: TestClock.start),
                                                 user: "ana")
         let leftover = store.onceFolder.appendingPathComponent(".mi-tmp-dead")
         try Files.write(Data("x".utf8), to: leftover)

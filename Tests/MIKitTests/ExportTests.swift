@@ -56,7 +56,7 @@ final class CSVLayoutTests: XCTestCase {
         XCTAssertEqual(Array(layout.header[(key - keys.count)..<key]), keys)
         XCTAssertEqual(layout.header[key - keys.count - 1], "seventhQuestionSedentary-comment")
 
-        var form = Form(id: UUID(), name: "ipaq-1", user: "ana", template: template, createdAt: TestClock.start)
+        var form = Form(id: FormID(), name: "ipaq-1", user: "ana", template: template, createdAt: TestClock.start)
         form.status = .completed
         form = try XCTUnwrap(IPAQCases.all.first).applied(to: form)
         let sheet = try XCTUnwrap(form.scores)
@@ -68,7 +68,7 @@ final class CSVLayoutTests: XCTestCase {
 
     static func answeredForm() throws -> Form {
         let template = try TemplateFixture.sampleTemplate()
-        var form = Form(id: UUID(uuidString: "6F1C2D3E-0000-4000-8000-00000000000A")!, name: "pump-1", user: "ana",
+        var form = Form(id: FormID("6F1C2D3E-0000-4000-8000-00000000000A")!, name: "pump-1", user: "ana",
                         template: template, createdAt: TestClock.start)
         form.userDisplayName = "Ana Núñez"
         form.status = .completed
@@ -174,7 +174,7 @@ final class ExportWriterTests: XCTestCase {
     private func item(_ form: Form, media: [String: [UInt8]]) throws -> ExportedForm {
         var paths: [String: String] = [:]
         for (name, bytes) in media {
-            let url = folder.path(form.id.uuidString, name)
+            let url = folder.path(form.id.description, name)
             try Files.write(Data(bytes), to: url)
             paths[name] = url.path
         }
@@ -193,7 +193,7 @@ final class ExportWriterTests: XCTestCase {
     func testZipHoldsTheCSVThenEachFormsMediaByteForByte() throws {
         let first = try CSVLayoutTests.answeredForm()
         var second = first
-        second.id = UUID()
+        second.id = FormID()
         second.user = "ben"
         second.submittedAt = first.submittedAt?.addingTimeInterval(86_400)
         second.answers["notes"] = Answer(value: .text("=cmd|' /C calc'!A0"))
@@ -207,7 +207,7 @@ final class ExportWriterTests: XCTestCase {
         var sink = Collector()
         try writer.write(to: &sink)
         let reader = try ZipArchiveReader(sink.bytes)
-        let firstID = first.id.uuidString.lowercased()
+        let firstID = first.id.description
         XCTAssertEqual(reader.entries.map(\.name), ["pump-inspection.csv", "media/\(firstID)/Qid6(1).jpg", "media/\(firstID)/Qid7(1).mp4"])
         XCTAssertEqual(reader.entry("media/\(firstID)/Qid7(1).mp4")?.data, video)
         let csv = try XCTUnwrap(reader.entry("pump-inspection.csv")?.data)
@@ -227,13 +227,13 @@ final class ExportWriterTests: XCTestCase {
     func testFiltersAndNoMediaAndOtherTemplates() throws {
         let first = try CSVLayoutTests.answeredForm()
         var late = first
-        late.id = UUID()
+        late.id = FormID()
         late.submittedAt = first.submittedAt?.addingTimeInterval(3 * 86_400)
         var other = first
-        other.id = UUID()
+        other.id = FormID()
         other.template.id = "other"
         var bens = first
-        bens.id = UUID()
+        bens.id = FormID()
         bens.user = "ben"
         let source = MemorySource(items: try [first, late, other, bens].map { .success(try item($0, media: ["Qid6(1).jpg": [1, 2]])) })
         let filters = StatisticsFilters(to: first.submittedAt?.addingTimeInterval(86_400), user: "ana")
@@ -244,8 +244,8 @@ final class ExportWriterTests: XCTestCase {
         let reader = try ZipArchiveReader(sink.bytes)
         XCTAssertEqual(reader.entries.map(\.name), ["pump-inspection.csv"])
         let text = String(decoding: reader.entries[0].data, as: UTF8.self)
-        XCTAssertTrue(text.contains(first.id.uuidString.lowercased()))
-        for excluded in [late, other, bens] { XCTAssertFalse(text.contains(excluded.id.uuidString.lowercased())) }
+        XCTAssertTrue(text.contains(first.id.description))
+        for excluded in [late, other, bens] { XCTAssertFalse(text.contains(excluded.id.description)) }
         XCTAssertEqual(writer.progress.formsExported, 1)
     }
 
@@ -255,7 +255,7 @@ final class ExportWriterTests: XCTestCase {
                                                 options: [.prettyPrinted])
         XCTAssertTrue(pretty.contains(0x0A))
         var second = ExportedForm(json: pretty + Data("\r\n\n".utf8), form: form, mediaPaths: [:])
-        second.form.id = UUID()
+        second.form.id = FormID()
         let source = MemorySource(items: [.success(try item(form, media: [:])), .success(second)])
         let writer = try ExportWriter(template: form.template, source: source, format: .jsonl, now: TestClock.start)
         var sink = Collector()

@@ -82,7 +82,7 @@ final class GeopointQuestionTests: XCTestCase {
 
     func testStoredAsAnObjectOldFormsReadTheSameAndTheFastReaderAgrees() throws {
         let template = try template()
-        var form = Form(id: UUID(), name: "h-1", user: "ana", template: template, createdAt: TestClock.start)
+        var form = Form(id: FormID(), name: "h-1", user: "ana", template: template, createdAt: TestClock.start)
         let point = try Geopoint(latitude: 19.4326, longitude: -99.1332, altitude: 2240, accuracy: 5)
         form.answers["site"] = Answer(value: .location(point))
         form.answers["note"] = Answer(value: .text("ok"))
@@ -96,7 +96,7 @@ final class GeopointQuestionTests: XCTestCase {
         XCTAssertEqual(try reader.decode(data), form)
 
         // The existing values keep their bytes, and a form without a location has no key for it.
-        var plain = Form(id: UUID(), name: "p", user: "ana", template: try TemplateFixture.sampleTemplate(), createdAt: TestClock.start)
+        var plain = Form(id: FormID(), name: "p", user: "ana", template: try TemplateFixture.sampleTemplate(), createdAt: TestClock.start)
         plain.answers["q"] = Answer(value: .choices(["a"]), comment: "c")
         plain.answers["n"] = Answer(value: .number(3))
         plain.answers["t"] = Answer(value: .cells([["1", nil]]))
@@ -122,7 +122,7 @@ final class GeopointQuestionTests: XCTestCase {
             "site-Latitude", "site-Longitude", "site-Altitude", "site-Accuracy", "site-comment",
             "outlet-Latitude", "outlet-Longitude", "outlet-Altitude", "outlet-Accuracy", "outlet-comment",
         ])
-        var form = Form(id: UUID(), name: "h-1", user: "ana", template: template, createdAt: TestClock.start)
+        var form = Form(id: FormID(), name: "h-1", user: "ana", template: template, createdAt: TestClock.start)
         form.answers["site"] = Answer(value: .location(try Geopoint(latitude: -33.45, longitude: -70.66, accuracy: 4)))
         let row = layout.row(for: form, attachmentsPresent: 0)
         XCTAssertEqual(Array(row[1...9]), ["", "", "", "", "-33.45", "-70.66", "", "4", ""])
@@ -137,7 +137,7 @@ final class GeopointQuestionTests: XCTestCase {
         var builder = try StatisticsBuilder(template: template)
         let points = [(19.40, -99.20), (19.45, -99.10), (19.42, -99.15)]
         for (index, (latitude, longitude)) in points.enumerated() {
-            var form = Form(id: UUID(), name: "h-\(index)", user: "ana", template: template, createdAt: TestClock.start)
+            var form = Form(id: FormID(), name: "h-\(index)", user: "ana", template: template, createdAt: TestClock.start)
             form.status = .completed
             form.submittedAt = TestClock.start
             form.answers["site"] = Answer(value: .location(try Geopoint(latitude: latitude, longitude: longitude)))
@@ -163,7 +163,7 @@ final class GeopointQuestionTests: XCTestCase {
 
     func testGeoJSONFeatureIsLongitudeFirstAtTheStartOrTheFirstAnswer() throws {
         let template = try template()
-        var form = Form(id: UUID(), name: "h-1", user: "ana", template: template, createdAt: TestClock.start)
+        var form = Form(id: FormID(), name: "h-1", user: "ana", template: template, createdAt: TestClock.start)
         form.answers["outlet"] = Answer(value: .location(try Geopoint(latitude: 19.5, longitude: -99.5, altitude: 2200, accuracy: 3)))
         form.answers["note"] = Answer(value: .text("ok"), comment: "flow good")
         let feature = try XCTUnwrap(GeoJSON.feature(for: form, template: template))

@@ -9,7 +9,7 @@ final class RemindersTests: XCTestCase {
 
     static func summary(_ name: String, daysAgo: Double, status: Form.Status = .incomplete) -> FormSummary {
         let created = now.addingTimeInterval(-daysAgo * day)
-        return FormSummary(id: UUID(), name: name, user: "anna", status: status, templateID: "pump",
+        return FormSummary(id: FormID(), name: name, user: "anna", status: status, templateID: "pump",
                            templateTitle: "Pump inspection", templateVersion: 1, createdAt: created, updatedAt: created,
                            submittedAt: nil, questions: 3, answered: 1, media: 0)
     }
@@ -86,7 +86,7 @@ final class RemindersTests: XCTestCase {
         XCTAssertEqual(lines.filter { $0 == "BEGIN:VEVENT" }.count, 2)
         XCTAssertEqual(lines.filter { $0 == "END:VEVENT" }.count, 2)
         XCTAssertEqual(lines.filter { $0 == "BEGIN:VALARM" }.count, 2)
-        let id = form.id.uuidString.lowercased()
+        let id = form.id.description
         XCTAssertTrue(lines.contains("UID:\(id)-day1@mi"))
         XCTAssertTrue(lines.contains("UID:\(id)-day2@mi"))
         XCTAssertTrue(lines.contains("DTSTAMP:20261118T110640Z"))
@@ -132,7 +132,7 @@ final class RemindersTests: XCTestCase {
 
     func testTextValuesAreEscaped() {
         XCTAssertEqual(CalendarText.escape("a\\b;c,d\ne\r\nf"), "a\\\\b\\;c\\,d\\ne\\nf")
-        let reminder = Reminder(formID: UUID(), formName: "p;1,2", user: "anna", templateTitle: "Line\nbreak",
+        let reminder = Reminder(formID: FormID(), formName: "p;1,2", user: "anna", templateTitle: "Line\nbreak",
                                 day: 1, dueAt: Self.now, expiresAt: Self.now.addingTimeInterval(Self.day))
         let lines = unfolded(calendar([reminder]))
         XCTAssertTrue(lines.contains("SUMMARY:Inspection form p\\;1\\,2 expires 2026-11-19"), lines.joined(separator: "\n"))

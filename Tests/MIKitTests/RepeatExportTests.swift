@@ -119,7 +119,7 @@ final class RepeatExportTests: XCTestCase {
                                       "harm", "harm-comment", "PARENT_KEY", "KEY"])
         XCTAssertEqual(stems.header, ["cbh", "cbh-comment", "PARENT_KEY", "KEY"])
 
-        let ids = forms.map { $0.id.uuidString.lowercased() }
+        let ids = forms.map { $0.id.description }
         XCTAssertEqual(main.rows.map { $0["KEY"] }, ids)
         XCTAssertEqual(main.rows.map { $0["site"] }, ["North, \"upper\"", "South"])
         XCTAssertEqual(trees.rows.map { $0["KEY"] }, ["\(ids[0])/trees[1]", "\(ids[0])/trees[2]",
@@ -160,7 +160,7 @@ final class RepeatExportTests: XCTestCase {
         let geo = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try export(forms, format: .geojson))) as? [String: Any])
         let features = try XCTUnwrap(geo["features"] as? [[String: Any]])
         let properties = features.compactMap { $0["properties"] as? [String: Any] }
-        let id = forms[0].id.uuidString.lowercased()
+        let id = forms[0].id.description
         XCTAssertEqual(properties.compactMap { $0["path"] as? String }, ["trees[1]", "trees[2]", "trees[1]", "trees[2]", "trees[3]"],
                        "no form-level point: the only locations are in the trees")
         XCTAssertEqual(features.first?["id"] as? String, "\(id)/trees[1]")
@@ -253,7 +253,7 @@ final class RepeatExportTests: XCTestCase {
         var sink = Collector()
         try writer.write(to: &sink)
         let reader = try ZipArchiveReader(sink.bytes)
-        let id = form.id.uuidString.lowercased()
+        let id = form.id.description
         XCTAssertEqual(reader.entries.map(\.name), ["rooms.csv", "rooms-room.csv", "media/\(id)/\(media)"])
         XCTAssertEqual(reader.entry("media/\(id)/\(media)")?.data, (0..<300).map { UInt8($0 % 251) })
         let main = try Self.table(try XCTUnwrap(reader.entry("rooms.csv")?.data))

@@ -23,7 +23,7 @@ final class StoredAnswersTests: XCTestCase {
 
     func form(_ answers: [String: Answer]) throws -> Form {
         let template = try TemplateCoding(keys: .default).decode(Data(Self.template.utf8), source: "hydrant.json")
-        var form = Form(id: UUID(), name: "h-1", user: "ana", template: template, createdAt: Date(timeIntervalSince1970: 1_795_651_200))
+        var form = Form(id: FormID(), name: "h-1", user: "ana", template: template, createdAt: Date(timeIntervalSince1970: 1_795_651_200))
         form.timeZone = "America/Mexico_City"
         form.answers = answers
         return form

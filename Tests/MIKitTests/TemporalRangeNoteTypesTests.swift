@@ -236,7 +236,7 @@ final class TemporalRangeNoteTypesTests: XCTestCase {
     /// The GeoJSON export's properties are the answers: a note is none, as it is no CSV column.
     func testGeoJSONHasNoPropertyForANote() throws {
         let template = try decode()
-        var form = Form(id: UUID(), name: "h-1", user: "ana", template: template, createdAt: Date(timeIntervalSince1970: 1_795_651_200))
+        var form = Form(id: FormID(), name: "h-1", user: "ana", template: template, createdAt: Date(timeIntervalSince1970: 1_795_651_200))
         form.startLocation = try Geopoint(latitude: 19.4326, longitude: -99.1332)
         form.answers["flow"] = Answer(value: .number(4))
         let feature = try XCTUnwrap(GeoJSON.feature(for: form, template: template))

@@ -71,7 +71,7 @@ final class WorkflowTests: XCTestCase {
     func testResolveFindsAFormByNameOrIdPrefix() throws {
         let (location, form) = try workflow.startForm(templateID: TemplateFixture.sampleID, name: "pump-1")
         XCTAssertEqual(try workflow.resolve("pump-1").folder.path, location.folder.path)
-        XCTAssertEqual(try workflow.resolve(String(form.id.uuidString.prefix(8)).lowercased()).folder.path,
+        XCTAssertEqual(try workflow.resolve(String(form.id.description.prefix(8))).folder.path,
                        location.folder.path)
         XCTAssertThrowsError(try workflow.resolve("pump-2")) { error in
             XCTAssertEqual(error as? StoreError, .formNotFound("pump-2", user: "ana", suggestions: ["pump-1"]))

@@ -42,7 +42,7 @@ final class FormReportTests: XCTestCase {
     ])
 
     static func fullForm() -> Form {
-        var form = Form(id: UUID(uuidString: "6F1C2A9E-4B1D-4C55-9C39-0E6C7A3B2D11") ?? UUID(),
+        var form = Form(id: FormID("6F1C2A9E-4B1D-4C55-9C39-0E6C7A3B2D11") ?? FormID(),
                         name: "pump-2026-11-20", user: "anna", template: template, createdAt: created)
         form.userDisplayName = "Anna Ávila"
         form.answers = [

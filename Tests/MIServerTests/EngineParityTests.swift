@@ -19,7 +19,7 @@ final class EngineParityTests: XCTestCase {
 
     /// One extra form: `index` picks its name, user, note and answers.
     static func form(_ index: Int, template: Template) -> Form {
-        let id = UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", index + 1)) ?? UUID()
+        let id = FormID(String(format: "00000000-0000-4000-8000-%012d", index + 1)) ?? FormID()
         var form = Form(id: id, name: names[index % names.count], user: users[index % users.count], template: template,
                         createdAt: TestClock.start)
         form.status = .completed

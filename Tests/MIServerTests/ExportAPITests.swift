@@ -77,7 +77,7 @@ class ExportAPITests: EngineTestCase {
     }
 
     /// The CSV MIKit's layout gives `forms` (the same code as `mi export`), as bytes.
-    static func expectedCSV(_ forms: [Form], present: [UUID: Int] = [:]) throws -> [UInt8] {
+    static func expectedCSV(_ forms: [Form], present: [FormID: Int] = [:]) throws -> [UInt8] {
         let layout = CSVLayout(template: try TemplateFixture.sampleTemplate())
         var bytes = CSVText.byteOrderMark
         CSVText.append(layout.header, to: &bytes)
@@ -97,7 +97,7 @@ class ExportAPITests: EngineTestCase {
             XCTAssertEqual(Array(Array(buffer: response.body)[10..<14]), [0x00, 0x48, 0x62, 0x5C])
             XCTAssertTrue(response.headers[.contentDisposition]?.hasPrefix("attachment; filename=\"pump-inspection-export.zip\"") ?? false,
                           response.headers[.contentDisposition] ?? "")
-            let ana = forms[0].id.uuidString.lowercased(), bob = forms[3].id.uuidString.lowercased()
+            let ana = forms[0].id.description, bob = forms[3].id.description
             XCTAssertEqual(archive.entries.map(\.name), ["pump-inspection.csv", "media/\(ana)/Qid0(1).jpg", "media/\(ana)/Qid0(2).png",
                                                      "media/\(bob)/Qid5(1).jpg"])
             for (name, data) in Self.anaMedia { XCTAssertEqual(archive.entry("media/\(ana)/\(name)")?.data, Array(data), name) }
@@ -113,7 +113,7 @@ class ExportAPITests: EngineTestCase {
             XCTAssertTrue(header.contains("noise/Normal") && header.contains("noise-comment"), "\(header)")
             let rows = records.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
             XCTAssertEqual(rows.count, 5)
-            XCTAssertEqual(rows.map { $0["KEY"] }, forms.map { $0.id.uuidString.lowercased() }, "submission order")
+            XCTAssertEqual(rows.map { $0["KEY"] }, forms.map { $0.id.description }, "submission order")
             XCTAssertEqual(rows.map { $0["User"] }, ["ana", "ana", "ana", "bob", "bob"])
             XCTAssertEqual(rows.map { $0["AttachmentsPresent"] }, ["2", "0", "0", "1", "0"])
             XCTAssertEqual(rows[0]["leaks"], "Mechanical seal Suction flange")

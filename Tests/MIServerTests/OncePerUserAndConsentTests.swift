@@ -14,7 +14,7 @@ final class OncePerUserAndConsentTests: XCTestCase {
 
     /// A completed form of a once-per-user template with a consent text; accepted unless
     /// `sha256` says otherwise ("" = no acceptance).
-    static func formData(id: UUID = UUID(), name: String = "c1", user: String = "ana", version: Int = 1,
+    static func formData(id: FormID = FormID(), name: String = "c1", user: String = "ana", version: Int = 1,
                          sha256: String? = nil, simulated: Bool = false) throws -> Data {
         let template = Template(id: "cohort", title: "Cohorte", version: version,
                                 questions: [Question(id: "edad", text: "Edad", kind: .shortAnswer)],
@@ -55,7 +55,7 @@ final class OncePerUserAndConsentTests: XCTestCase {
 
     func testASecondFormOfTheTemplateByTheSameUserIs409NamingTheFirst() async throws {
         let fixture = try Self.fixture()
-        let first = UUID()
+        let first = FormID()
         try await fixture.test { client in
             let token = try await client.login("fiona")
             try await assertStatus(.created, await client.upload(try Self.upload(try Self.formData(id: first, name: "primero")), token: token))
@@ -64,13 +64,13 @@ final class OncePerUserAndConsentTests: XCTestCase {
             XCTAssertEqual(second.status, .conflict, second.text)
             XCTAssertEqual(Self.code(second), "once-per-user")
             let message = second.errorMessage ?? ""
-            XCTAssertTrue(message.contains("form primero (id \(first.uuidString.lowercased())), submitted 2026-03-02"), message)
+            XCTAssertTrue(message.contains("form primero (id \(first.description)), submitted 2026-03-02"), message)
             XCTAssertTrue(message.contains("ana already has"), message)
             // The first, re-uploaded, is still the same submission; another user is free.
             try await assertStatus(.ok, await client.upload(try Self.upload(try Self.formData(id: first, name: "primero")), token: token))
             try await assertStatus(.created, await client.upload(try Self.upload(try Self.formData(name: "c1", user: "luis")), token: token))
         }
-        XCTAssertEqual(try onceRows(fixture), [["cohort", "ana", first.uuidString.lowercased()], ["cohort", "luis", try onceRows(fixture)[1][2]]])
+        XCTAssertEqual(try onceRows(fixture), [["cohort", "ana", first.description], ["cohort", "luis", try onceRows(fixture)[1][2]]])
         XCTAssertEqual(fixture.layout.uploadsBeingReceived, [])
         XCTAssertEqual(Files.names(in: fixture.layout.submissions).count, 2, "the refused form left no files")
     }

@@ -10,7 +10,7 @@ import XCTest
 /// The tus 1.0.0 endpoint over a real socket (`.live`), as the resumable client meets it.
 final class ResumableUploadTests: XCTestCase {
     static let uploads = "/api/v1/uploads"
-    static let formID = ServerFixture.formID.uuidString.lowercased()
+    static let formID = ServerFixture.formID.description
     static let content: Data = {
         var bytes = [UInt8](repeating: 0, count: 300_000)
         for index in bytes.indices { bytes[index] = UInt8(truncatingIfNeeded: index * 7 + index / 1000) }

@@ -53,13 +53,13 @@ final class ResumableUploadsStoreTests: XCTestCase {
         let (id, _) = try await uploads.create(formID: Self.formID, name: Self.name, length: Int64(content.count), owner: "fiona")
         try await Self.append([content.prefix(100_000), content[100_000..<250_000], content.suffix(from: 250_000)], to: id, in: uploads)
         let destination = setup.incoming.appendingPathComponent(Self.name)
-        let taken = try await uploads.take(id, owner: "fiona", formID: Self.formID.uuidString, name: Self.name, to: destination)
+        let taken = try await uploads.take(id, owner: "fiona", formID: Self.formID.description, name: Self.name, to: destination)
         XCTAssertEqual(taken.size, Int64(content.count))
         XCTAssertEqual(taken.sha256, ServerFixture.sha256(content))
         XCTAssertEqual(try Data(contentsOf: destination), content)
         XCTAssertEqual(Files.names(in: setup.folder), [], "the upload's folder is gone")
         do {
-            _ = try await uploads.take(id, owner: "fiona", formID: Self.formID.uuidString, name: Self.name,
+            _ = try await uploads.take(id, owner: "fiona", formID: Self.formID.description, name: Self.name,
                                        to: setup.incoming.appendingPathComponent("again"))
             XCTFail("taken twice")
         } catch let error as HTTPError {
@@ -79,7 +79,7 @@ final class ResumableUploadsStoreTests: XCTestCase {
         try appender.append([ByteBuffer(bytes: content.suffix(from: 120_000))])
         try await second.finishAppend(appender, keep: true)
         let destination = setup.incoming.appendingPathComponent(Self.name)
-        let taken = try await second.take(id, owner: "fiona", formID: Self.formID.uuidString.lowercased(), name: Self.name, to: destination)
+        let taken = try await second.take(id, owner: "fiona", formID: Self.formID.description, name: Self.name, to: destination)
         XCTAssertEqual(taken.sha256, ServerFixture.sha256(content))
         XCTAssertEqual(taken.size, Int64(content.count))
     }
@@ -90,7 +90,7 @@ final class ResumableUploadsStoreTests: XCTestCase {
         let (id, _) = try await uploads.create(formID: Self.formID, name: Self.name, length: 100, owner: "fiona")
         try await Self.append([Data(repeating: 1, count: 60)], to: id, in: uploads)
         let destination = setup.incoming.appendingPathComponent(Self.name)
-        let form = Self.formID.uuidString
+        let form = Self.formID.description
         let cases: [(String, String, String, String, String)] = [
             (UUID().uuidString, "fiona", form, Self.name, "is not on the server"),
             ("not-an-id", "fiona", form, Self.name, "is not on the server"),
@@ -150,7 +150,7 @@ final class ResumableUploadsStoreTests: XCTestCase {
         XCTAssertEqual(appender.hash.bytes, 10)
         try appender.append([ByteBuffer(bytes: Data(repeating: 2, count: 10))])
         try await uploads.finishAppend(appender, keep: true)
-        let taken = try await uploads.take(id, owner: "fiona", formID: Self.formID.uuidString, name: Self.name,
+        let taken = try await uploads.take(id, owner: "fiona", formID: Self.formID.description, name: Self.name,
                                            to: setup.incoming.appendingPathComponent(Self.name))
         XCTAssertEqual(taken.sha256, ServerFixture.sha256(Data(repeating: 1, count: 10) + Data(repeating: 2, count: 10)))
     }

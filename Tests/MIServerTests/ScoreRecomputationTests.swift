@@ -9,10 +9,10 @@ import XCTest
 /// The server computes a scored form's scores from its answers on upload and stores them:
 /// the receipt and the listing carry them, and form.json's own `scores` are never taken.
 final class ScoreRecomputationTests: XCTestCase {
-    static let ipaqFormID = UUID(uuidString: "1FA9A000-9A7B-4C3D-8E5F-1A2B3C4D5E6F") ?? UUID()
+    static let ipaqFormID = FormID("1FA9A000-9A7B-4C3D-8E5F-1A2B3C4D5E6F") ?? FormID()
 
     /// A completed IPAQ form of `user` with `ipaqCase`'s answers and the consent accepted.
-    static func ipaqForm(_ ipaqCase: IPAQCase, id: UUID = ipaqFormID, user: String = "ana") throws -> Form {
+    static func ipaqForm(_ ipaqCase: IPAQCase, id: FormID = ipaqFormID, user: String = "ana") throws -> Form {
         let template = try TemplateFixture.sample("ipaq")
         var form = Form(id: id, name: "ipaq-1", user: user, template: template, createdAt: TestClock.start)
         form.status = .completed
@@ -53,7 +53,7 @@ final class ScoreRecomputationTests: XCTestCase {
             XCTAssertEqual(created.status, .created, created.text)
             XCTAssertEqual(try created.receipt().scores, computed)
 
-            let shown = try await client.get("/api/v1/submissions/\(Self.ipaqFormID.uuidString.lowercased())", token: foreman)
+            let shown = try await client.get("/api/v1/submissions/\(Self.ipaqFormID.description)", token: foreman)
             XCTAssertEqual(try shown.receipt().scores, computed)
             let page = try SubmissionAPITests.page(try await client.get("/api/v1/submissions?template=ipaq", token: foreman))
             XCTAssertEqual(page.submissions.map(\.scores), [computed])
@@ -98,7 +98,7 @@ final class ScoreRecomputationTests: XCTestCase {
         }
         let repository = try SQLiteSubmissionRepository(path: fixture.layout.database.path)
         try await repository.forgetSummaries()
-        let id = Self.ipaqFormID.uuidString.lowercased()
+        let id = Self.ipaqFormID.description
         let forgotten = try await repository.receipt(id: id)
         XCTAssertNil(forgotten?.scores)
         try await SubmissionBackfill.run(repository: repository, layout: fixture.layout, logger: fixture.logs.logger())

@@ -24,10 +24,10 @@ final class SimulatedSubmissionTests: XCTestCase {
             let message = try XCTUnwrap(response.errorMessage, response.text)
             XCTAssertTrue(message.contains("simulated"), message)
             XCTAssertTrue(message.contains("set Server.AcceptSimulated to true"), message)
-            try await assertStatus(.notFound, await client.get("/api/v1/submissions/\(ServerFixture.formID.uuidString.lowercased())", token: token))
+            try await assertStatus(.notFound, await client.get("/api/v1/submissions/\(ServerFixture.formID.description)", token: token))
         }
         XCTAssertEqual(try rowCount(fixture), 0)
-        XCTAssertFalse(Files.exists(fixture.layout.submission(ServerFixture.formID.uuidString.lowercased())))
+        XCTAssertFalse(Files.exists(fixture.layout.submission(ServerFixture.formID.description)))
         XCTAssertEqual(fixture.layout.uploadsBeingReceived, [])
     }
 

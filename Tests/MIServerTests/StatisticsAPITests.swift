@@ -15,7 +15,7 @@ class StatisticsAPITests: EngineTestCase {
         var user: String
         var day: String
         var answers: [String: Answer]
-        var id = UUID()
+        var id = FormID()
     }
 
     static func noon(_ day: String) throws -> Date {
@@ -52,7 +52,7 @@ class StatisticsAPITests: EngineTestCase {
     ]
 
     static func form(_ sample: Sample, template: Template) throws -> Form {
-        var form = Form(id: sample.id, name: "pump-\(sample.id.uuidString.prefix(6).lowercased())", user: sample.user,
+        var form = Form(id: sample.id, name: "pump-\(sample.id.description.prefix(6))", user: sample.user,
                         template: template, createdAt: TestClock.start)
         form.status = .completed
         form.submittedAt = try noon(sample.day)

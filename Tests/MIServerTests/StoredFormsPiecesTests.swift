@@ -16,11 +16,11 @@ final class StoredFormsPiecesTests: XCTestCase {
         let template = try TemplateFixture.sampleTemplate()
         var submissions: [SubmissionSummary] = []
         for number in 0..<100 {
-            var form = Form(id: UUID(), name: "form-\(number)", user: "ana", template: template, createdAt: TestClock.start)
+            var form = Form(id: FormID(), name: "form-\(number)", user: "ana", template: template, createdAt: TestClock.start)
             form.status = .completed
-            let folder = fixture.layout.submission(form.id.uuidString.lowercased())
+            let folder = fixture.layout.submission(form.id.description)
             try Files.write(try FormFile.encode(form), to: folder.appendingPathComponent(Store.formFileName))
-            submissions.append(SubmissionSummary(id: form.id.uuidString.lowercased(), templateID: template.id, templateTitle: template.title,
+            submissions.append(SubmissionSummary(id: form.id.description, templateID: template.id, templateTitle: template.title,
                                                  templateVersion: template.version, formName: form.name, user: "ana",
                                                  userDisplayName: nil, submittedAt: nil, receivedAt: TestClock.start,
                                                  uploadedBy: "fiona", answered: 0, questions: template.questions.count, media: 0))

@@ -10,7 +10,7 @@ import XCTest
 /// `GET /api/v1/submissions/{id}/media/{name}` (Range), against the real router, on SQLite here
 /// and on PostgreSQL in `PostgresSubmissionAPITests`.
 class SubmissionAPITests: EngineTestCase {
-    static let bobFormID = UUID(uuidString: "0B0B0B0B-9A7B-4C3D-8E5F-1A2B3C4D5E6F") ?? UUID()
+    static let bobFormID = FormID("0B0B0B0B-9A7B-4C3D-8E5F-1A2B3C4D5E6F") ?? FormID()
 
     /// Uploads ana's sample form and one of bob's, as fiona.
     static func uploadTwo(_ client: any TestClientProtocol, foreman: String) async throws {
@@ -79,7 +79,7 @@ class SubmissionAPITests: EngineTestCase {
         try await fixture.test { client in
             let foreman = try await client.login("fiona")
             try await Self.uploadTwo(client, foreman: foreman)
-            let id = ServerFixture.formID.uuidString.lowercased()
+            let id = ServerFixture.formID.description
             let photo = try XCTUnwrap(ServerFixture.media["Qid0(1).jpg"])
             let base = "/api/v1/submissions/\(id)/media/Qid0(1).jpg"
             func get(_ uri: String, token: String, range: String?) async throws -> TestResponse {
@@ -122,7 +122,7 @@ class SubmissionAPITests: EngineTestCase {
             // ana reads her own media, not bob's form (403, not 404: the office links to it).
             let technician = try await client.login("ana")
             try await assertStatus(.ok, await get(base, token: technician, range: nil))
-            let bob = Self.bobFormID.uuidString.lowercased()
+            let bob = Self.bobFormID.description
             let refused = try await get("/api/v1/submissions/\(bob)/media/Qid0(1).jpg", token: technician, range: nil)
             XCTAssertEqual(refused.status, .forbidden)
             XCTAssertTrue(refused.errorMessage?.contains("only their own") ?? false, refused.text)
@@ -140,7 +140,7 @@ class SubmissionAPITests: EngineTestCase {
         try await forgetSummaries(of: repository)
         let before = try await repository.unsummarizedIDs()
         XCTAssertEqual(before.count, 2)
-        let bob = Self.bobFormID.uuidString.lowercased()
+        let bob = Self.bobFormID.description
         try Data("{".utf8).write(to: fixture.layout.submission(bob).appendingPathComponent("form.json"))
 
         try await fixture.test { client in

@@ -27,7 +27,7 @@ final class SubmissionAcceptanceTests: XCTestCase {
 
     /// `PUT {id}` without a manifest, as `curl -T` could send it: the same checks as POST.
     private static func put(_ client: any TestClientProtocol, _ body: MultipartBody, token: String) async throws -> TestResponse {
-        try await client.execute(uri: "/api/v1/submissions/\(ServerFixture.formID.uuidString.lowercased())", method: .put,
+        try await client.execute(uri: "/api/v1/submissions/\(ServerFixture.formID.description)", method: .put,
                                  headers: [.authorization: "Bearer \(token)", .contentType: body.contentType],
                                  body: ByteBuffer(bytes: body.data)) { $0 }
     }

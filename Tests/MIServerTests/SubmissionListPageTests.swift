@@ -42,7 +42,7 @@ class SubmissionListPageTests: EngineTestCase {
         let fixture = try makeFixture()
         try await fixture.test { client in
             try await Self.uploadTwo(client)
-            let ana = ServerFixture.formID.uuidString.lowercased(), bob = Self.bobFormID.uuidString.lowercased()
+            let ana = ServerFixture.formID.description, bob = Self.bobFormID.description
             let session = try await client.officeSession("fiona", fixture: fixture)
             let page = try await Self.get(client, "/submissions", session)
             XCTAssertEqual(page.status, .ok, page.text)
@@ -114,13 +114,13 @@ class SubmissionListPageTests: EngineTestCase {
             for uri in ["/submissions", "/submissions?user=bob", "/submissions?q=valvula"] {
                 let page = try await Self.get(client, uri, session)
                 XCTAssertEqual(page.status, .ok, page.text)
-                XCTAssertEqual(Self.rowIDs(page.text), uri.hasSuffix("valvula") ? [] : [ServerFixture.formID.uuidString.lowercased()], uri)
+                XCTAssertEqual(Self.rowIDs(page.text), uri.hasSuffix("valvula") ? [] : [ServerFixture.formID.description], uri)
                 XCTAssertFalse(page.text.contains("<option value=\"bob\""), "bob is not offered to ana")
                 XCTAssertFalse(page.text.contains("All technicians"))
             }
             let dashboard = try await Self.get(client, "/", session)
             XCTAssertEqual(dashboard.status, .ok)
-            XCTAssertFalse(dashboard.text.contains(Self.bobFormID.uuidString.lowercased()))
+            XCTAssertFalse(dashboard.text.contains(Self.bobFormID.description))
             XCTAssertTrue(dashboard.text.contains("1 in all"), dashboard.text)
         }
     }
@@ -143,7 +143,7 @@ class SubmissionListPageTests: EngineTestCase {
             XCTAssertTrue(html.contains("2026-02-02 – 2026-03-03"), "the period ends today")
             XCTAssertTrue(html.contains("<title>Centrifugal pump — monthly inspection (pump-inspection): 2</title>"), html)
             XCTAssertEqual(html.components(separatedBy: "<tr class=\"submission\">").count - 1, 2, "the newest submissions")
-            XCTAssertTrue(html.contains("<a class=\"open\" href=\"/submissions/\(Self.bobFormID.uuidString.lowercased())\">pump-1</a>"))
+            XCTAssertTrue(html.contains("<a class=\"open\" href=\"/submissions/\(Self.bobFormID.description)\">pump-1</a>"))
             XCTAssertTrue(html.contains("pump-inspection · version 4"), "templates changed recently")
             XCTAssertFalse(html.contains("style="), "no inline style: the CSP forbids it")
             XCTAssertTrue(html.contains("<text class=\"label\" x=\"0\" y=\"12.0\">Centrifugal pump — monthly inspection</text>"),

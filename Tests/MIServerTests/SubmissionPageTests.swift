@@ -17,7 +17,7 @@ class SubmissionPageTests: EngineTestCase {
             let token = try await client.login("fiona")
             try await assertStatus(.created, try await client.upload(try ServerFixture.upload(formData: try ServerFixture.formData(note: Self.hostile)), token: token))
             let session = try await client.officeSession("fiona", fixture: fixture)
-            let id = ServerFixture.formID.uuidString.lowercased()
+            let id = ServerFixture.formID.description
             let page = try await client.execute(uri: "/submissions/\(id)", method: .get, headers: [.cookie: session.cookieHeader]) { $0 }
             XCTAssertEqual(page.status, .ok, page.text)
             let html = page.text
@@ -70,7 +70,7 @@ class SubmissionPageTests: EngineTestCase {
             let token = try await client.login("fiona")
             try await assertStatus(.created, try await client.upload(try ServerFixture.upload(formData: formData, media: [:]), token: token))
             let session = try await client.officeSession("fiona", fixture: fixture)
-            let page = try await client.execute(uri: "/submissions/\(ServerFixture.formID.uuidString.lowercased())", method: .get,
+            let page = try await client.execute(uri: "/submissions/\(ServerFixture.formID.description)", method: .get,
                                                 headers: [.cookie: session.cookieHeader]) { $0 }
             XCTAssertEqual(page.status, .ok, page.text)
             XCTAssertTrue(page.text.contains("<li class=\"chosen\">Mechanical seal</li>"), page.text)
@@ -85,14 +85,14 @@ class SubmissionPageTests: EngineTestCase {
         try await fixture.test { client in
             let token = try await client.login("fiona")
             try await assertStatus(.created, try await client.upload(try ServerFixture.upload(), token: token))
-            let bobs = UUID()
+            let bobs = FormID()
             try await assertStatus(.created, try await client.upload(try ServerFixture.upload(formData: try ServerFixture.formData(id: bobs, user: "bob")), token: token))
             let ana = try await client.officeSession("ana", fixture: fixture)
-            let own = ServerFixture.formID.uuidString.lowercased()
+            let own = ServerFixture.formID.description
             for path in ["", "/form.json"] {
                 let mine = try await client.execute(uri: "/submissions/\(own)\(path)", method: .get, headers: [.cookie: ana.cookieHeader]) { $0 }
                 XCTAssertEqual(mine.status, .ok, path)
-                let other = try await client.execute(uri: "/submissions/\(bobs.uuidString.lowercased())\(path)", method: .get,
+                let other = try await client.execute(uri: "/submissions/\(bobs.description)\(path)", method: .get,
                                                      headers: [.cookie: ana.cookieHeader, .accept: "text/html"]) { $0 }
                 XCTAssertEqual(other.status, .forbidden, path)
                 if path.isEmpty {
@@ -110,7 +110,7 @@ class SubmissionPageTests: EngineTestCase {
     func testWithoutASessionThePageSendsTheBrowserToSignInAndBack() async throws {
         let fixture = try makeFixture()
         try await fixture.test { client in
-            let id = ServerFixture.formID.uuidString.lowercased()
+            let id = ServerFixture.formID.description
             let response = try await client.execute(uri: "/submissions/\(id)?from=2026-01-01", method: .get) { $0 }
             XCTAssertEqual(response.status, .seeOther)
             XCTAssertEqual(response.headers[.location], "/login?next=/submissions/\(id)%3Ffrom%3D2026-01-01")
@@ -121,23 +121,23 @@ class SubmissionPageTests: EngineTestCase {
 
     func testASimulatedFormCarriesTheSimulatedBadgeAndARealOneDoesNot() async throws {
         let fixture = try makeFixture([.set("Server.AcceptSimulated", true)])
-        let realID = UUID()
+        let realID = FormID()
         try await fixture.test { client in
             let token = try await client.login("fiona")
             try await assertStatus(.created, try await client.upload(try ServerFixture.upload(formData: try ServerFixture.formData(simulated: true)), token: token))
             try await assertStatus(.created, try await client.upload(try ServerFixture.upload(formData: try ServerFixture.formData(id: realID)), token: token))
             let session = try await client.officeSession("fiona", fixture: fixture)
-            let simulated = try await client.execute(uri: "/submissions/\(ServerFixture.formID.uuidString.lowercased())", method: .get,
+            let simulated = try await client.execute(uri: "/submissions/\(ServerFixture.formID.description)", method: .get,
                                                      headers: [.cookie: session.cookieHeader]) { $0 }
             XCTAssertEqual(simulated.status, .ok, simulated.text)
             XCTAssertTrue(simulated.text.contains("<span class=\"badge simulated\""), simulated.text)
             XCTAssertTrue(simulated.text.contains("answers simulated (mi simulate) by ana"), "the audit trail says so too")
-            let real = try await client.execute(uri: "/submissions/\(realID.uuidString.lowercased())", method: .get,
+            let real = try await client.execute(uri: "/submissions/\(realID.description)", method: .get,
                                                 headers: [.cookie: session.cookieHeader]) { $0 }
             XCTAssertEqual(real.status, .ok, real.text)
             XCTAssertFalse(real.text.contains("badge simulated"), real.text)
             // The listing marks the simulated row only, and the API says which is which.
-            let simulatedID = ServerFixture.formID.uuidString.lowercased(), real2 = realID.uuidString.lowercased()
+            let simulatedID = ServerFixture.formID.description, real2 = realID.description
             let listing = try await client.execute(uri: "/submissions", method: .get, headers: [.cookie: session.cookieHeader]) { $0 }
             XCTAssertEqual(listing.status, .ok, listing.text)
             let rows = listing.text.components(separatedBy: "<tr class=\"submission\"").dropFirst()
@@ -160,7 +160,7 @@ class SubmissionPageTests: EngineTestCase {
             let data = try ServerFixture.formData(cleared: ["pressure", "hours"])
             try await assertStatus(.created, try await client.upload(try ServerFixture.upload(formData: data), token: token))
             let session = try await client.officeSession("fiona", fixture: fixture)
-            let page = try await client.execute(uri: "/submissions/\(ServerFixture.formID.uuidString.lowercased())", method: .get,
+            let page = try await client.execute(uri: "/submissions/\(ServerFixture.formID.description)", method: .get,
                                                 headers: [.cookie: session.cookieHeader]) { $0 }
             XCTAssertEqual(page.status, .ok, page.text)
             XCTAssertTrue(page.text.contains("cleared the answer to pressure, hours by ana"), page.text)
@@ -186,7 +186,7 @@ final class SubmissionPageClinicalTests: XCTestCase {
             let token = try await client.login("fiona")
             try await assertStatus(.created, try await client.upload(try ScoreRecomputationTests.upload(formData), token: token))
             let session = try await client.officeSession("fiona", fixture: fixture)
-            let id = ScoreRecomputationTests.ipaqFormID.uuidString.lowercased()
+            let id = ScoreRecomputationTests.ipaqFormID.description
             let page = try await client.execute(uri: "/submissions/\(id)", method: .get, headers: [.cookie: session.cookieHeader]) { $0 }
             XCTAssertEqual(page.status, .ok, page.text)
             let html = page.text
@@ -205,7 +205,7 @@ final class SubmissionPageClinicalTests: XCTestCase {
 
             // A template without a scorer or consent has neither section.
             try await assertStatus(.created, try await client.upload(try ServerFixture.upload(), token: token))
-            let pump = try await client.execute(uri: "/submissions/\(ServerFixture.formID.uuidString.lowercased())", method: .get,
+            let pump = try await client.execute(uri: "/submissions/\(ServerFixture.formID.description)", method: .get,
                                                 headers: [.cookie: session.cookieHeader]) { $0 }
             XCTAssertFalse(pump.text.contains("id=\"consent\""))
             XCTAssertFalse(pump.text.contains("id=\"scores\""))
@@ -216,9 +216,9 @@ final class SubmissionPageClinicalTests: XCTestCase {
     /// scorers' own figures are their tests' business).
     func testScoresSectionDrawsValuesItemsAndNote() throws {
         let template = try TemplateFixture.sample("mmse")
-        var form = Form(id: UUID(), name: "mmse-1", user: "ana", template: template, createdAt: TestClock.start)
+        var form = Form(id: FormID(), name: "mmse-1", user: "ana", template: template, createdAt: TestClock.start)
         form.status = .completed
-        let receipt = Receipt(id: form.id.uuidString.lowercased(), user: "ana", formName: form.name, uploadedBy: "fiona",
+        let receipt = Receipt(id: form.id.description, user: "ana", formName: form.name, uploadedBy: "fiona",
                               receivedAt: TestClock.start, parts: [])
         let sheet = ScoreSheet(scoring: .mmse, values: [ScoreEntry("mmse.automatic", .number(9)), ScoreEntry("mmse.automaticMax", .number(11))],
                                items: [ScoreItem(question: "concentrationQuestionTwo", result: .incorrect, points: 0, maxPoints: 1, expected: "86"),

@@ -43,7 +43,7 @@ class SubmissionQueryTests: XCTestCase {
             let id = UUID().uuidString.lowercased()
             // Every fourth pair shares its upload second.
             let received = TestClock.start.addingTimeInterval(TimeInterval((index / 2) * 6 * 3600) + (index % 4 == 0 ? 0 : TimeInterval(index % 2)))
-            var form = Form(id: UUID(uuidString: id) ?? UUID(), name: "sim-3-\(index % 13)", user: user, template: template,
+            var form = Form(id: FormID(id) ?? FormID(), name: "sim-3-\(index % 13)", user: user, template: template,
                             createdAt: TestClock.start)
             if index % 8 == 3 { form.record(AuditEvent(at: TestClock.start, by: user, action: .simulated)) }
             form.status = .completed

@@ -23,12 +23,12 @@ class SubmissionRecordTests: XCTestCase {
     func form(user: String = "ana", oncePerUser: Bool = false, name: String = "north-pump") throws -> (Receipt, Form) {
         var template = try TemplateFixture.sampleTemplate()
         template.oncePerUser = oncePerUser
-        let id = UUID()
+        let id = FormID()
         var form = Form(id: id, name: name, user: user, template: template, createdAt: TestClock.start)
         form.status = .completed
         form.submittedAt = TestClock.start
         form.answers["notes"] = Answer(value: .text("Válvula rota"))
-        let receipt = Receipt(id: id.uuidString.lowercased(), user: user, formName: name, uploadedBy: "fiona",
+        let receipt = Receipt(id: id.description, user: user, formName: name, uploadedBy: "fiona",
                               receivedAt: TestClock.start.addingTimeInterval(60),
                               parts: [Receipt.Part(name: "form.json", filename: "form.json", size: 12, sha256: String(repeating: "a", count: 64))])
         return (receipt, form)

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import MIKit
 @testable import MIServer
 import TestSupport
 import XCTest
@@ -36,7 +37,7 @@ final class SubmissionRulesTests: XCTestCase {
     func testATechnicianReadsOnlyReceiptsOfTheirOwnForms() async throws {
         let fixture = try ServerFixture()
         let anasID = ServerFixture.formID
-        let bobsID = try XCTUnwrap(UUID(uuidString: "0B0B0B0B-9A7B-4C3D-8E5F-1A2B3C4D5E6F"))
+        let bobsID = try XCTUnwrap(FormID("0B0B0B0B-9A7B-4C3D-8E5F-1A2B3C4D5E6F"))
         let anas = try ServerFixture.upload()
         let bobs = try ServerFixture.upload(formData: try ServerFixture.formData(id: bobsID, user: "bob"))
         try await fixture.test(.live) { client in
@@ -50,7 +51,7 @@ final class SubmissionRulesTests: XCTestCase {
             XCTAssertEqual(other.status, .notFound)
             XCTAssertEqual(missing.status, .notFound)
             // The same answer as for an id the server does not hold: nothing is revealed.
-            XCTAssertEqual(other.errorMessage?.replacingOccurrences(of: bobsID.uuidString, with: "ID"),
+            XCTAssertEqual(other.errorMessage?.replacingOccurrences(of: bobsID.description, with: "ID"),
                            missing.errorMessage.map { $0.replacingOccurrences(of: #"[0-9A-F-]{36}"#, with: "ID", options: .regularExpression) })
             try await assertStatus(.ok, await client.get("/api/v1/submissions/\(bobsID)", token: foreman))
         }

@@ -98,7 +98,7 @@ final class TemplateFileOfficeTests: XCTestCase {
             let token = try await client.login("fiona")
             try await assertStatus(.created, try await client.upload(try ServerFixture.upload(formData: formData, media: [:]), token: token))
             let session = try await client.officeSession("fiona", fixture: fixture)
-            let id = ServerFixture.formID.uuidString.lowercased()
+            let id = ServerFixture.formID.description
             let page = try await client.execute(uri: "/submissions/\(id)", method: .get, headers: [.cookie: session.cookieHeader]) { $0 }
             XCTAssertEqual(page.status, .ok, page.text)
             XCTAssertTrue(page.text.contains(#"<img src="/templates/pictured/files/reloj.png" alt="The picture question 1 shows (reloj.png)">"#), page.text)

@@ -202,7 +202,7 @@ final class UploadTests: XCTestCase {
     func testReceiptsCanBeReadBackAndListedNewestFirst() async throws {
         let fixture = try ServerFixture()
         let clock = fixture.clock
-        let secondID = UUID()
+        let secondID = FormID()
         try await fixture.test { client in
             let foreman = try await client.login("fiona")
             let technician = try await client.login("ana")
@@ -228,7 +228,7 @@ final class UploadTests: XCTestCase {
             let list = try await client.get("/api/v1/submissions", token: foreman)
             XCTAssertEqual(list.status, .ok)
             let ids = try XCTUnwrap((list.json as? [String: Any])?["submissions"] as? [[String: Any]]).map { $0["id"] as? String }
-            XCTAssertEqual(ids, [secondID.uuidString.lowercased(), id])
+            XCTAssertEqual(ids, [secondID.description, id])
         }
     }
 }

@@ -90,7 +90,7 @@ final class ServerClientTests: XCTestCase {
     }
 
     func testUnknownReceiptIsNil() throws {
-        XCTAssertNil(try loggedIn().receipt(id: UUID().uuidString.lowercased()))
+        XCTAssertNil(try loggedIn().receipt(id: FormID()))
     }
 
     func testErrorMessageFromTheServerIsCarried() throws {

@@ -121,8 +121,8 @@ final class ProgressRecorder: TransferProgress {
 enum UploadFixture {
     /// A form.json with this id, and media files of the given sizes (named `Qid1(1).jpg`, …),
     /// as the `UploadPart`s of a submission.
-    static func files(in directory: TemporaryDirectory, formID: String = UUID().uuidString.lowercased(),
-                      note: String = "", mediaSizes: [Int] = [1000, 70_000]) throws -> (id: String, files: [UploadPart]) {
+    static func files(in directory: TemporaryDirectory, formID: FormID = FormID(),
+                      note: String = "", mediaSizes: [Int] = [1000, 70_000]) throws -> (id: FormID, files: [UploadPart]) {
         let folder = directory.path("form-\(UUID().uuidString)")
         let form = directory.path(folder.lastPathComponent, "form.json")
         let json = #"{"id": "\#(formID)", "user": "ana", "name": "Pump 7", "note": "\#(note)"}"#

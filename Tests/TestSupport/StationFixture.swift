@@ -39,7 +39,7 @@ public enum StationFixture {
     /// Not running (the power group is not relevant), two pumps (the second's wear not
     /// relevant), two tanks — the first with a photo and two valves, the second with none.
     public static func form(_ wear: String = "Seal face") throws -> Form {
-        var form = Form(id: UUID(uuidString: "3C0F7D55-8A44-4E34-A3D5-5B0E5E1A9C21") ?? UUID(), name: "station-1", user: "ana",
+        var form = Form(id: FormID("3C0F7D55-8A44-4E34-A3D5-5B0E5E1A9C21") ?? FormID(), name: "station-1", user: "ana",
                         template: try template(), createdAt: Date(timeIntervalSince1970: 1_795_000_000))
         form.answers = [
             "site": Answer(value: .text("North plant")), "running": Answer(value: .bool(false)),

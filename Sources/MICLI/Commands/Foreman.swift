@@ -83,7 +83,7 @@ extension MI {
             let context = try Context.foreman(global)
             let (location, saved) = try context.run { try $0.sendBack(form, note: note) }
             if global.json {
-                try Terminal.json(["id": saved.id.uuidString.lowercased(), "user": saved.user, "name": saved.name, "path": location.relativePath])
+                try Terminal.json(["id": saved.id.description, "user": saved.user, "name": saved.name, "path": location.relativePath])
             } else {
                 Terminal.out("Sent \(saved.name) back to \(saved.user); they will see your note at their next login.")
             }
@@ -107,7 +107,7 @@ extension MI {
             guard let target else { return }
             let result = try context.run { try $0.reassign(form, to: target.userName, displayName: target.displayName) }
             if global.json {
-                try Terminal.json(["id": result.form.id.uuidString.lowercased(), "from": result.from.relativePath,
+                try Terminal.json(["id": result.form.id.description, "from": result.from.relativePath,
                                    "to": result.to.relativePath, "name": result.form.name])
             } else {
                 let renamed = result.form.name == result.from.name ? "" : " as \(result.form.name) (\(target.userName) already had a form named \(result.from.name))"

@@ -14,7 +14,7 @@ extension MI {
             let context = try Context.technician(global)
             let (location, saved) = try context.run { try $0.submit(form) }
             if global.json {
-                try Terminal.json(["id": saved.id.uuidString.lowercased(), "name": saved.name, "status": saved.status.rawValue,
+                try Terminal.json(["id": saved.id.description, "name": saved.name, "status": saved.status.rawValue,
                                    "path": location.relativePath])
             } else {
                 Terminal.out("Submitted \(saved.name): it now waits for the foreman's review.")
@@ -81,7 +81,7 @@ extension MI {
         }
 
         static func item(_ form: ListedForm) -> Output.Item {
-            Output.Item(user: form.location.user, name: form.location.name, id: form.summary.id.uuidString.lowercased(),
+            Output.Item(user: form.location.user, name: form.location.name, id: form.summary.id.description,
                         status: form.location.area.status.rawValue, createdAt: form.summary.createdAt)
         }
 

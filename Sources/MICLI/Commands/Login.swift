@@ -72,7 +72,7 @@ extension MI {
                 try Terminal.json(Output(
                     user: session.user, displayName: session.displayName, role: session.role.rawValue,
                     expiresAt: session.expiresAt, server: session.serverToken != nil, messages: messages,
-                    expiringSoon: expiring.map { .init(name: $0.summary.name, id: $0.summary.id.uuidString.lowercased(),
+                    expiringSoon: expiring.map { .init(name: $0.summary.name, id: $0.summary.id.description,
                                                        expiresAt: Store.expiryDate(of: $0.summary, expiryDays: days)) }))
                 return
             }

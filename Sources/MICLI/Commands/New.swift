@@ -62,7 +62,7 @@ extension MI {
             if global.json {
                 try Terminal.json(FormSummaryJSON(form.summary, expiry: context.configuration.expiry, now: context.workflow.now()))
             } else {
-                Terminal.out("Started \(form.name) (id \(form.id.uuidString.lowercased())) from \(form.template.id) v\(form.template.version), \(Format.plural(form.template.questions.count, "question")).")
+                Terminal.out("Started \(form.name) (id \(form.id.description)) from \(form.template.id) v\(form.template.version), \(Format.plural(form.template.questions.count, "question")).")
                 if let point = form.startLocation {
                     Terminal.out("Started at \(point).")
                 }

@@ -40,7 +40,7 @@ enum ReviewText {
         var lines: [String] = []
         let done = form.answerableCount - form.openSlots.count
         lines.append("\(form.name) — \(form.template.title) (\(form.template.id) v\(form.template.version))")
-        lines.append("id \(form.id.uuidString.lowercased()) · \(form.technicianLabel) · \(form.status.rawValue) · created \(Format.date(form.createdAt)) · updated \(Format.date(form.updatedAt))"
+        lines.append("id \(form.id.description) · \(form.technicianLabel) · \(form.status.rawValue) · created \(Format.date(form.createdAt)) · updated \(Format.date(form.updatedAt))"
                      + (form.submittedAt.map { " · submitted \(Format.date($0))" } ?? ""))
         lines.append("\(done) of \(form.answerableCount) questions done")
         if form.isSimulated { lines.append("Simulated form (mi simulate) — not a real inspection") }

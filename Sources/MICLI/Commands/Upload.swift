@@ -81,7 +81,7 @@ extension MI {
                 } catch {
                     let described = FailureReport.describe(error)
                     failure = failure ?? described.failureClass
-                    outcomes.append(Outcome(form: label, id: (try? context.store.readSummary(location))?.id.uuidString.lowercased(), uploaded: false,
+                    outcomes.append(Outcome(form: label, id: (try? context.store.readSummary(location))?.id.description, uploaded: false,
                                             error: ErrorJSON(described)))
                     Terminal.note("\(label) was not uploaded and is kept: \(described.message)")
                     if !all, targets.count == 1 { break }

@@ -39,7 +39,7 @@ struct FormSummaryJSON: Codable, Equatable {
     /// `expiry` nil leaves out `expiresAt` and `daysLeft` (a form shown whole, as `mi review`).
     init(_ summary: FormSummary, expiry: Expiry? = nil, now: Date = Date()) {
         let incomplete = summary.status == .incomplete
-        id = summary.id.uuidString.lowercased()
+        id = summary.id.description
         name = summary.name
         user = summary.user
         status = summary.status.rawValue

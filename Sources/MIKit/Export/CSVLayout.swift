@@ -76,7 +76,7 @@ public struct CSVLayout: Sendable {
             row += ScoreSheet.keys(of: scoring).map { sheet[$0]?.display ?? "" }
         }
         let expected = form.answers.values.reduce(0) { $0 + $1.media.count }
-        row += [form.id.uuidString.lowercased(), form.user, form.userDisplayName ?? "", String(form.template.version),
+        row += [form.id.description, form.user, form.userDisplayName ?? "", String(form.template.version),
                 String(attachmentsPresent), String(expected), Self.foremanComments(form.foremanComments)]
         return row
     }
@@ -162,7 +162,7 @@ public struct RepeatCSV: Sendable {
         for question in questions where question.type.takesAnswer {
             row += CSVLayout.cells(question, key: AnswerPath(question.id, in: instance.steps).description, in: form)
         }
-        let id = form.id.uuidString.lowercased()
+        let id = form.id.description
         return row + [instance.parentKey(form: id), instance.key(form: id)]
     }
 }

@@ -301,7 +301,7 @@ public final class ExportWriter {
                 }
             }
             if let mediaList {
-                let id = form.id.uuidString.lowercased()
+                let id = form.id.description
                 for name in present {
                     guard let path = item.mediaPaths[name] else { continue }
                     var record: [UInt8] = []

@@ -45,7 +45,7 @@ public enum GeoJSON {
         if let own = feature(for: form, template: layout.template, questions: layout.questions) { features.append(own) }
         guard !instances.isEmpty else { return features }
         let tables = Dictionary(layout.repeats.map { ($0.group.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let id = form.id.uuidString.lowercased()
+        let id = form.id.description
         for instance in instances {
             guard let table = tables[instance.group.id] else { continue }
             let answered = table.questions.filter(\.type.takesAnswer).map { ($0.id, AnswerPath($0.id, in: instance.steps).description) }
@@ -73,7 +73,7 @@ public enum GeoJSON {
     /// `FormVersion`, where the point came from and its accuracy.
     private static func common(_ form: Form, point: Geopoint, source: String) -> [String: JSONValue] {
         var properties: [String: JSONValue] = [
-            "KEY": .string(form.id.uuidString.lowercased()),
+            "KEY": .string(form.id.description),
             "SubmissionDate": form.submittedAt.map { .string(CSVLayout.timestamp($0)) } ?? .null,
             "User": .string(form.user),
             "FormVersion": .number(Double(form.template.version)),
@@ -114,6 +114,6 @@ public enum GeoJSON {
             properties[id] = answer?.value.map(\.json) ?? .null
             if let comment = answer?.comment { properties["\(id)-comment"] = .string(comment) }
         }
-        return encode(id: form.id.uuidString.lowercased(), point: point, properties: properties)
+        return encode(id: form.id.description, point: point, properties: properties)
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// their comments and media, the foreman's comments and an audit trail.
 public struct Form: Sendable, Equatable {
     /// The upload's idempotency key, fixed when the form is created.
-    public var id: UUID
+    public var id: FormID
     /// The folder name, unique per user.
     public var name: String
     /// The technician the form belongs to.
@@ -44,7 +44,7 @@ public struct Form: Sendable, Equatable {
 
     public enum Status: String, Codable, Sendable { case incomplete, completed }
 
-    public init(id: UUID = UUID(), name: String, user: String, template: Template, createdAt: Date) {
+    public init(id: FormID = FormID(), name: String, user: String, template: Template, createdAt: Date) {
         self.id = id
         self.name = name
         self.user = user
@@ -297,7 +297,7 @@ public struct AuditEvent: Codable, Sendable, Equatable {
 /// What listings need of a form; written at the head of form.json so it can be read without
 /// parsing the rest.
 public struct FormSummary: Codable, Sendable, Equatable {
-    public var id: UUID
+    public var id: FormID
     public var name: String
     public var user: String
     public var status: Form.Status

@@ -161,7 +161,7 @@ enum HeaderValue {
             guard let date = Self.date(raw) else { return .none }
             return .some(date)
         }
-        guard let id = string("id").flatMap(UUID.init(uuidString:)), let name = string("name"), let user = string("user"),
+        guard let id = string("id").flatMap(FormID.init), let name = string("name"), let user = string("user"),
               let status = string("status").flatMap(Form.Status.init(rawValue:)),
               let templateID = string("templateID"), let templateTitle = string("templateTitle"),
               let templateVersion = int("templateVersion"), let createdAt = date("createdAt"), let updatedAt = date("updatedAt"),
@@ -211,7 +211,7 @@ enum HeaderValue {
 extension FormSummary {
     /// A summary with every field set, to list the keys a header has.
     static let example = FormSummary(
-        id: UUID(), name: "", user: "", status: .incomplete, templateID: "", templateTitle: "", templateVersion: 1,
+        id: FormID(), name: "", user: "", status: .incomplete, templateID: "", templateTitle: "", templateVersion: 1,
         createdAt: Date(), updatedAt: Date(), submittedAt: Date(), returnedAt: Date(), questions: 0, answered: 0, media: 0)
 }
 

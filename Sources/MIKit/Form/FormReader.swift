@@ -77,7 +77,7 @@ public struct FormReader: Sendable {
             var parser = JSONBytes(raw.bindMemory(to: UInt8.self))
             guard parser.take(UInt8(ascii: "{")), !parser.take(UInt8(ascii: "}")) else { return nil }
             var seen: UInt32 = 0
-            var id: UUID?, name: String?, user: String?, status: Form.Status?
+            var id: FormID?, name: String?, user: String?, status: Form.Status?
             var createdAt: Date?, updatedAt: Date?, submittedAt: Date?, returnedAt: Date?
             var returnNote: String?, displayName: String?, timeZone: String?, consent: ConsentAcceptance?
             var startLocation: Geopoint?
@@ -104,7 +104,7 @@ public struct FormReader: Sendable {
                     guard parser.stringValue() != nil else { return nil }
                 case .id:
                     guard let value = parser.uuid() else { return nil }
-                    id = value
+                    id = FormID(value)
                 case .name: guard let value = parser.stringValue() else { return nil }; name = value
                 case .user: guard let value = parser.stringValue() else { return nil }; user = value
                 case .status:

@@ -18,8 +18,8 @@ extension Receipt {
     /// lists exactly the local parts — each with the same size and SHA-256, and no part that was
     /// not sent (a receipt that lists more is not a receipt of this upload). Throws the first
     /// difference.
-    public func verify(formID: UUID, parts local: [PartDigest]) throws(ReceiptError) {
-        let expected = formID.uuidString.lowercased()
+    public func verify(formID: FormID, parts local: [PartDigest]) throws(ReceiptError) {
+        let expected = formID.description
         guard id.lowercased() == expected else { throw .otherForm(receipt: id, form: expected) }
         for part in local {
             guard let stored = parts.first(where: { $0.name == part.name }) else { throw .partMissing(part.name) }

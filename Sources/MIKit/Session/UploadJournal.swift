@@ -66,13 +66,13 @@ public struct UploadJournalStore: Sendable {
         folder = sessions.folder.appendingPathComponent("uploads", isDirectory: true)
     }
 
-    private func file(_ formID: UUID) -> URL {
-        folder.appendingPathComponent(formID.uuidString.lowercased() + ".json")
+    private func file(_ formID: FormID) -> URL {
+        folder.appendingPathComponent(formID.description + ".json")
     }
 
     /// The journal of `formID` for `server`; nil when there is none, it is for another server or
     /// it cannot be read (it is only a cache: the upload then starts from the beginning).
-    public func load(_ formID: UUID, server: String) -> UploadJournal? {
+    public func load(_ formID: FormID, server: String) -> UploadJournal? {
         guard let data = FileManager.default.contents(atPath: file(formID).path),
               let journal = try? FormFile.decoder().decode(UploadJournal.self, from: data),
               journal.server == server
@@ -81,14 +81,14 @@ public struct UploadJournalStore: Sendable {
     }
 
     /// Saves the journal durably (before the bytes it describes are sent).
-    public func save(_ journal: UploadJournal, for formID: UUID) throws {
+    public func save(_ journal: UploadJournal, for formID: FormID) throws {
         try DurableFile.makeFolder(folder)
         chmod(folder.path, 0o700)
         try DurableFile.write(try FormFile.encoder().encode(journal), to: file(formID), permissions: 0o600)
     }
 
     /// Forgets `formID` (uploaded, or deleted).
-    public func remove(_ formID: UUID) {
+    public func remove(_ formID: FormID) {
         unlink(file(formID).path)
     }
 }

@@ -67,7 +67,7 @@ extension Workflow {
         if let found = try one(forms.filter { $0.location.name.lowercased() == lowered }) { return found }
         if !lowered.isEmpty {
             let byName = forms.filter { $0.location.name.lowercased().hasPrefix(lowered) }
-            let byID = lowered.count >= 4 ? forms.filter { $0.summary.id.uuidString.lowercased().hasPrefix(lowered) } : []
+            let byID = lowered.count >= 4 ? forms.filter { $0.summary.id.description.hasPrefix(lowered) } : []
             if let found = try one(byName + byID) { return found }
         }
         _ = try SafeName.check(reference, as: "form name")

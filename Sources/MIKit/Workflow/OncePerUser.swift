@@ -14,13 +14,13 @@ public struct ExistingForm: Codable, Sendable, Equatable, CustomStringConvertibl
     }
 
     public var templateID: String
-    public var id: UUID
+    public var id: FormID
     public var name: String
     public var place: Place
     /// When it was started (an incomplete form) or submitted.
     public var date: Date
 
-    public init(templateID: String, id: UUID, name: String, place: Place, date: Date) {
+    public init(templateID: String, id: FormID, name: String, place: Place, date: Date) {
         self.templateID = templateID
         self.id = id
         self.name = name
@@ -31,7 +31,7 @@ public struct ExistingForm: Codable, Sendable, Equatable, CustomStringConvertibl
     /// "pump-1 (id 1a2b3c4d, started 2026-11-23, incomplete — continue it with `mi fill pump-1`)".
     public var description: String {
         let day = date.formatted(Date.ISO8601FormatStyle().year().month().day())
-        let short = String(id.uuidString.lowercased().prefix(8))
+        let short = String(id.description.prefix(8))
         switch place {
         case .incomplete:
             return "\(name) (id \(short), started \(day), incomplete — continue it with `\(ShellWord.mi("fill", name))`, or delete it with `\(ShellWord.mi("delete", name))`)"
@@ -47,7 +47,7 @@ extension Workflow {
     /// The rule of `"oncePerUser"` templates: `user`'s form of `templateID` that is in this store
     /// (either area) or remembered from the server, other than `excluding`; nil when there is
     /// none or the template is not once per user. The caller holds the store's lock.
-    public func existingForm(of template: Template, user: String, excluding: UUID? = nil) throws -> ExistingForm? {
+    public func existingForm(of template: Template, user: String, excluding: FormID? = nil) throws -> ExistingForm? {
         guard template.oncePerUser else { return nil }
         for area in Store.Area.allCases {
             let found = try store.list(area, user: user).forms
@@ -63,7 +63,7 @@ extension Workflow {
     }
 
     /// Throws `WorkflowError.oncePerUser` when `existingForm` finds one. The caller holds the lock.
-    public func checkOncePerUser(_ template: Template, user: String, excluding: UUID? = nil) throws {
+    public func checkOncePerUser(_ template: Template, user: String, excluding: FormID? = nil) throws {
         if let existing = try existingForm(of: template, user: user, excluding: excluding) {
             throw WorkflowError.oncePerUser(template: template.id, user: user, existing: existing)
         }
@@ -83,7 +83,7 @@ extension Workflow {
     public func rememberOnServer(_ listing: [SubmissionSummary], of template: Template, user: String) throws -> [ExistingForm] {
         guard template.oncePerUser else { return [] }
         let forms = listing.filter { $0.templateID == template.id && $0.user == user && !$0.simulated }.compactMap { summary in
-            UUID(uuidString: summary.id).map {
+            FormID(summary.id).map {
                 ExistingForm(templateID: summary.templateID, id: $0, name: summary.formName, place: .server,
                              date: summary.submittedAt ?? summary.receivedAt)
             }

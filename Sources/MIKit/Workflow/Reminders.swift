@@ -3,7 +3,7 @@ import Foundation
 /// A reminder that an incomplete form should be finished: due on one of the `ReminderDays`
 /// after the form was started, pointless once the form expires.
 public struct Reminder: Sendable, Equatable, Codable {
-    public var formID: UUID
+    public var formID: FormID
     public var formName: String
     public var user: String
     public var templateTitle: String
@@ -13,7 +13,7 @@ public struct Reminder: Sendable, Equatable, Codable {
     /// When the form expires (`ExpiryDays` after it was created) and is deleted.
     public var expiresAt: Date
 
-    public init(formID: UUID, formName: String, user: String, templateTitle: String, day: Int, dueAt: Date, expiresAt: Date) {
+    public init(formID: FormID, formName: String, user: String, templateTitle: String, day: Int, dueAt: Date, expiresAt: Date) {
         self.formID = formID
         self.formName = formName
         self.user = user
@@ -25,14 +25,14 @@ public struct Reminder: Sendable, Equatable, Codable {
 
     /// Stable across runs: `<form id>-day<day>`, the key of the reminder log and of the
     /// calendar event's UID.
-    public var key: String { "\(formID.uuidString.lowercased())-day\(day)" }
+    public var key: String { "\(formID.description)-day\(day)" }
 
     enum CodingKeys: String, CodingKey { case formID, formName, user, templateTitle, day, dueAt, expiresAt }
 
     /// Ids are written in lowercase, as everywhere in MI's JSON.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(formID.uuidString.lowercased(), forKey: .formID)
+        try container.encode(formID.description, forKey: .formID)
         try container.encode(formName, forKey: .formName)
         try container.encode(user, forKey: .user)
         try container.encode(templateTitle, forKey: .templateTitle)

@@ -31,7 +31,7 @@ extension Workflow {
     /// every part with the size and SHA-256 that was hashed (`Receipt.verify`), and no file
     /// changed since it was hashed. Only then is the local copy removed; otherwise it is kept
     /// and the first difference thrown. The caller holds the store's lock.
-    public func completeUpload(_ location: FormLocation, formID: UUID, sent: [SentPart], receipt: Receipt) throws {
+    public func completeUpload(_ location: FormLocation, formID: FormID, sent: [SentPart], receipt: Receipt) throws {
         try receipt.verify(formID: formID, parts: sent.map(\.digest))
         for part in sent where FileIdentity(part.part.file) != part.identity {
             throw ReceiptError.changedDuringUpload(part.part.name)

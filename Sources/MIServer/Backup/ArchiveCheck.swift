@@ -205,7 +205,7 @@ struct ArchiveCheck {
         var ids = Set<String>()
         for receipt in contents.receipts {
             guard ids.insert(receipt.id).inserted,
-                  UUID(uuidString: receipt.id)?.uuidString.lowercased() == receipt.id else {
+                  FormID(receipt.id)?.description == receipt.id else {
                 throw BackupError.damaged(path: BackupArchive.submissionsPath, problem: "lists submission \(SafeName.printable(receipt.id)) twice or under a bad id")
             }
             guard receipt.parts.contains(where: { $0.filename == UploadPart.formFilename }) else {

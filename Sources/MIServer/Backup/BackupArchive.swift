@@ -81,7 +81,7 @@ enum BackupArchive {
         case templatesFolder:
             return nil
         case submissionsFolder:
-            guard components.count == 3, UUID(uuidString: components[1])?.uuidString.lowercased() == components[1] else {
+            guard components.count == 3, FormID(components[1])?.description == components[1] else {
                 return "not submissions/<form id>/<file>"
             }
             return components[2] == UploadPart.formFilename ? nil : SafeName.problem(components[2])

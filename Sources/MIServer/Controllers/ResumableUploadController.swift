@@ -47,7 +47,7 @@ struct ResumableUploadController {
             throw HTTPError(.contentTooLarge, message: "the file (\(length) bytes) is larger than the server's limit of \(maxUploadBytes) bytes — ask the administrator to raise Server.MaxUploadBytes")
         }
         let metadata = try Self.metadata(request.headers[.uploadMetadata])
-        guard let formText = metadata["form"], let formID = UUID(uuidString: formText) else {
+        guard let formText = metadata["form"], let formID = FormID(formText) else {
             throw HTTPError(.badRequest, message: "Upload-Metadata needs \"form\": the base64 of the form's id (a UUID)")
         }
         guard let name = metadata["name"] else {

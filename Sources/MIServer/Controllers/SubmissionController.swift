@@ -98,7 +98,7 @@ struct SubmissionController {
         let text = try context.parameters.require("id")
         // A technician sees only receipts of their own forms; another's is "not found", so its
         // existence is not revealed either.
-        guard let id = UUID(uuidString: text)?.uuidString.lowercased(), let receipt = try await repository.receipt(id: id),
+        guard let id = FormID(text)?.description, let receipt = try await repository.receipt(id: id),
               session.role == .foreman || receipt.user == session.sub
         else {
             throw HTTPError(.notFound, message: "no submission \(SafeName.printable(text)) on the server — upload the form again with `mi upload`")
@@ -120,10 +120,10 @@ struct SubmissionController {
     @Sendable func put(_ request: Request, context: ServerContext) async throws -> Response {
         let session = try context.requireForeman(toDo: "upload forms")
         let text = try context.parameters.require("id")
-        guard let uuid = UUID(uuidString: text) else {
+        guard let formID = FormID(text) else {
             throw HTTPError(.badRequest, message: "\(SafeName.printable(text)) is not a form id (a UUID) — use `mi upload`")
         }
-        let id = uuid.uuidString.lowercased()
+        let id = formID.description
         var manifest: UploadManifest?
         if let name = HTTPField.Name(UploadManifest.headerName), let value = request.headers[name] {
             do {
@@ -172,7 +172,7 @@ struct SubmissionController {
             let body = try await receive(request.body, boundary: boundary, into: folder)
             let (form, claimedScores) = try await Blocking.run { try Self.decodeForm(in: folder, parts: body) }
             var parts = body
-            let formID = form.id.uuidString.lowercased()
+            let formID = form.id.description
             if let id, id != formID {
                 throw HTTPError(.badRequest, message: "the form part is form \(formID), but the upload is for \(id) — use `mi upload`")
             }
@@ -267,7 +267,7 @@ struct SubmissionController {
     /// 422 for a form made by `mi simulate`, unless the server is set to accept them: simulated
     /// answers must never be mistaken for real inspections.
     static func simulatedRefused(_ form: Form) -> HTTPError {
-        HTTPError(.unprocessableContent, message: "form \(form.id.uuidString.lowercased()) (\(SafeName.printable(form.name))) holds simulated answers (made by `mi simulate`), not a real inspection — this server refuses simulated forms; to accept them (a demo or test server) set Server.AcceptSimulated to true in its Config.plist")
+        HTTPError(.unprocessableContent, message: "form \(form.id.description) (\(SafeName.printable(form.name))) holds simulated answers (made by `mi simulate`), not a real inspection — this server refuses simulated forms; to accept them (a demo or test server) set Server.AcceptSimulated to true in its Config.plist")
     }
 
     /// 422 `consent-required` for a form of a template with a consent text whose acceptance is
@@ -275,7 +275,7 @@ struct SubmissionController {
     static func consentRefused(_ form: Form, digest: String) -> CodedRefusal {
         let which = form.consent.map { "its acceptance is for another text (SHA-256 \(SafeName.printable($0.sha256)))" }
             ?? "it has no acceptance"
-        return CodedRefusal(status: .unprocessableContent, code: APIErrorBody.consentRequiredCode, message: "form \(form.id.uuidString.lowercased()) (\(SafeName.printable(form.name))) needs the respondent's acceptance of the consent text of template \(form.template.id) (SHA-256 \(digest)), but \(which) — the form was not stored; the technician accepts it with `mi fill` or `mi answer --accept-consent` before submitting")
+        return CodedRefusal(status: .unprocessableContent, code: APIErrorBody.consentRequiredCode, message: "form \(form.id.description) (\(SafeName.printable(form.name))) needs the respondent's acceptance of the consent text of template \(form.template.id) (SHA-256 \(digest)), but \(which) — the form was not stored; the technician accepts it with `mi fill` or `mi answer --accept-consent` before submitting")
     }
 
     /// The SHA-256 of the consent text `form`'s acceptance must be for, if any: the text the
@@ -292,7 +292,7 @@ struct SubmissionController {
     /// 409 `once-per-user` naming the user's first submission of the template.
     static func oncePerUserRefused(_ form: Form, first: SubmissionSummary) -> CodedRefusal {
         let submitted = (first.submittedAt ?? first.receivedAt).formatted(Date.ISO8601FormatStyle().year().month().day())
-        return CodedRefusal(status: .conflict, code: APIErrorBody.oncePerUserCode, message: "template \(form.template.id) is answered once per person and \(form.user) already has a submission of it: form \(SafeName.printable(first.formName)) (id \(first.id)), submitted \(submitted) — form \(form.id.uuidString.lowercased()) (\(SafeName.printable(form.name))) was not stored")
+        return CodedRefusal(status: .conflict, code: APIErrorBody.oncePerUserCode, message: "template \(form.template.id) is answered once per person and \(form.user) already has a submission of it: form \(SafeName.printable(first.formName)) (id \(first.id)), submitted \(submitted) — form \(form.id.description) (\(SafeName.printable(form.name))) was not stored")
     }
 
     private func tooLarge(_ length: Int64?) -> HTTPError {
@@ -337,7 +337,7 @@ struct SubmissionController {
             do {
                 try form.checkStoredAnswers()
             } catch let error as AnswerError {
-                throw HTTPError(.unprocessableContent, message: "form \(form.id.uuidString.lowercased()) (\(SafeName.printable(form.name))) was not stored: question \(error.question): \(error.rule) — MI never stores such an answer, so form.json was written or changed by something else; check it with `mi review`")
+                throw HTTPError(.unprocessableContent, message: "form \(form.id.description) (\(SafeName.printable(form.name))) was not stored: question \(error.question): \(error.rule) — MI never stores such an answer, so form.json was written or changed by something else; check it with `mi review`")
             }
             return (form, FormFile.claimedScores(data))
         } catch let error as HTTPError {

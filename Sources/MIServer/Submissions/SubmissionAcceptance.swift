@@ -21,7 +21,7 @@ struct SubmissionAcceptance: Sendable {
     /// Throws 422 naming the user or the template the server refuses, or 503 (with Retry-After)
     /// when the directory cannot say who the user is: nothing is stored unchecked.
     func check(_ form: Form) async throws {
-        let id = form.id.uuidString.lowercased()
+        let id = form.id.description
         let which = "form \(id) (\(SafeName.printable(form.name)))"
         if let reason = SafeName.problem(form.user) {
             throw HTTPError(.unprocessableContent, message: "\(which) names the user \"\(SafeName.printable(form.user))\", which cannot be a user name: \(reason) — the form was not stored; it must be a technician's own form made with `mi`")

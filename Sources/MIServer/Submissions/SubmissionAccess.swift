@@ -7,7 +7,7 @@ enum SubmissionAccess {
     /// The receipt of submission `id` (any spelling of the UUID) for `session`: 404 when there
     /// is no such submission, 403 when it is another technician's.
     static func receipt(_ id: String, for session: SessionClaims, in repository: any SubmissionRepository) async throws -> Receipt {
-        guard let id = UUID(uuidString: id)?.uuidString.lowercased(), let receipt = try await repository.receipt(id: id) else {
+        guard let id = FormID(id)?.description, let receipt = try await repository.receipt(id: id) else {
             throw HTTPError(.notFound, message: "no submission \(SafeName.printable(id)) on the server — pick one from the submissions list")
         }
         guard session.role == .foreman || receipt.user == session.sub else {

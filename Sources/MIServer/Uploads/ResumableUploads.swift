@@ -75,9 +75,9 @@ actor ResumableUploads {
 
     /// Creates an empty upload owned by `owner` and returns its id and info. The folder is
     /// built under a temporary name and renamed into place, so a crash leaves no half-made upload.
-    func create(formID: UUID, name: String, length: Int64, owner: String) async throws -> (id: String, info: ResumableUploadInfo) {
+    func create(formID: FormID, name: String, length: Int64, owner: String) async throws -> (id: String, info: ResumableUploadInfo) {
         let created = Date(timeIntervalSince1970: now().timeIntervalSince1970.rounded(.down))
-        let info = ResumableUploadInfo(formID: formID.uuidString.lowercased(), name: name, length: length, owner: owner,
+        let info = ResumableUploadInfo(formID: formID.description, name: name, length: length, owner: owner,
                                        created: created, expires: created.addingTimeInterval(expiry))
         let id = UUID().uuidString.lowercased()
         let destination = folder(of: id)
@@ -216,7 +216,7 @@ actor ResumableUploads {
         guard let id = Self.canonicalID(uploadID), let upload = try? await load(id, owner: owner) else {
             throw HTTPError(.badRequest, message: "resumable upload \(printable) is not on the server (unknown, expired or another user's) — upload \(SafeName.printable(name)) again")
         }
-        guard UUID(uuidString: formID)?.uuidString.lowercased() == upload.info.formID else {
+        guard FormID(formID)?.description == upload.info.formID else {
             throw HTTPError(.badRequest, message: "resumable upload \(id) belongs to form \(upload.info.formID), not \(SafeName.printable(formID)) — upload \(SafeName.printable(name)) again")
         }
         guard name == upload.info.name else {

@@ -26,9 +26,9 @@ extension ServerClient {
     /// journal, or one local read of what it lacks) so a server that stored the form answers
     /// before the body. A part the server never asked for comes from the journal when its file
     /// is unchanged, else from one local read.
-    public func uploadForm(formID: UUID, parts: [UploadPart], journals: UploadJournalStore?,
+    public func uploadForm(formID: FormID, parts: [UploadPart], journals: UploadJournalStore?,
                            progress: TransferProgress?) throws -> FormUploadResult {
-        let id = formID.uuidString.lowercased()
+        let id = formID.description
         let earlier = journals?.load(formID, server: serverAddress)
         var journal = earlier ?? UploadJournal(server: serverAddress)
         func save() throws { try journals?.save(journal, for: formID) }
@@ -42,7 +42,7 @@ extension ServerClient {
         let sizes = try parts.map(Self.size)
         let resumable = zip(parts, sizes).contains { !$0.isForm && $1 > threshold }
         var held = false
-        if earlier != nil, resumable { held = try receipt(id: id) != nil }
+        if earlier != nil, resumable { held = try receipt(id: formID) != nil }
 
         var sent: [String: SentPart] = [:]
         var manifest: [UploadManifest.Entry] = []
@@ -207,12 +207,9 @@ extension ServerClient {
 extension ServerClient {
     /// Uploads the parts of form `formID` (the form first) with nothing remembered between runs:
     /// `uploadForm` without a journal, for callers that keep no state.
-    public func upload(formID: String, parts: [UploadPart],
+    public func upload(formID: FormID, parts: [UploadPart],
                        progress: TransferProgress?) throws -> (receipt: Receipt, created: Bool) {
-        guard let id = UUID(uuidString: formID) else {
-            throw TransportError.invalidUpload(reason: "\(formID) is not a form id (a UUID)")
-        }
-        let result = try uploadForm(formID: id, parts: parts, journals: nil, progress: progress)
+        let result = try uploadForm(formID: formID, parts: parts, journals: nil, progress: progress)
         return (result.receipt, result.created)
     }
 }

@@ -80,9 +80,9 @@ final class ServerFixture: @unchecked Sendable {
                         "Qid6(1).mp4": Data(repeating: 0x0d, count: 3000) + Data("\r\n--x".utf8)]
 
     /// form.json of a completed sample form with the media above.
-    static let formID = UUID(uuidString: "6F1D2E4C-9A7B-4C3D-8E5F-1A2B3C4D5E6F") ?? UUID()
+    static let formID = FormID("6F1D2E4C-9A7B-4C3D-8E5F-1A2B3C4D5E6F") ?? FormID()
 
-    static func formData(id: UUID = formID, user: String = "ana",
+    static func formData(id: FormID = formID, user: String = "ana",
                          note: String = "all fine", media: [String] = media.keys.sorted(),
                          simulated: Bool = false, cleared: [String] = []) throws -> Data {
         var form = Form(id: id, name: "pump-1", user: user, template: try TemplateFixture.sampleTemplate(),
