@@ -19,7 +19,7 @@ enum UpgradeFixture {
             ("0a000000-0000-4000-8000-000000000004", "carla", "made-up", sample, "simulated answers", 2, true),
         ]
         return try rows.map { row in
-            let id = try UUID(uuidString: row.id).orThrow("fixture id")
+            let id = try FormID(row.id).orThrow("fixture id")
             let submitted = TestClock.start.addingTimeInterval(TimeInterval(row.day * 86_400))
             var form = Form(id: id, name: row.name, user: row.user, template: row.template, createdAt: submitted)
             form.status = .completed
