@@ -53,19 +53,14 @@ extension Dictionary where Key == String, Value == SQLValue {
         return value
     }
 
-    func optionalInteger(_ column: String) throws -> Int64? {
-        if self[column] == .null { return nil }
-        return try integer(column)
-    }
-
     func text(_ column: String) throws -> String {
         guard case .text(let value) = self[column] else { throw SQLColumnError(column: column, found: self[column]) }
         return value
     }
 
-    func optionalText(_ column: String) throws -> String? {
-        if self[column] == .null { return nil }
-        return try text(column)
+    /// Nil for NULL, else `read(column)`.
+    func optional<Read>(_ column: String, _ read: (String) throws -> Read) throws -> Read? {
+        self[column] == .null ? nil : try read(column)
     }
 
     /// A boolean column: BOOLEAN in PostgreSQL, 0 or 1 in SQLite.
@@ -202,44 +197,35 @@ struct SubmissionSQL: Sendable {
     /// Everything `record` (and `restore`) writes for a new submission: its row, its parts, its
     /// summary and search text, and its once-per-user claim.
     func insert(_ receipt: Receipt, form: Form) throws -> [SQLText] {
-        var row = SQLText("INSERT INTO submission (id, technician, form_name, form_name_sort, uploaded_by, received_at) VALUES (")
-        row.bind(receipt.id)
-        for value in [receipt.user, receipt.formName, NaturalOrder.key(receipt.formName), receipt.uploadedBy] {
-            row.append(", ")
-            row.bind(value)
-        }
-        row.append(", ")
-        row.bind(Self.seconds(receipt.receivedAt))
-        row.append(")")
-        var statements = [row]
+        var statements = [Self.insert(into: "submission", [
+            ("id", .text(receipt.id)), ("technician", .text(receipt.user)), ("form_name", .text(receipt.formName)),
+            ("form_name_sort", .text(NaturalOrder.key(receipt.formName))), ("uploaded_by", .text(receipt.uploadedBy)),
+            ("received_at", .integer(Self.seconds(receipt.receivedAt))),
+        ])]
         for (position, part) in receipt.parts.enumerated() {
-            var sql = SQLText("INSERT INTO part (submission_id, position, name, filename, size, sha256) VALUES (")
-            sql.bind(receipt.id)
-            sql.append(", ")
-            sql.bind(position)
-            for value in [part.name, part.filename] {
-                sql.append(", ")
-                sql.bind(value)
-            }
-            sql.append(", ")
-            sql.bind(part.size)
-            sql.append(", ")
-            sql.bind(part.sha256)
-            sql.append(")")
-            statements.append(sql)
+            statements.append(Self.insert(into: "part", [
+                ("submission_id", .text(receipt.id)), ("position", .integer(Int64(position))), ("name", .text(part.name)),
+                ("filename", .text(part.filename)), ("size", .integer(part.size)), ("sha256", .text(part.sha256)),
+            ]))
         }
         statements += try summarize(id: receipt.id, form: form)
         if let once = Self.oncePerUserKey(form) {
-            var claim = SQLText("INSERT INTO once_per_user (template_id, technician, submission_id) VALUES (")
-            claim.bind(once.templateID)
-            claim.append(", ")
-            claim.bind(once.user)
-            claim.append(", ")
-            claim.bind(receipt.id)
-            claim.append(")")
-            statements.append(claim)
+            statements.append(Self.insert(into: "once_per_user", [
+                ("template_id", .text(once.templateID)), ("technician", .text(once.user)), ("submission_id", .text(receipt.id)),
+            ]))
         }
         return statements
+    }
+
+    /// `INSERT INTO table (columns) VALUES (values)`.
+    private static func insert(into table: String, _ values: [(column: String, value: SQLValue)]) -> SQLText {
+        var sql = SQLText("INSERT INTO \(table) (\(values.map(\.column).joined(separator: ", "))) VALUES (")
+        for (index, value) in values.map(\.value).enumerated() {
+            if index > 0 { sql.append(", ") }
+            sql.bind(value)
+        }
+        sql.append(")")
+        return sql
     }
 
     /// The summary columns and the search text of submission `id`, from its form.
@@ -313,7 +299,7 @@ struct SubmissionSQL: Sendable {
     static func receipt(row: SQLRow, parts: [SQLRow]) throws -> Receipt {
         Receipt(id: try row.text("id"), user: try row.text("technician"), formName: try row.text("form_name"),
                 uploadedBy: try row.text("uploaded_by"), receivedAt: try row.date("received_at"),
-                parts: try parts.map(part), scores: StoredScores.decode(try row.optionalText("scores")))
+                parts: try parts.map(part), scores: StoredScores.decode(try row.optional("scores", row.text)))
     }
 
     static func receipts(rows: [SQLRow], parts: [SQLRow]) throws -> [Receipt] {
@@ -330,12 +316,12 @@ struct SubmissionSQL: Sendable {
         SubmissionSummary(
             id: try row.text("id"), templateID: try row.text("template_id"), templateTitle: try row.text("template_title"),
             templateVersion: Int(try row.integer("template_version")), formName: try row.text("form_name"),
-            user: try row.text("technician"), userDisplayName: try row.optionalText("user_display_name"),
-            submittedAt: try row.optionalInteger("submitted_at").map { Date(timeIntervalSince1970: TimeInterval($0)) },
+            user: try row.text("technician"), userDisplayName: try row.optional("user_display_name", row.text),
+            submittedAt: try row.optional("submitted_at", row.date),
             receivedAt: try row.date("received_at"), uploadedBy: try row.text("uploaded_by"),
             answered: Int(try row.integer("answered")), questions: Int(try row.integer("questions")),
             media: Int(try row.integer("media")), simulated: try row.bool("simulated"),
-            scores: StoredScores.decode(try row.optionalText("scores")))
+            scores: StoredScores.decode(try row.optional("scores", row.text)))
     }
 
     static func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
