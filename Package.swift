@@ -104,7 +104,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
-        ]),
+        ], exclude: ["Resources/upgrade"]),
         .testTarget(name: "MITransportTests", dependencies: ["MITransport", "TestSupport"],
                     resources: [.copy("Resources/mi_test_server.py")]),
         .testTarget(name: "MIEndToEndTests", dependencies: ["mi", "mi-report", "mi-server", "TestSupport"],

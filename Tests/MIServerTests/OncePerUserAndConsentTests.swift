@@ -48,8 +48,8 @@ final class OncePerUserAndConsentTests: XCTestCase {
 
     private func onceRows(_ fixture: ServerFixture) throws -> [[String]] {
         try DatabaseQueue(path: fixture.layout.database.path).read { db in
-            try Row.fetchAll(db, sql: "SELECT template_id, user, submission_id FROM once_per_user ORDER BY user")
-                .map { [$0["template_id"], $0["user"], $0["submission_id"]] }
+            try Row.fetchAll(db, sql: "SELECT template_id, technician, submission_id FROM once_per_user ORDER BY technician")
+                .map { [$0["template_id"], $0["technician"], $0["submission_id"]] }
         }
     }
 
