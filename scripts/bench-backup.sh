@@ -39,7 +39,7 @@ db = sqlite3.connect(os.path.join(data, "mi-server.sqlite"))
 db.execute("PRAGMA synchronous = OFF")
 (seed,) = db.execute("SELECT id FROM submission").fetchone()
 columns = [row[1] for row in db.execute("PRAGMA table_info(submission)") if row[1] not in ("seq", "id")]
-parts = db.execute("SELECT name, filename FROM part WHERE submissionID = ? ORDER BY position", (seed,)).fetchall()
+parts = db.execute("SELECT name, filename FROM part WHERE submission_id = ? ORDER BY position", (seed,)).fetchall()
 form = open(os.path.join(data, "submissions", seed, "form.json"), "rb").read()
 size = (media_mib << 20) // forms
 random = open("/dev/urandom", "rb")
@@ -53,7 +53,7 @@ for index in range(forms - 1):
     for position, (name, filename) in enumerate(parts):
         body = raw if filename == "form.json" else random.read(size)
         open(os.path.join(folder, filename), "wb").write(body)
-        db.execute("INSERT INTO part (submissionID, position, name, filename, size, sha256) VALUES (?, ?, ?, ?, ?, ?)",
+        db.execute("INSERT INTO part (submission_id, position, name, filename, size, sha256) VALUES (?, ?, ?, ?, ?, ?)",
                    (new, position, name, filename, len(body), hashlib.sha256(body).hexdigest()))
 db.commit()
 PY

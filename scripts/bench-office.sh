@@ -38,8 +38,8 @@ INSERT INTO word VALUES (0,'bomba'),(1,'válvula'),(2,'sello'),(3,'presión'),(4
   (15,'acoplamiento'),(16,'carcasa'),(17,'tornillo'),(18,'alarma'),(19,'limpieza');
 BEGIN;
 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < $count)
-INSERT INTO submission (id, user, formName, uploadedBy, receivedAt, summarized, templateID, templateTitle,
-                        templateVersion, userDisplayName, submittedAt, submittedSort, answered, questions, media)
+INSERT INTO submission (id, technician, form_name, uploaded_by, received_at, summarized, template_id, template_title,
+                        template_version, user_display_name, submitted_at, submitted_sort, answered, questions, media)
 SELECT printf('%08x-0000-4000-8000-%012x', i, i), 'tech' || (i % 50), 'form-' || i, 'fiona',
        $now - 100 * 86400 + i * 86, 1,
        CASE i % 3 WHEN 0 THEN 'pump-inspection' WHEN 1 THEN 'extinguisher-check' ELSE 'boiler-check' END,
@@ -48,7 +48,7 @@ SELECT printf('%08x-0000-4000-8000-%012x', i, i), 'tech' || (i % 50), 'form-' ||
        $now - 100 * 86400 + i * 86 - i % 3600, 6, 8, i % 4
 FROM n;
 INSERT INTO submission_text (rowid, body)
-SELECT seq, formName || ' ' || (SELECT w FROM word WHERE k = seq % 20) || ' ' || (SELECT w FROM word WHERE k = (seq * 7 + 3) % 20)
+SELECT seq, form_name || ' ' || (SELECT w FROM word WHERE k = seq % 20) || ' ' || (SELECT w FROM word WHERE k = (seq * 7 + 3) % 20)
        || CASE WHEN seq % 1000 = 0 THEN ' corrosión' ELSE '' END
 FROM submission;
 COMMIT;

@@ -132,14 +132,14 @@ for root, _, files in sorted(os.walk(completed)):
     shutil.copyfile(os.path.join(root, "form.json"), os.path.join(folder, "form.json"))
     submitted = seconds(form["submittedAt"]) if form.get("submittedAt") else None
     answers = form.get("answers", {})
-    db.execute("""INSERT INTO submission (id, user, formName, uploadedBy, receivedAt, summarized, templateID, templateTitle,
-                  templateVersion, userDisplayName, submittedAt, submittedSort, answered, questions, media)
+    db.execute("""INSERT INTO submission (id, technician, form_name, uploaded_by, received_at, summarized, template_id, template_title,
+                  template_version, user_display_name, submitted_at, submitted_sort, answered, questions, media)
                   VALUES (?, ?, ?, 'fiona', ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
                (form_id, form["user"], form["name"], now, form["template"]["id"], form["template"]["title"],
                 form["template"]["version"], form.get("userDisplayName"), submitted, submitted or 0,
                 sum(1 for a in answers.values() if "value" in a or "comment" in a), len(form["template"]["questions"]),
                 sum(len(a.get("media", [])) for a in answers.values())))
-    db.execute("INSERT INTO part (submissionID, position, name, filename, size, sha256) VALUES (?, 0, 'form', 'form.json', ?, ?)",
+    db.execute("INSERT INTO part (submission_id, position, name, filename, size, sha256) VALUES (?, 0, 'form', 'form.json', ?, ?)",
                (form_id, len(raw), hashlib.sha256(raw).hexdigest()))
 db.commit()
 PY
@@ -217,9 +217,9 @@ for form_id in sorted(os.listdir(os.path.join(data, "submissions"))):
     form["media"] = form.get("media", 0) + 1
     raw = (json.dumps(form, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n").encode()
     open(path, "wb").write(raw)
-    db.execute("UPDATE part SET size = ?, sha256 = ? WHERE submissionID = ? AND position = 0",
+    db.execute("UPDATE part SET size = ?, sha256 = ? WHERE submission_id = ? AND position = 0",
                (len(raw), hashlib.sha256(raw).hexdigest(), form_id))
-    db.execute("INSERT INTO part (submissionID, position, name, filename, size, sha256) VALUES (?, 1, 'media', ?, ?, ?)",
+    db.execute("INSERT INTO part (submission_id, position, name, filename, size, sha256) VALUES (?, 1, 'media', ?, ?, ?)",
                (form_id, name, len(photo), hashlib.sha256(photo).hexdigest()))
     db.execute("UPDATE submission SET media = media + 1 WHERE id = ?", (form_id,))
 db.commit()

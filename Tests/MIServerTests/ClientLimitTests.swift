@@ -286,7 +286,8 @@ final class ClientLimitTests: XCTestCase {
                 ("/health", .trace, "GET, HEAD"), ("/api/v1/templates", .put, "GET, HEAD"),
                 ("/api/v1/templates/pump-inspection", .delete, "GET, HEAD"),
                 ("/api/v1/submissions", .patch, "GET, HEAD, POST"),
-                ("/api/v1/submissions/6f1d2e4c-9a7b-4c3d-8e5f-1a2b3c4d5e6f", .post, "GET, HEAD, PUT"),
+                ("/api/v1/submissions/6f1d2e4c-9a7b-4c3d-8e5f-1a2b3c4d5e6f", .post, "GET, HEAD, PATCH, PUT"),
+                ("/api/v1/submissions/6f1d2e4c-9a7b-4c3d-8e5f-1a2b3c4d5e6f/send-back", .get, "POST"),
                 ("/api/v1/session", .get, "POST"),
             ]
             for (path, method, allowed) in cases {
