@@ -76,7 +76,7 @@ extension ServerClient {
             throw failure(for: response, notFound: "the upload endpoint")
         }
         let receipt = try decode(Receipt.self, from: response, expected: "an MI receipt")
-        guard receipt.id.lowercased() == formID.lowercased() else {
+        guard receipt.id.description == formID.lowercased() else {
             throw TransportError.badResponse(expected: "the receipt of form \(formID)",
                                              detail: "it is the receipt of form \(receipt.id)")
         }

@@ -34,7 +34,7 @@ final class FormFlagTests: XCTestCase {
     }
 
     private func sentBack(_ form: Form, flags: [ReviewFlag]) -> SentBackForm {
-        SentBackForm(id: form.id.description, version: 1, formName: form.name, templateID: form.template.id,
+        SentBackForm(id: form.id, version: 1, formName: form.name, templateID: form.template.id,
                      by: "fiona", at: at, note: "please check", flags: flags)
     }
 
@@ -146,7 +146,7 @@ final class FormFlagTests: XCTestCase {
         let cases: [(SentBackForm, [(name: String, data: Data)], String)] = [
             (sentBack(stored, flags: flag), [], "media missing: Qid2(1).jpg"),
             (sentBack(stored, flags: [ReviewFlag(question: "nope", note: "x")]), [("Qid2(1).jpg", Data([1]))], "which is no question of the form"),
-            (SentBackForm(id: FormID().description, version: 1, formName: "pump-1", templateID: "pump-inspection", by: "fiona",
+            (SentBackForm(id: FormID(), version: 1, formName: "pump-1", templateID: "pump-inspection", by: "fiona",
                           at: at, note: nil, flags: flag), [("Qid2(1).jpg", Data([1]))], "its form.json is form"),
         ]
         for (returned, media, message) in cases {

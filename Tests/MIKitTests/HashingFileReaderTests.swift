@@ -141,7 +141,7 @@ final class UploadManifestTests: XCTestCase {
     }
 
     func testComparisonWithAStoredReceipt() {
-        let receipt = Receipt(id: "x", user: "ana", formName: "p", uploadedBy: "fiona", receivedAt: Date(),
+        let receipt = Receipt(id: FormID(), user: "ana", formName: "p", uploadedBy: "fiona", receivedAt: Date(),
                               parts: [.init(name: "form", filename: "form.json", size: 10, sha256: sha),
                                       .init(name: "a.jpg", filename: "a.jpg", size: 5, sha256: sha)])
         let other = String(repeating: "cd", count: 32)

@@ -42,7 +42,7 @@ final class UploadCompletionTests: XCTestCase {
 
     /// The receipt a server that stored exactly `sent` would give.
     private func receipt(for form: Form, _ sent: [SentPart]) -> Receipt {
-        Receipt(id: form.id.description, user: "ana", formName: form.name, uploadedBy: "fiona",
+        Receipt(id: form.id, user: "ana", formName: form.name, uploadedBy: "fiona",
                 receivedAt: TestClock.start,
                 parts: sent.map { Receipt.Part(name: $0.digest.name, filename: $0.part.file.lastPathComponent,
                                                size: $0.digest.size, sha256: $0.digest.sha256) })

@@ -32,7 +32,7 @@ final class PostgresServerTests: XCTestCase {
         }
         XCTAssertEqual(second, first)
         let server = try SharedPostgres.server()
-        XCTAssertEqual(try server.psql("SELECT id FROM submission", database: database.database), first.id + "\n")
+        XCTAssertEqual(try server.psql("SELECT id FROM submission", database: database.database), first.id.description + "\n")
         XCTAssertEqual(try server.psql("SELECT count(*) FROM part", database: database.database), "3\n")
         XCTAssertFalse(Files.exists(fixture.layout.database), "no SQLite file beside the media")
         XCTAssertEqual(Files.names(in: fixture.layout.submission(first.id)), ["Qid0(1).jpg", "Qid6(1).mp4", "form.json"])

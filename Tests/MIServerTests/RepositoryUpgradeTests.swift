@@ -118,7 +118,7 @@ class RepositoryUpgradeTests: XCTestCase {
         let (_, onceForm) = fixture[2]
         var again = Form(id: FormID(), name: "Hall 11", user: "ana", template: onceForm.template, createdAt: TestClock.start)
         again.status = .completed
-        let againReceipt = Receipt(id: again.id.description, user: "ana", formName: "Hall 11", uploadedBy: "ana",
+        let againReceipt = Receipt(id: again.id, user: "ana", formName: "Hall 11", uploadedBy: "ana",
                                    receivedAt: TestClock.start.addingTimeInterval(10 * 86_400), parts: [])
         let taken = try await repository.record(againReceipt, form: again, placeFiles: {}, removeFiles: {})
         guard case .taken(let holder) = taken else { return XCTFail("\(taken)") }

@@ -98,7 +98,7 @@ final class ScoreRecomputationTests: XCTestCase {
         }
         let repository = try SQLiteSubmissionRepository(path: fixture.layout.database.path)
         try await repository.forgetSummaries()
-        let id = Self.ipaqFormID.description
+        let id = Self.ipaqFormID
         let forgotten = try await repository.receipt(id: id)
         XCTAssertNil(forgotten?.scores)
         try await SubmissionBackfill.run(repository: repository, layout: fixture.layout, logger: fixture.logs.logger())

@@ -27,7 +27,7 @@ final class SimulatedSubmissionTests: XCTestCase {
             try await assertStatus(.notFound, await client.get("/api/v1/submissions/\(ServerFixture.formID.description)", token: token))
         }
         XCTAssertEqual(try rowCount(fixture), 0)
-        XCTAssertFalse(Files.exists(fixture.layout.submission(ServerFixture.formID.description)))
+        XCTAssertFalse(Files.exists(fixture.layout.submission(ServerFixture.formID)))
         XCTAssertEqual(fixture.layout.uploadsBeingReceived, [])
     }
 

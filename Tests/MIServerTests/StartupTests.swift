@@ -21,12 +21,12 @@ final class StartupTests: XCTestCase {
         let layout = fixture.layout
         try Files.write("partial", to: layout.incoming.appendingPathComponent("x/Qid0(1).jpg"))
         try Files.write("half", to: layout.incoming.appendingPathComponent("loose-file"))
-        let uncommitted = "0b9c3f4e-1111-4222-8333-944455556666"
+        let uncommitted = FormID("0b9c3f4e-1111-4222-8333-944455556666") ?? FormID()
         try Files.write("{}", to: layout.submission(uncommitted).appendingPathComponent("form.json"))
 
         _ = try await fixture.application()
         XCTAssertEqual(layout.uploadsBeingReceived, [])
-        XCTAssertEqual(Files.names(in: layout.submissions), [committedID])
+        XCTAssertEqual(Files.names(in: layout.submissions), [committedID.description])
         XCTAssertEqual(Files.names(in: layout.submission(committedID)), ["Qid0(1).jpg", "Qid6(1).mp4", "form.json"])
         XCTAssertTrue(fixture.logs.messages.contains { $0.contains("removed unfinished uploads") })
     }
@@ -34,7 +34,7 @@ final class StartupTests: XCTestCase {
     func testRetryAfterAnInterruptedCommitIsAcceptedOnce() async throws {
         let fixture = try ServerFixture()
         // The folder a killed server renamed into place but never committed.
-        let id = ServerFixture.formID.description
+        let id = ServerFixture.formID
         try Files.write("stale", to: fixture.layout.submission(id).appendingPathComponent("form.json"))
         let upload = try ServerFixture.upload()
         try await fixture.test { client in

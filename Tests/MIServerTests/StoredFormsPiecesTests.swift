@@ -18,9 +18,9 @@ final class StoredFormsPiecesTests: XCTestCase {
         for number in 0..<100 {
             var form = Form(id: FormID(), name: "form-\(number)", user: "ana", template: template, createdAt: TestClock.start)
             form.status = .completed
-            let folder = fixture.layout.submission(form.id.description)
+            let folder = fixture.layout.submission(form.id)
             try Files.write(try FormFile.encode(form), to: folder.appendingPathComponent(Store.formFileName))
-            submissions.append(SubmissionSummary(id: form.id.description, templateID: template.id, templateTitle: template.title,
+            submissions.append(SubmissionSummary(id: form.id, templateID: template.id, templateTitle: template.title,
                                                  templateVersion: template.version, formName: form.name, user: "ana",
                                                  userDisplayName: nil, submittedAt: nil, receivedAt: TestClock.start,
                                                  uploadedBy: "fiona", answered: 0, questions: template.questions.count, media: 0))

@@ -140,7 +140,7 @@ class SubmissionAPITests: EngineTestCase {
         try await forgetSummaries(of: repository)
         let before = try await repository.unsummarizedIDs()
         XCTAssertEqual(before.count, 2)
-        let bob = Self.bobFormID.description
+        let bob = Self.bobFormID
         try Data("{".utf8).write(to: fixture.layout.submission(bob).appendingPathComponent("form.json"))
 
         try await fixture.test { client in

@@ -12,7 +12,7 @@ final class SubmissionPageRepeatsTests: XCTestCase {
     static let hostile = "<img src=x onerror=alert(1)>"
 
     func html(_ form: Form) throws -> String {
-        let receipt = Receipt(id: form.id.description, user: "ana", formName: form.name, uploadedBy: "fiona",
+        let receipt = Receipt(id: form.id, user: "ana", formName: form.name, uploadedBy: "fiona",
                               receivedAt: form.createdAt, parts: [])
         return try XCTUnwrap(try OfficeViews().library.render(SubmissionPageController.values(form, receipt: receipt),
                                                               withTemplate: "submission"))
@@ -76,7 +76,7 @@ final class SubmissionPageLanguageTests: XCTestCase {
     """
 
     func html(_ form: Form, language: String?) throws -> String {
-        let receipt = Receipt(id: form.id.description, user: "ana", formName: form.name, uploadedBy: "fiona",
+        let receipt = Receipt(id: form.id, user: "ana", formName: form.name, uploadedBy: "fiona",
                               receivedAt: form.createdAt, parts: [])
         return try XCTUnwrap(try OfficeViews().library.render(SubmissionPageController.values(form, receipt: receipt, language: language),
                                                               withTemplate: "submission"))

@@ -43,7 +43,7 @@ class SubmissionPageTests: EngineTestCase {
 
             let form = try await client.execute(uri: "/submissions/\(id)/form.json", method: .get, headers: [.cookie: session.cookieHeader]) { $0 }
             XCTAssertEqual(form.status, .ok)
-            XCTAssertEqual(Data(buffer: form.body), try Data(contentsOf: fixture.layout.submission(id).appendingPathComponent("form.json")),
+            XCTAssertEqual(Data(buffer: form.body), try Data(contentsOf: fixture.layout.submission(try XCTUnwrap(FormID(id))).appendingPathComponent("form.json")),
                            "form.json exactly as stored")
             XCTAssertEqual(form.headers[.contentDisposition], "attachment; filename=\"pump-1-form.json\"; filename*=UTF-8''pump-1-form.json")
 
@@ -218,7 +218,7 @@ final class SubmissionPageClinicalTests: XCTestCase {
         let template = try TemplateFixture.sample("mmse")
         var form = Form(id: FormID(), name: "mmse-1", user: "ana", template: template, createdAt: TestClock.start)
         form.status = .completed
-        let receipt = Receipt(id: form.id.description, user: "ana", formName: form.name, uploadedBy: "fiona",
+        let receipt = Receipt(id: form.id, user: "ana", formName: form.name, uploadedBy: "fiona",
                               receivedAt: TestClock.start, parts: [])
         let sheet = ScoreSheet(scoring: .mmse, values: [ScoreEntry("mmse.automatic", .number(9)), ScoreEntry("mmse.automaticMax", .number(11))],
                                items: [ScoreItem(question: "concentrationQuestionTwo", result: .incorrect, points: 0, maxPoints: 1, expected: "86"),

@@ -13,7 +13,7 @@ class SubmissionQueryTests: XCTestCase {
 
     /// One seeded submission, as the test expects to find it.
     struct Seed {
-        var id: String
+        var id: FormID
         var user: String
         var template: String
         var title: String
@@ -40,10 +40,10 @@ class SubmissionQueryTests: XCTestCase {
         for index in 0..<40 {
             let template = index % 3 == 0 ? boiler : sample
             let user = ["ana", "bob", "chloé"][index % 3 == 1 ? 1 : (index % 5 == 0 ? 2 : 0)]
-            let id = UUID().uuidString.lowercased()
+            let id = FormID()
             // Every fourth pair shares its upload second.
             let received = TestClock.start.addingTimeInterval(TimeInterval((index / 2) * 6 * 3600) + (index % 4 == 0 ? 0 : TimeInterval(index % 2)))
-            var form = Form(id: FormID(id) ?? FormID(), name: "sim-3-\(index % 13)", user: user, template: template,
+            var form = Form(id: id, name: "sim-3-\(index % 13)", user: user, template: template,
                             createdAt: TestClock.start)
             if index % 8 == 3 { form.record(AuditEvent(at: TestClock.start, by: user, action: .simulated)) }
             form.status = .completed
@@ -243,13 +243,13 @@ class SubmissionQueryTests: XCTestCase {
         let (repository, folder) = try await makeRepository()
         _ = folder
         let seeds = try await seed(repository)
-        func ids(_ text: String, user: String? = nil) async throws -> Set<String> {
+        func ids(_ text: String, user: String? = nil) async throws -> Set<FormID> {
             var query = try SubmissionQuery(parameters: [("q", text), ("limit", "500")])
             query.user = user
             return Set(try await repository.submissions(query).submissions.map(\.id))
         }
         let valvula = Set(seeds.filter { $0.note.hasPrefix("Válvula") }.map(\.id))
-        let searches: [(String, Set<String>)] = [
+        let searches: [(String, Set<FormID>)] = [
             ("valvula", valvula), ("VÁLVU", valvula), ("rota valv", valvula), ("bomba válvula", valvula),
             ("kuhler", Set(seeds.filter { $0.note.hasPrefix("Kühler") }.map(\.id))),
             ("valv", Set(seeds.filter { $0.note.hasPrefix("Válvula") || $0.note.hasPrefix("valve") }.map(\.id))),

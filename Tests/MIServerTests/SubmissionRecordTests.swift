@@ -28,7 +28,7 @@ class SubmissionRecordTests: XCTestCase {
         form.status = .completed
         form.submittedAt = TestClock.start
         form.answers["notes"] = Answer(value: .text("Válvula rota"))
-        let receipt = Receipt(id: id.description, user: user, formName: name, uploadedBy: "fiona",
+        let receipt = Receipt(id: id, user: user, formName: name, uploadedBy: "fiona",
                               receivedAt: TestClock.start.addingTimeInterval(60),
                               parts: [Receipt.Part(name: "form.json", filename: "form.json", size: 12, sha256: String(repeating: "a", count: 64))])
         return (receipt, form)
@@ -49,7 +49,7 @@ class SubmissionRecordTests: XCTestCase {
         XCTAssertEqual(calls.removedCount, 0)
         let stored = try await repository.receipt(id: receipt.id)
         XCTAssertEqual(stored, receipt)
-        let missing = try await repository.receipt(id: UUID().uuidString.lowercased())
+        let missing = try await repository.receipt(id: FormID())
         XCTAssertNil(missing)
     }
 
@@ -118,7 +118,7 @@ class SubmissionRecordTests: XCTestCase {
         let calls = Calls()
         let kept = try await repository.discardUnrecorded(id: stored.id, remove: { calls.remove() })
         XCTAssertFalse(kept)
-        let leftover = try await repository.discardUnrecorded(id: UUID().uuidString.lowercased(), remove: { calls.remove() })
+        let leftover = try await repository.discardUnrecorded(id: FormID(), remove: { calls.remove() })
         XCTAssertTrue(leftover)
         XCTAssertEqual(calls.removedCount, 1)
 

@@ -25,7 +25,7 @@ final class UploadTests: XCTestCase {
             XCTAssertEqual(response.headers[.contentType], "application/json; charset=utf-8")
             return try response.receipt()
         }
-        XCTAssertEqual(receipt.id, "6f1d2e4c-9a7b-4c3d-8e5f-1a2b3c4d5e6f")
+        XCTAssertEqual(receipt.id.description, "6f1d2e4c-9a7b-4c3d-8e5f-1a2b3c4d5e6f")
         XCTAssertEqual(receipt.user, "ana")
         XCTAssertEqual(receipt.formName, "pump-1")
         XCTAssertEqual(receipt.uploadedBy, "fiona")
@@ -98,7 +98,7 @@ final class UploadTests: XCTestCase {
         }
         XCTAssertEqual(try rowCount(fixture), 1)
         XCTAssertEqual(fixture.layout.uploadsBeingReceived, [])
-        let stored = fixture.layout.submission("6f1d2e4c-9a7b-4c3d-8e5f-1a2b3c4d5e6f")
+        let stored = fixture.layout.submission(ServerFixture.formID)
         XCTAssertEqual(try Data(contentsOf: stored.appendingPathComponent("Qid0(1).jpg")), ServerFixture.media["Qid0(1).jpg"])
     }
 
@@ -219,7 +219,7 @@ final class UploadTests: XCTestCase {
                 XCTAssertEqual(try response.receipt(), try first.receipt())
             }
             // Upper-case ids name the same submission.
-            try await assertStatus(.ok, await client.get("/api/v1/submissions/\(id.uppercased())", token: technician))
+            try await assertStatus(.ok, await client.get("/api/v1/submissions/\(id.description.uppercased())", token: technician))
             for unknown in [UUID().uuidString, "not-a-uuid", "..%2F..%2Fsigning.key"] {
                 let response = try await client.get("/api/v1/submissions/\(unknown)", token: foreman)
                 XCTAssertEqual(response.status, .notFound, unknown)
@@ -228,7 +228,7 @@ final class UploadTests: XCTestCase {
             let list = try await client.get("/api/v1/submissions", token: foreman)
             XCTAssertEqual(list.status, .ok)
             let ids = try XCTUnwrap((list.json as? [String: Any])?["submissions"] as? [[String: Any]]).map { $0["id"] as? String }
-            XCTAssertEqual(ids, [secondID.description, id])
+            XCTAssertEqual(ids, [secondID.description, id.description])
         }
     }
 }

@@ -148,20 +148,15 @@ enum ReturnedSync {
                 sentBack = []
             }
             for returned in sentBack {
-                guard let id = FormID(returned.id) else {
-                    result.failures.append(.init(id: returned.id, code: "returned-form-invalid",
-                                                 message: "the server listed a returned form whose id \"\(SafeName.printable(returned.id))\" is not a form id (a UUID) — tell the office",
-                                                 failureClass: .badData))
-                    continue
-                }
+                let id = returned.id
                 if let here = try context.locked({ try $0.localForm(id: id, user: context.actor.name) }) {
-                    result.alreadyHere.append(.init(id: returned.id, name: here.name, path: here.relativePath))
+                    result.alreadyHere.append(.init(id: returned.id.description, name: here.name, path: here.relativePath))
                     continue
                 }
                 do {
                     downloads.append(try download(returned, id: id, client: client))
                 } catch let error as ReceiptMismatch {
-                    result.failures.append(.init(id: returned.id, code: error.code, message: error.errorDescription ?? error.code,
+                    result.failures.append(.init(id: returned.id.description, code: error.code, message: error.errorDescription ?? error.code,
                                                  failureClass: error.failureClass))
                 }
             }
@@ -172,11 +167,11 @@ enum ReturnedSync {
                 do {
                     switch try workflow.receiveReturned(download.returned, formFile: download.formFile, media: download.media) {
                     case .placed(let location, let form):
-                        result.placed.append(.init(id: download.returned.id, name: location.name, supersedes: download.returned.version,
+                        result.placed.append(.init(id: download.returned.id.description, name: location.name, supersedes: download.returned.version,
                                                    by: download.returned.by, at: download.returned.at, note: download.returned.note,
                                                    flags: form.flags.map { ReviewFlag(question: $0.question, note: $0.note) }))
                     case .alreadyHere(let location):
-                        result.alreadyHere.append(.init(id: download.returned.id, name: location.name, path: location.relativePath))
+                        result.alreadyHere.append(.init(id: download.returned.id.description, name: location.name, path: location.relativePath))
                     }
                 } catch let error as ReturnedFormError {
                     result.failures.append(.init(id: error.id, code: error.code, message: error.errorDescription ?? error.code,
@@ -191,7 +186,7 @@ enum ReturnedSync {
     /// The stored form.json and media of `returned`, each checked against the receipt's size and SHA-256.
     static func download(_ returned: SentBackForm, id: FormID, client: ServerClient) throws -> Download {
         guard let receipt = try client.receipt(id: id) else {
-            throw ReceiptMismatch(id: returned.id, reason: "the server has no receipt for it")
+            throw ReceiptMismatch(id: returned.id.description, reason: "the server has no receipt for it")
         }
         var formFile: Data?
         var media: [(name: String, data: Data)] = []
@@ -200,11 +195,11 @@ enum ReturnedSync {
             let data = isForm ? try client.submissionForm(id: id) : try client.submissionMedia(id: id, name: part.name)
             let digest = FileDigest.sha256(of: data)
             guard Int64(data.count) == part.size, digest == part.sha256.lowercased() else {
-                throw ReceiptMismatch(id: returned.id, reason: "\(part.filename) arrived as \(data.count) bytes with SHA-256 \(digest); the receipt says \(part.size) bytes, \(part.sha256)")
+                throw ReceiptMismatch(id: returned.id.description, reason: "\(part.filename) arrived as \(data.count) bytes with SHA-256 \(digest); the receipt says \(part.size) bytes, \(part.sha256)")
             }
             if isForm { formFile = data } else { media.append((part.name, data)) }
         }
-        guard let formFile else { throw ReceiptMismatch(id: returned.id, reason: "its receipt lists no form.json") }
+        guard let formFile else { throw ReceiptMismatch(id: returned.id.description, reason: "its receipt lists no form.json") }
         return Download(returned: returned, formFile: formFile, media: media)
     }
 

@@ -71,7 +71,7 @@ extension MI {
                     let result = try upload(location, context: context, client: client)
                     let receipt = result.receipt
                     let seconds = (ContinuousClock.now - started) / .seconds(1)
-                    outcomes.append(Outcome(form: label, id: receipt.id.lowercased(), uploaded: true, created: result.created,
+                    outcomes.append(Outcome(form: label, id: receipt.id.description, uploaded: true, created: result.created,
                                             receipt: receipt, bytesSent: result.bytesSent, bytesResumed: result.bytesResumed,
                                             seconds: (seconds * 1000).rounded() / 1000))
                     if !global.json {

@@ -3,8 +3,8 @@ import Foundation
 /// mi-server's proof that it stored a submission: the SHA-256 and size of every part it kept.
 /// Local data may be deleted only when every local file's hash matches its part here.
 public struct Receipt: Codable, Sendable, Equatable {
-    /// The form's UUID (lowercase).
-    public var id: String
+    /// The form's id.
+    public var id: FormID
     /// The technician who filled in the form.
     public var user: String
     /// The form's name as the technician gave it.
@@ -40,7 +40,7 @@ public struct Receipt: Codable, Sendable, Equatable {
     }
 
     /// A receipt as the server describes it.
-    public init(id: String, user: String, formName: String, uploadedBy: String, receivedAt: Date, parts: [Part],
+    public init(id: FormID, user: String, formName: String, uploadedBy: String, receivedAt: Date, parts: [Part],
                 scores: [String: ScoreValue]? = nil) {
         self.id = id
         self.user = user

@@ -75,7 +75,7 @@ public struct ReviewEvent: Codable, Sendable, Equatable {
 /// A submission the office sent back, as `GET /api/v1/returned` lists it for its technician:
 /// `mi sync` brings the stored version `version` of form `id` back with these flags.
 public struct SentBackForm: Codable, Sendable, Equatable {
-    public var id: String
+    public var id: FormID
     public var version: Int
     public var formName: String
     public var templateID: String
@@ -84,7 +84,7 @@ public struct SentBackForm: Codable, Sendable, Equatable {
     public var note: String?
     public var flags: [ReviewFlag]
 
-    public init(id: String, version: Int, formName: String, templateID: String, by: String, at: Date,
+    public init(id: FormID, version: Int, formName: String, templateID: String, by: String, at: Date,
                 note: String?, flags: [ReviewFlag]) {
         self.id = id
         self.version = version

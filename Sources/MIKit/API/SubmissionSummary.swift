@@ -3,7 +3,7 @@ import Foundation
 /// One stored submission as the office lists it: who, which template, when, and how complete.
 public struct SubmissionSummary: Codable, Sendable, Equatable {
     /// The form's UUID (lowercase).
-    public var id: String
+    public var id: FormID
     public var templateID: String
     public var templateTitle: String
     public var templateVersion: Int
@@ -32,7 +32,7 @@ public struct SubmissionSummary: Codable, Sendable, Equatable {
     public var scores: [String: ScoreValue]?
 
     /// A summary as the server describes it.
-    public init(id: String, templateID: String, templateTitle: String, templateVersion: Int, formName: String,
+    public init(id: FormID, templateID: String, templateTitle: String, templateVersion: Int, formName: String,
                 user: String, userDisplayName: String?, submittedAt: Date?, receivedAt: Date, uploadedBy: String,
                 answered: Int, questions: Int, media: Int, simulated: Bool = false,
                 scores: [String: ScoreValue]? = nil) {

@@ -19,8 +19,7 @@ extension Receipt {
     /// not sent (a receipt that lists more is not a receipt of this upload). Throws the first
     /// difference.
     public func verify(formID: FormID, parts local: [PartDigest]) throws(ReceiptError) {
-        let expected = formID.description
-        guard id.lowercased() == expected else { throw .otherForm(receipt: id, form: expected) }
+        guard id == formID else { throw .otherForm(receipt: id.description, form: formID.description) }
         for part in local {
             guard let stored = parts.first(where: { $0.name == part.name }) else { throw .partMissing(part.name) }
             guard stored.size == part.size, stored.sha256.lowercased() == part.sha256.lowercased() else {

@@ -82,11 +82,9 @@ extension Workflow {
     @discardableResult
     public func rememberOnServer(_ listing: [SubmissionSummary], of template: Template, user: String) throws -> [ExistingForm] {
         guard template.oncePerUser else { return [] }
-        let forms = listing.filter { $0.templateID == template.id && $0.user == user && !$0.simulated }.compactMap { summary in
-            FormID(summary.id).map {
-                ExistingForm(templateID: summary.templateID, id: $0, name: summary.formName, place: .server,
-                             date: summary.submittedAt ?? summary.receivedAt)
-            }
+        let forms = listing.filter { $0.templateID == template.id && $0.user == user && !$0.simulated }.map { summary in
+            ExistingForm(templateID: summary.templateID, id: summary.id, name: summary.formName, place: .server,
+                         date: summary.submittedAt ?? summary.receivedAt)
         }
         for form in forms { try rememberOnServer(form, user: user) }
         return forms

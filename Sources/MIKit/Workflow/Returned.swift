@@ -28,33 +28,31 @@ extension Workflow {
     /// The caller holds the store's lock and has checked the bytes against the receipt.
     public func receiveReturned(_ returned: SentBackForm, formFile: Data,
                                 media: [(name: String, data: Data)]) throws -> Received {
-        guard let id = FormID(returned.id) else {
-            throw ReturnedFormError(id: returned.id, reason: "the server's id is not a form id (a UUID)")
-        }
+        let id = returned.id
         if let existing = try localForm(id: id, user: actor.name) { return .alreadyHere(existing) }
         var form: Form
         do {
             form = try FormFile.decode(formFile)
         } catch let error as FormFileError {
-            throw ReturnedFormError(id: returned.id, reason: "its form.json cannot be read: \(error.reason)")
+            throw ReturnedFormError(id: returned.id.description, reason: "its form.json cannot be read: \(error.reason)")
         }
         guard form.id == id else {
-            throw ReturnedFormError(id: returned.id, reason: "its form.json is form \(form.id)")
+            throw ReturnedFormError(id: returned.id.description, reason: "its form.json is form \(form.id)")
         }
         guard form.user == actor.name else {
-            throw ReturnedFormError(id: returned.id, reason: "it is \(form.user)'s form, not \(actor.name)'s")
+            throw ReturnedFormError(id: returned.id.description, reason: "it is \(form.user)'s form, not \(actor.name)'s")
         }
         let listed = Set(form.answers.values.flatMap(\.media))
         let given = Set(media.map(\.name))
         guard listed == given, given.count == media.count, !given.contains(Store.formFileName) else {
             let missing = listed.subtracting(given).sorted()
-            throw ReturnedFormError(id: returned.id, reason: missing.isEmpty
+            throw ReturnedFormError(id: returned.id.description, reason: missing.isEmpty
                 ? "its media files are not the ones form.json lists"
                 : "media missing: \(missing.joined(separator: ", "))")
         }
         let paths = Set(form.slots.map(\.key)).union(form.template.questions.map(\.id))
         if let unknown = returned.flags.first(where: { !paths.contains($0.question) && form.answers[$0.question] == nil }) {
-            throw ReturnedFormError(id: returned.id, reason: "the office flagged \(SafeName.printable(unknown.question)), which is no question of the form")
+            throw ReturnedFormError(id: returned.id.description, reason: "the office flagged \(SafeName.printable(unknown.question)), which is no question of the form")
         }
         let date = now()
         form.status = .incomplete

@@ -33,7 +33,7 @@ struct DataLayout: Sendable {
     /// `incoming/`, on the same filesystem as `submissions/` and `uploads/` (files move by rename).
     var receiving: URL { instance.map { incoming.appendingPathComponent($0, isDirectory: true) } ?? incoming }
 
-    func submission(_ id: String) -> URL { submissions.appendingPathComponent(id, isDirectory: true) }
+    func submission(_ id: FormID) -> URL { submissions.appendingPathComponent(id.description, isDirectory: true) }
 
     /// Creates the folders; the data folder is made owner-only (it holds the signing key).
     func prepare() throws {
@@ -96,9 +96,17 @@ struct DataLayout: Sendable {
         let submissions = self.submissions
         let names = try await Blocking.run { try FileManager.default.contentsOfDirectory(atPath: submissions.path) }
         var removedSubmissions = false
-        for name in names.sorted() where !committed.contains(name) {
+        for name in names.sorted() {
             let folder = submissions.appendingPathComponent(name)
-            if try await repository.discardUnrecorded(id: name, remove: { try? FileManager.default.removeItem(at: folder) }) {
+            // A folder whose name is no form id in its one spelling can be no submission's.
+            guard let id = FormID(name), id.description == name else {
+                try? FileManager.default.removeItem(at: folder)
+                removed.append("submissions/\(name)")
+                removedSubmissions = true
+                continue
+            }
+            guard !committed.contains(id) else { continue }
+            if try await repository.discardUnrecorded(id: id, remove: { try? FileManager.default.removeItem(at: folder) }) {
                 removed.append("submissions/\(name)")
                 removedSubmissions = true
             }

@@ -115,11 +115,10 @@ struct AuditMiddleware: RouterMiddleware {
 
     /// "413: the upload is larger than …": the status and the sentence the client is told.
     static func describe(_ error: any Error) -> String {
-        switch error {
-        case let error as HTTPError: return "\(error.status.code): \(error.body ?? error.status.reasonPhrase)"
-        case let error as CodedRefusal: return "\(error.status.code): \(error.message)"
-        case let error as any HTTPResponseError: return "\(error.status.code)"
-        default: return "not stored: \(error)"
+        if let refusal = HTTPRefusal(error) {
+            return "\(refusal.status.code): \(refusal.message ?? refusal.status.reasonPhrase)"
         }
+        if let error = error as? any HTTPResponseError { return "\(error.status.code)" }
+        return "not stored: \(error)"
     }
 }

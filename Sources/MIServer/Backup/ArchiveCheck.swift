@@ -202,11 +202,10 @@ struct ArchiveCheck {
         // The receipts: every part of every submission is there with the receipt's size and
         // SHA-256, and no file under submissions/ belongs to none.
         var owned = Set<String>()
-        var ids = Set<String>()
+        var ids = Set<FormID>()
         for receipt in contents.receipts {
-            guard ids.insert(receipt.id).inserted,
-                  FormID(receipt.id)?.description == receipt.id else {
-                throw BackupError.damaged(path: BackupArchive.submissionsPath, problem: "lists submission \(SafeName.printable(receipt.id)) twice or under a bad id")
+            guard ids.insert(receipt.id).inserted else {
+                throw BackupError.damaged(path: BackupArchive.submissionsPath, problem: "lists submission \(receipt.id) twice")
             }
             guard receipt.parts.contains(where: { $0.filename == UploadPart.formFilename }) else {
                 throw BackupError.damaged(path: BackupArchive.submissionsPath, problem: "lists submission \(receipt.id) without its form.json")

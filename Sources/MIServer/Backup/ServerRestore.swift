@@ -72,7 +72,7 @@ struct ServerRestore {
             do {
                 try await repository.restore(contents.receipts) { receipt in
                     try FormFile.decode(try DurableFile.contents(
-                        atPath: folder.appendingPathComponent(receipt.id).appendingPathComponent(UploadPart.formFilename).path))
+                        atPath: folder.appendingPathComponent(receipt.id.description).appendingPathComponent(UploadPart.formFilename).path))
                 }
             } catch let error as BackupError {
                 throw error

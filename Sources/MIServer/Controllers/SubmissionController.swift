@@ -43,7 +43,7 @@ struct SubmissionController {
             throw HTTPError(.notFound, message: "submission \(receipt.id) has no media file \"\(SafeName.printable(name))\" — see its receipt for the names")
         }
         let path = layout.submission(receipt.id).appendingPathComponent(part.filename).path
-        await context.audit.record(.mediaDownload, actor: try context.requireSession().sub, subject: receipt.id, detail: name)
+        await context.audit.record(.mediaDownload, actor: try context.requireSession().sub, subject: receipt.id.description, detail: name)
         var headers: HTTPFields = [.contentType: MediaKind.contentType(ofFileNamed: name), .acceptRanges: "bytes"]
         switch ByteRange(header: request.headers[.range], size: part.size) {
         case .unsatisfiable:
@@ -66,12 +66,12 @@ struct SubmissionController {
         let text = try context.parameters.require("id")
         // A technician sees only receipts of their own forms; another's is "not found", so its
         // existence is not revealed either.
-        guard let id = FormID(text)?.description, let receipt = try await repository.receipt(id: id),
+        guard let id = FormID(text), let receipt = try await repository.receipt(id: id),
               session.role == .foreman || receipt.user == session.sub
         else {
             throw HTTPError(.notFound, message: "no submission \(SafeName.printable(text)) on the server — upload the form again with `mi upload`")
         }
-        await context.audit.record(.submissionView, actor: session.sub, subject: receipt.id, detail: "receipt (API)")
+        await context.audit.record(.submissionView, actor: session.sub, subject: receipt.id.description, detail: "receipt (API)")
         return try JSONResponse.make(.ok, receipt)
     }
 

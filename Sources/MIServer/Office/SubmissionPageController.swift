@@ -29,7 +29,7 @@ struct SubmissionPageController {
         var values = Self.values(stored, receipt: receipt, language: language)
         values["review"] = try await review.values(receipt, form: stored, session: try context.requireSession())
         let form = stored.shown(in: language)
-        await context.audit.record(.submissionView, actor: try context.requireSession().sub, subject: receipt.id, detail: "office page")
+        await context.audit.record(.submissionView, actor: try context.requireSession().sub, subject: receipt.id.description, detail: "office page")
         return views.page("submission", title: "\(form.name) · \(form.template.title)", context: context,
                           section: .submissions, values: values)
     }
@@ -79,7 +79,7 @@ struct SubmissionPageController {
     static func values(_ stored: Form, receipt: Receipt, language: String? = nil) -> [String: Any] {
         let form = stored.shown(in: language)
         let shownLanguage = language.flatMap { stored.template.language(matching: $0) } ?? stored.language ?? stored.template.defaultLanguage
-        let id = receipt.id
+        let id = receipt.id.description
         let logic = FormLogic(template: form.template)
         let nodes = Self.nodes(logic.layout(of: form), form: form, logic: logic, submission: id)
         var values: [String: Any] = [

@@ -47,8 +47,7 @@ struct ReviewPage {
 
     /// The panel's values for submission `receipt` (its stored `form`) as `session` sees it.
     func values(_ receipt: Receipt, form: Form, session: SessionClaims) async throws -> [String: Any] {
-        guard let id = FormID(receipt.id) else { return [:] }
-        let review = try await service.review(of: id)
+        let review = try await service.review(of: receipt.id)
         let flagged = Dictionary(review.flags.map { ($0.question, $0.note) }, uniquingKeysWith: { first, _ in first })
         var values: [String: Any] = [
             "id": receipt.id,

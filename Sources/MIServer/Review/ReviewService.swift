@@ -57,7 +57,7 @@ struct ReviewService: Sendable {
         let technician: String? = session.role == .foreman ? user : session.sub
         var forms: [SentBackForm] = []
         for sendBack in try await store.openSendBacks() {
-            guard let receipt = try await repository.receipt(id: sendBack.submissionID.description) else { continue }
+            guard let receipt = try await repository.receipt(id: sendBack.submissionID) else { continue }
             if let technician, receipt.user != technician { continue }
             let (form, _) = try await SubmissionAccess.form(of: receipt, layout: layout)
             forms.append(SentBackForm(id: receipt.id, version: sendBack.version, formName: receipt.formName,
@@ -70,10 +70,7 @@ struct ReviewService: Sendable {
     /// Submission `id` (any spelling) when `session` may read it: its receipt and form id.
     private func submission(_ id: String, session: SessionClaims) async throws -> (receipt: Receipt, id: FormID) {
         let receipt = try await SubmissionAccess.receipt(id, for: session, in: repository)
-        guard let formID = FormID(receipt.id) else {
-            throw HTTPError(.notFound, message: "no submission \(SafeName.printable(id)) on the server — pick one from the submissions list")
-        }
-        return (receipt, formID)
+        return (receipt, receipt.id)
     }
 
     /// The review of a submission known to exist.

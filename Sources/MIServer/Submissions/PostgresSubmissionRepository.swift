@@ -208,7 +208,7 @@ public final class PostgresSubmissionRepository: SubmissionEngine {
         return PostgresQuery(unsafeSQL: statement.text { "$\($0)" }, binds: binds)
     }
 
-    private static func receipt(_ connection: PostgresConnection, _ sql: SubmissionSQL, id: String,
+    private static func receipt(_ connection: PostgresConnection, _ sql: SubmissionSQL, id: FormID,
                                 logger: Logger) async throws -> Receipt? {
         let statements = sql.receipt(id: id)
         guard let row = try await rows(connection, statements.row, logger: logger).first else { return nil }
@@ -239,7 +239,7 @@ public final class PostgresSubmissionRepository: SubmissionEngine {
         let sql = self.sql, logger = self.logger
         do {
             return try await transaction { connection in
-                try await Self.lock(connection, receipt.id, logger: logger)
+                try await Self.lock(connection, receipt.id.description, logger: logger)
                 if let existing = try await Self.receipt(connection, sql, id: receipt.id, logger: logger) {
                     return .existing(existing)
                 }
@@ -260,7 +260,7 @@ public final class PostgresSubmissionRepository: SubmissionEngine {
             // The files go only while no committed row lists them, under the same lock.
             let id = receipt.id
             try? await transaction { connection in
-                try await Self.lock(connection, id, logger: logger)
+                try await Self.lock(connection, id.description, logger: logger)
                 if try await Self.receipt(connection, sql, id: id, logger: logger) == nil { removeFiles() }
             }
             throw error
@@ -282,10 +282,10 @@ public final class PostgresSubmissionRepository: SubmissionEngine {
         }
     }
 
-    public func discardUnrecorded(id: String, remove: @escaping @Sendable () -> Void) async throws -> Bool {
+    public func discardUnrecorded(id: FormID, remove: @escaping @Sendable () -> Void) async throws -> Bool {
         let sql = self.sql, logger = self.logger
         return try await transaction { connection in
-            try await Self.lock(connection, id, logger: logger)
+            try await Self.lock(connection, id.description, logger: logger)
             guard try await Self.receipt(connection, sql, id: id, logger: logger) == nil else { return false }
             remove()
             return true

@@ -190,7 +190,7 @@ public final class SQLiteSubmissionRepository: SubmissionEngine {
         })
     }
 
-    private static func receipt(_ db: Database, _ sql: SubmissionSQL, id: String) throws -> Receipt? {
+    private static func receipt(_ db: Database, _ sql: SubmissionSQL, id: FormID) throws -> Receipt? {
         let statements = sql.receipt(id: id)
         guard let row = try rows(db, statements.row).first else { return nil }
         return try SubmissionSQL.receipt(row: row, parts: try rows(db, statements.parts))
@@ -239,7 +239,7 @@ public final class SQLiteSubmissionRepository: SubmissionEngine {
         }
     }
 
-    public func discardUnrecorded(id: String, remove: @escaping @Sendable () -> Void) async throws -> Bool {
+    public func discardUnrecorded(id: FormID, remove: @escaping @Sendable () -> Void) async throws -> Bool {
         let sql = self.sql
         return try await pool.write { db in
             guard try Self.receipt(db, sql, id: id) == nil else { return false }

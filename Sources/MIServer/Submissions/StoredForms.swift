@@ -54,7 +54,7 @@ struct StoredForms: Sendable {
     private static func read(_ submissions: [SubmissionSummary], layout: DataLayout, pieces: Int) async throws -> [Read] {
         // Paths joined as text: building 10,000 URLs cost more than opening the files.
         let folder = layout.submissions.path
-        let files = submissions.map { folder + "/" + $0.id + "/" + Store.formFileName }
+        let files = submissions.map { folder + "/" + $0.id.description + "/" + Store.formFileName }
         let forms = try await Blocking.run {
             FormReader.concurrently(files, pieces: pieces) { file, reader in try reader.decode(try DurableFile.contents(atPath: file)) }
         }

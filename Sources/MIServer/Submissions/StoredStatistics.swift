@@ -77,7 +77,7 @@ struct StoredStatistics: Sendable {
             for read in batch {
                 switch read.form {
                 case .success(let form): builder.add(form)
-                case .failure: unreadable.append(read.submission.id)
+                case .failure: unreadable.append(read.submission.id.description)
                 }
             }
         }

@@ -6,7 +6,7 @@ enum SubmissionAccess {
     /// The receipt of submission `id` (any spelling of the UUID) for `session`: 404 when there
     /// is no such submission, 403 when it is another technician's.
     static func receipt(_ id: String, for session: SessionClaims, in repository: any SubmissionRepository) async throws -> Receipt {
-        guard let id = FormID(id)?.description, let receipt = try await repository.receipt(id: id) else {
+        guard let formID = FormID(id), let receipt = try await repository.receipt(id: formID) else {
             throw SubmissionRefusal(.notFound, "no submission \(SafeName.printable(id)) on the server — pick one from the submissions list")
         }
         guard session.role == .foreman || receipt.user == session.sub else {

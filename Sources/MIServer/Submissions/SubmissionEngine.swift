@@ -14,7 +14,7 @@ protocol SubmissionEngine: SubmissionRepository {
 }
 
 extension SubmissionEngine {
-    public func receipt(id: String) async throws -> Receipt? {
+    public func receipt(id: FormID) async throws -> Receipt? {
         let statements = sql.receipt(id: id)
         guard let row = try await rows(statements.row).first else { return nil }
         return try SubmissionSQL.receipt(row: row, parts: try await rows(statements.parts))
@@ -41,15 +41,15 @@ extension SubmissionEngine {
         try await rows(SubmissionSQL.users).map { try $0.text("name") }
     }
 
-    public func submissionIDs() async throws -> Set<String> {
-        Set(try await rows(SubmissionSQL.ids).map { try $0.text("id") })
+    public func submissionIDs() async throws -> Set<FormID> {
+        Set(try await rows(SubmissionSQL.ids).map { try $0.formID("id") })
     }
 
-    public func unsummarizedIDs() async throws -> [String] {
-        try await rows(SubmissionSQL.unsummarizedIDs).map { try $0.text("id") }
+    public func unsummarizedIDs() async throws -> [FormID] {
+        try await rows(SubmissionSQL.unsummarizedIDs).map { try $0.formID("id") }
     }
 
-    public func summarize(id: String, form: Form) async throws {
+    public func summarize(id: FormID, form: Form) async throws {
         try await execute(try sql.summarize(id: id, form: form))
     }
 

@@ -62,7 +62,7 @@ struct SubmissionIntake: Sendable {
     /// holds the form with the manifest's content, 409 when it holds other content; nil when
     /// the body must be received.
     func answerBeforeBody(id: FormID, manifest: UploadManifest, logger: Logger) async throws -> Receipt? {
-        guard let stored = try await repository.receipt(id: id.description) else { return nil }
+        guard let stored = try await repository.receipt(id: id) else { return nil }
         switch manifest.compare(with: stored) {
         case .same, .sameShape:
             logger.info("submission already stored, answered before the body", metadata: [
@@ -107,7 +107,7 @@ struct SubmissionIntake: Sendable {
                 ])
             }
             let receipt = Receipt(
-                id: formID, user: form.user, formName: form.name, uploadedBy: uploadedBy,
+                id: form.id, user: form.user, formName: form.name, uploadedBy: uploadedBy,
                 receivedAt: Date(timeIntervalSince1970: now().timeIntervalSince1970.rounded(.down)),
                 parts: parts.map { Receipt.Part(name: $0.name, filename: $0.filename, size: $0.size, sha256: $0.sha256) },
                 scores: scores)
@@ -120,7 +120,7 @@ struct SubmissionIntake: Sendable {
             switch outcome {
             case .recorded(let stored):
                 logger.info("submission stored", metadata: [
-                    "id": .string(stored.id), "user": .string(stored.user), "parts": .stringConvertible(stored.parts.count),
+                    "id": .stringConvertible(stored.id), "user": .string(stored.user), "parts": .stringConvertible(stored.parts.count),
                     "bytes": .stringConvertible(stored.parts.reduce(0) { $0 + $1.size }),
                 ])
                 return .stored(stored)

@@ -22,8 +22,8 @@ public protocol SubmissionRepository: Sendable {
     /// one is stored and the other gets `.taken` with the first one's summary.
     func record(_ receipt: Receipt, form: Form, placeFiles: @escaping @Sendable () throws -> Void,
                 removeFiles: @escaping @Sendable () -> Void) async throws -> RecordOutcome
-    /// The stored receipt of submission `id` (lowercase UUID), or nil.
-    func receipt(id: String) async throws -> Receipt?
+    /// The stored receipt of submission `id`, or nil.
+    func receipt(id: FormID) async throws -> Receipt?
     /// One page of the submissions `query` selects, in its order, with the cursors of the next
     /// and (after a `cursor`, or before a `before`) the previous page.
     func submissions(_ query: SubmissionQuery) async throws -> SubmissionPage
@@ -41,16 +41,16 @@ public protocol SubmissionRepository: Sendable {
     /// The technicians (user names) with at least one submission, sorted.
     func users() async throws -> [String]
     /// The ids of every committed submission.
-    func submissionIDs() async throws -> Set<String>
+    func submissionIDs() async throws -> Set<FormID>
     /// Submissions recorded before summaries were kept (or whose form could not be read since).
-    func unsummarizedIDs() async throws -> [String]
+    func unsummarizedIDs() async throws -> [FormID]
     /// Stores the summary and search text of submission `id` from its `form`.
-    func summarize(id: String, form: Form) async throws
+    func summarize(id: FormID, form: Form) async throws
     /// Runs `remove` (it removes the files of `id`) when no submission `id` is committed,
     /// serialized with `record` of the same id — on PostgreSQL across every server sharing the
     /// database, so a folder another server placed and is committing right now is kept.
     /// Returns whether `remove` ran.
-    func discardUnrecorded(id: String, remove: @escaping @Sendable () -> Void) async throws -> Bool
+    func discardUnrecorded(id: FormID, remove: @escaping @Sendable () -> Void) async throws -> Bool
     /// Every committed submission's receipt, in the order stored, read at one instant (what
     /// `mi-server backup` archives): on SQLite from a copy made with the online backup API at
     /// `scratch`, on PostgreSQL in one REPEATABLE READ snapshot.

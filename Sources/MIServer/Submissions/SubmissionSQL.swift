@@ -28,6 +28,7 @@ struct SQLText: Sendable {
     mutating func bind(_ value: Int64) { bind(.integer(value)) }
     mutating func bind(_ value: Int) { bind(.integer(Int64(value))) }
     mutating func bind(_ value: String) { bind(.text(value)) }
+    mutating func bind(_ value: FormID) { bind(.text(value.description)) }
 
     /// The text with `placeholder(n)` (n from 1) for each value.
     func text(placeholder: (Int) -> String) -> String {
@@ -56,6 +57,12 @@ extension Dictionary where Key == String, Value == SQLValue {
     func text(_ column: String) throws -> String {
         guard case .text(let value) = self[column] else { throw SQLColumnError(column: column, found: self[column]) }
         return value
+    }
+
+    /// A form id column (its lowercase text).
+    func formID(_ column: String) throws -> FormID {
+        guard case .text(let value) = self[column], let id = FormID(value) else { throw SQLColumnError(column: column, found: self[column]) }
+        return id
     }
 
     /// Nil for NULL, else `read(column)`.
@@ -198,20 +205,20 @@ struct SubmissionSQL: Sendable {
     /// summary and search text, and its once-per-user claim.
     func insert(_ receipt: Receipt, form: Form) throws -> [SQLText] {
         var statements = [Self.insert(into: "submission", [
-            ("id", .text(receipt.id)), ("technician", .text(receipt.user)), ("form_name", .text(receipt.formName)),
+            ("id", .text(receipt.id.description)), ("technician", .text(receipt.user)), ("form_name", .text(receipt.formName)),
             ("form_name_sort", .text(NaturalOrder.key(receipt.formName))), ("uploaded_by", .text(receipt.uploadedBy)),
             ("received_at", .integer(Self.seconds(receipt.receivedAt))),
         ])]
         for (position, part) in receipt.parts.enumerated() {
             statements.append(Self.insert(into: "part", [
-                ("submission_id", .text(receipt.id)), ("position", .integer(Int64(position))), ("name", .text(part.name)),
+                ("submission_id", .text(receipt.id.description)), ("position", .integer(Int64(position))), ("name", .text(part.name)),
                 ("filename", .text(part.filename)), ("size", .integer(part.size)), ("sha256", .text(part.sha256)),
             ]))
         }
         statements += try summarize(id: receipt.id, form: form)
         if let once = Self.oncePerUserKey(form) {
             statements.append(Self.insert(into: "once_per_user", [
-                ("template_id", .text(once.templateID)), ("technician", .text(once.user)), ("submission_id", .text(receipt.id)),
+                ("template_id", .text(once.templateID)), ("technician", .text(once.user)), ("submission_id", .text(receipt.id.description)),
             ]))
         }
         return statements
@@ -229,7 +236,7 @@ struct SubmissionSQL: Sendable {
     }
 
     /// The summary columns and the search text of submission `id`, from its form.
-    func summarize(id: String, form: Form) throws -> [SQLText] {
+    func summarize(id: FormID, form: Form) throws -> [SQLText] {
         let summary = form.summary
         let submitted = form.submittedAt.map(Self.seconds)
         let values: [(String, SQLValue)] = [
@@ -248,7 +255,7 @@ struct SubmissionSQL: Sendable {
         }
         sql.append(" WHERE id = ")
         sql.bind(id)
-        return [sql] + dialect.storeSearchText(id: id, SubmissionSearchText.text(of: form))
+        return [sql] + dialect.storeSearchText(id: id.description, SubmissionSearchText.text(of: form))
     }
 
     /// Makes every row look as stored before summaries were kept (tests of the backfill).
@@ -282,7 +289,7 @@ struct SubmissionSQL: Sendable {
     }
 
     /// Submission `id`'s row, then its parts (`receipt(row:parts:)`).
-    func receipt(id: String) -> (row: SQLText, parts: SQLText) {
+    func receipt(id: FormID) -> (row: SQLText, parts: SQLText) {
         var row = SQLText("SELECT id, technician, form_name, uploaded_by, received_at, scores FROM submission WHERE id = ")
         row.bind(id)
         var parts = SQLText("SELECT submission_id, name, filename, size, sha256 FROM part WHERE submission_id = ")
@@ -297,7 +304,7 @@ struct SubmissionSQL: Sendable {
     static let count = SQLText("SELECT COUNT(*) AS n FROM submission")
 
     static func receipt(row: SQLRow, parts: [SQLRow]) throws -> Receipt {
-        Receipt(id: try row.text("id"), user: try row.text("technician"), formName: try row.text("form_name"),
+        Receipt(id: try row.formID("id"), user: try row.text("technician"), formName: try row.text("form_name"),
                 uploadedBy: try row.text("uploaded_by"), receivedAt: try row.date("received_at"),
                 parts: try parts.map(part), scores: StoredScores.decode(try row.optional("scores", row.text)))
     }
@@ -314,7 +321,7 @@ struct SubmissionSQL: Sendable {
 
     static func summary(_ row: SQLRow) throws -> SubmissionSummary {
         SubmissionSummary(
-            id: try row.text("id"), templateID: try row.text("template_id"), templateTitle: try row.text("template_title"),
+            id: try row.formID("id"), templateID: try row.text("template_id"), templateTitle: try row.text("template_title"),
             templateVersion: Int(try row.integer("template_version")), formName: try row.text("form_name"),
             user: try row.text("technician"), userDisplayName: try row.optional("user_display_name", row.text),
             submittedAt: try row.optional("submitted_at", row.date),

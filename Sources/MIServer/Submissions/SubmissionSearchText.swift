@@ -54,7 +54,7 @@ enum SubmissionBackfill {
                 done += 1
             } catch {
                 logger.warning("submission not indexed: its form.json cannot be read", metadata: [
-                    "id": .string(id), "file": .string(file.path), "error": .string("\(error)"),
+                    "id": .string(id.description), "file": .string(file.path), "error": .string("\(error)"),
                 ])
             }
         }

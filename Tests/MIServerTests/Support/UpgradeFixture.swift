@@ -27,7 +27,7 @@ enum UpgradeFixture {
             form.userDisplayName = row.user.capitalized
             if let note = row.note { form.answers["notes"] = Answer(value: .text(note)) }
             if row.simulated { form.record(AuditEvent(at: submitted, by: row.user, action: .simulated)) }
-            let receipt = Receipt(id: row.id, user: row.user, formName: row.name, uploadedBy: row.user,
+            let receipt = Receipt(id: id, user: row.user, formName: row.name, uploadedBy: row.user,
                                   receivedAt: submitted.addingTimeInterval(60),
                                   parts: [Receipt.Part(name: "form.json", filename: "form.json", size: 100 + Int64(row.day),
                                                        sha256: String(repeating: "\(row.day)", count: 64))])
