@@ -76,9 +76,10 @@ class ExportAPITests: EngineTestCase {
         return records
     }
 
-    /// The CSV MIKit's layout gives `forms` (the same code as `mi export`), as bytes.
+    /// The CSV MIKit's layout gives `forms` (the same code as `mi export`, with the server's
+    /// review state last: every one `received` here), as bytes.
     static func expectedCSV(_ forms: [Form], present: [FormID: Int] = [:]) throws -> [UInt8] {
-        let layout = CSVLayout(template: try TemplateFixture.sampleTemplate())
+        let layout = CSVLayout(template: try TemplateFixture.sampleTemplate(), reviewStates: true)
         var bytes = CSVText.byteOrderMark
         CSVText.append(layout.header, to: &bytes)
         for form in forms { CSVText.append(layout.row(for: form, attachmentsPresent: present[form.id] ?? 0), to: &bytes) }
@@ -108,8 +109,8 @@ class ExportAPITests: EngineTestCase {
             let records = try Self.records(csv)
             let header = try XCTUnwrap(records.first)
             XCTAssertEqual(header.first, "SubmissionDate")
-            XCTAssertEqual(Array(header.suffix(7)), ["KEY", "User", "UserName", "FormVersion", "AttachmentsPresent",
-                                                     "AttachmentsExpected", "ForemanComments"])
+            XCTAssertEqual(Array(header.suffix(8)), ["KEY", "User", "UserName", "FormVersion", "AttachmentsPresent",
+                                                     "AttachmentsExpected", "ForemanComments", "ReviewState"])
             XCTAssertTrue(header.contains("noise/Normal") && header.contains("noise-comment"), "\(header)")
             let rows = records.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
             XCTAssertEqual(rows.count, 5)

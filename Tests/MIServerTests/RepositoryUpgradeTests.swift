@@ -36,7 +36,7 @@ class RepositoryUpgradeTests: XCTestCase {
             XCTAssertEqual(renamed.0, [
                 "seq", "id", "technician", "form_name", "uploaded_by", "received_at", "summarized", "template_id", "template_title",
                 "template_version", "user_display_name", "submitted_at", "submitted_sort", "answered", "questions", "media",
-                "simulated", "scores", "form_name_sort",
+                "simulated", "scores", "form_name_sort", "review_state",
             ])
             XCTAssertEqual(renamed.1, ["submission_id", "position", "name", "filename", "size", "sha256"])
             XCTAssertEqual(renamed.2, ["template_id", "technician", "submission_id"])
@@ -74,6 +74,7 @@ class RepositoryUpgradeTests: XCTestCase {
         XCTAssertEqual(all.submissions.map(\.formName), ["made-up", "Hall 9", "Hall 10", "north-pump"])
         for summary in all.submissions {
             let form = try XCTUnwrap(fixture.first { $0.0.id == summary.id }?.1)
+            XCTAssertEqual(summary.reviewState, .received, "an old submission starts received")
             XCTAssertEqual(summary.templateID, form.summary.templateID)
             XCTAssertEqual(summary.templateTitle, form.summary.templateTitle)
             XCTAssertEqual(summary.answered, form.summary.answered)

@@ -234,6 +234,68 @@ class ReviewAPITests: EngineTestCase {
         }
     }
 
+    func testTheStateIsListedFilteredCountedAndExported() async throws {
+        let fixture = try makeFixture()
+        try await fixture.test(.live) { client in
+            let fiona = try await Self.uploadTwoForms(client)
+            let approved = try await client.send("/api/v1/submissions/\(Self.anasForm)", .patch, #"{"reviewState": "approved"}"#, token: fiona)
+            XCTAssertEqual(approved.status, .ok, approved.text)
+            let sent = try await client.send("/api/v1/submissions/\(Self.bobsForm)/send-back", .post,
+                                             #"{"note": "redo", "flags": [{"question": "pressure", "note": "again"}]}"#, token: fiona)
+            XCTAssertEqual(sent.status, .ok, sent.text)
+
+            // The listing says each one's state and filters by it.
+            func listed(_ query: String) async throws -> [(id: String, state: String)] {
+                let response = try await client.get("/api/v1/submissions\(query)", token: fiona)
+                XCTAssertEqual(response.status, .ok, response.text)
+                let rows = try XCTUnwrap((response.json as? [String: Any])?["submissions"] as? [[String: Any]], response.text)
+                return rows.map { ($0["id"] as? String ?? "", $0["reviewState"] as? String ?? "") }
+            }
+            let everything = try await listed(""), onlyApproved = try await listed("?reviewState=approved")
+            let withIssues = try await listed("?reviewState=hasIssues"), rejected = try await listed("?reviewState=rejected")
+            XCTAssertEqual(Set(everything.map { "\($0.id) \($0.state)" }), ["\(Self.anasForm) approved", "\(Self.bobsForm) hasIssues"])
+            XCTAssertEqual(onlyApproved.map(\.id), [Self.anasForm])
+            XCTAssertEqual(withIssues.map(\.id), [Self.bobsForm])
+            XCTAssertEqual(rejected.map(\.id), [])
+            let bad = try await client.get("/api/v1/submissions?reviewState=done", token: fiona)
+            XCTAssertEqual(bad.status, .badRequest, bad.text)
+            XCTAssertTrue(bad.errorMessage?.contains("parameter `reviewState` is \"done\"") ?? false, bad.text)
+
+            // Statistics and exports take the same filter; the CSV ends with the state.
+            let stats = try await client.get("/api/v1/templates/pump-inspection/stats?reviewState=approved", token: fiona)
+            XCTAssertEqual(stats.status, .ok, stats.text)
+            XCTAssertEqual((stats.json as? [String: Any])?["forms"] as? Int, 1, stats.text)
+            let badStats = try await client.get("/api/v1/templates/pump-inspection/stats?reviewState=done", token: fiona)
+            XCTAssertEqual(badStats.status, .badRequest, badStats.text)
+            let whole = try await client.get(ExportAPITests.path, token: fiona)
+            let all = try ExportAPITests.records(try XCTUnwrap(try ExportAPITests.archive(whole).entry("pump-inspection.csv")).data)
+            let header = try XCTUnwrap(all.first)
+            XCTAssertEqual(header.last, "ReviewState")
+            let key = try XCTUnwrap(header.firstIndex(of: "KEY"))
+            XCTAssertEqual(Set(all.dropFirst().map { "\($0[key]) \($0.last ?? "")" }),
+                           ["\(Self.anasForm) approved", "\(Self.bobsForm) hasIssues"])
+            let filtered = try await client.get(ExportAPITests.path + "?reviewState=approved", token: fiona)
+            let approvedRows = try ExportAPITests.records(try XCTUnwrap(try ExportAPITests.archive(filtered).entry("pump-inspection.csv")).data)
+            XCTAssertEqual(approvedRows.dropFirst().map { $0[key] }, [Self.anasForm])
+        }
+        // The office: the listing's filter and badges, the dashboard's counts linking to it.
+        try await fixture.test { client in
+            let fiona = try await client.officeSession("fiona", fixture: fixture)
+            let approvedPage = try await client.officePage("/submissions?reviewState=approved", fiona)
+            XCTAssertTrue(approvedPage.contains("href=\"/submissions/\(Self.anasForm)\""), approvedPage)
+            XCTAssertFalse(approvedPage.contains("href=\"/submissions/\(Self.bobsForm)\""), approvedPage)
+            XCTAssertTrue(approvedPage.contains("<option value=\"approved\" selected>Approved</option>"), approvedPage)
+            XCTAssertTrue(approvedPage.contains("<span class=\"badge review-approved\">Approved</span>"), approvedPage)
+            let dashboard = try await client.officePage("/", fiona)
+            XCTAssertTrue(dashboard.contains("<a class=\"review-count\" data-state=\"hasIssues\" href=\"/submissions?reviewState=hasIssues\"><span class=\"badge review-hasIssues\">Has issues</span> <strong>1</strong></a>"), dashboard)
+            XCTAssertTrue(dashboard.contains("data-state=\"approved\" href=\"/submissions?reviewState=approved\"><span class=\"badge review-approved\">Approved</span> <strong>1</strong>"), dashboard)
+            XCTAssertTrue(dashboard.contains("data-state=\"rejected\" href=\"/submissions?reviewState=rejected\"><span class=\"badge review-rejected\">Rejected</span> <strong>0</strong>"), dashboard)
+            let stats = try await client.officePage("/templates/pump-inspection/stats?reviewState=hasIssues", fiona)
+            XCTAssertTrue(stats.contains("<option value=\"hasIssues\" selected>Has issues</option>"), stats)
+            XCTAssertTrue(stats.contains("export.zip?reviewState=hasIssues"), "the export link keeps the filter: \(stats)")
+        }
+    }
+
     static func encode(_ text: String) -> String {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")

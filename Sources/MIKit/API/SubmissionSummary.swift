@@ -30,12 +30,14 @@ public struct SubmissionSummary: Codable, Sendable, Equatable {
     /// The scores the server computed from the answers on upload; absent when the form's
     /// template names no scorer.
     public var scores: [String: ScoreValue]?
+    /// Where the office's review stands (absent from servers that keep no review states).
+    public var reviewState: ReviewState?
 
     /// A summary as the server describes it.
     public init(id: FormID, templateID: String, templateTitle: String, templateVersion: Int, formName: String,
                 user: String, userDisplayName: String?, submittedAt: Date?, receivedAt: Date, uploadedBy: String,
                 answered: Int, questions: Int, media: Int, simulated: Bool = false,
-                scores: [String: ScoreValue]? = nil) {
+                scores: [String: ScoreValue]? = nil, reviewState: ReviewState? = nil) {
         self.id = id
         self.templateID = templateID
         self.templateTitle = templateTitle
@@ -51,6 +53,7 @@ public struct SubmissionSummary: Codable, Sendable, Equatable {
         self.media = media
         self.simulated = simulated
         self.scores = scores
+        self.reviewState = reviewState
     }
 
     /// The summary of `form` as stored under `receipt`.

@@ -111,13 +111,17 @@ public struct StatisticsFilters: Codable, Sendable, Equatable {
     public var version: Int?
     /// The id of the multiple-choice or true/false question to group by.
     public var groupBy: String?
+    /// Only stored submissions whose review stands here (mi-server; local forms have none).
+    public var reviewState: ReviewState?
 
-    public init(from: Date? = nil, to: Date? = nil, user: String? = nil, version: Int? = nil, groupBy: String? = nil) {
+    public init(from: Date? = nil, to: Date? = nil, user: String? = nil, version: Int? = nil, groupBy: String? = nil,
+                reviewState: ReviewState? = nil) {
         self.from = from
         self.to = to
         self.user = user
         self.version = version
         self.groupBy = groupBy
+        self.reviewState = reviewState
     }
 }
 

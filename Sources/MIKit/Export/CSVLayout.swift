@@ -44,9 +44,13 @@ public struct CSVLayout: Sendable {
     public let questions: [Question]
     /// One table per repeat, in the order they open: `<template>-<repeat>.csv`.
     public let repeats: [RepeatCSV]
+    /// Whether the rows end with the office's review state (`ReviewState`, as ODK Central's
+    /// export does): mi-server's exports, not `mi export`'s local forms.
+    public let reviewStates: Bool
 
-    public init(template: Template) {
+    public init(template: Template, reviewStates: Bool = false) {
         self.template = template
+        self.reviewStates = reviewStates
         questions = template.hasRepeats ? FormInstances.questions(of: template, in: nil) : template.questions
         repeats = template.groups.filter(\.isRepeat).map { RepeatCSV(template: template, group: $0) }
         var header = ["SubmissionDate"]
@@ -57,11 +61,12 @@ public struct CSVLayout: Sendable {
         }
         if let scoring = template.scoring { header += ScoreSheet.keys(of: scoring) }
         header += ["KEY", "User", "UserName", "FormVersion", "AttachmentsPresent", "AttachmentsExpected", "ForemanComments"]
+        if reviewStates { header.append("ReviewState") }
         self.header = header
     }
 
     /// The row of `form`, with `attachmentsPresent` of its listed media files at hand.
-    public func row(for form: Form, attachmentsPresent: Int) -> [String] {
+    public func row(for form: Form, attachmentsPresent: Int, reviewState: ReviewState? = nil) -> [String] {
         var row: [String] = [form.submittedAt.map(Self.timestamp) ?? ""]
         row.reserveCapacity(header.count)
         if template.captureLocation { row += Self.pointCells(form.startLocation) }
@@ -78,6 +83,7 @@ public struct CSVLayout: Sendable {
         let expected = form.answers.values.reduce(0) { $0 + $1.media.count }
         row += [form.id.description, form.user, form.userDisplayName ?? "", String(form.template.version),
                 String(attachmentsPresent), String(expected), Self.foremanComments(form.foremanComments)]
+        if reviewStates { row.append((reviewState ?? .received).rawValue) }
         return row
     }
 

@@ -21,11 +21,14 @@ public struct ExportedForm: Sendable {
     /// The path of each media file at hand, by media name; a listed file that is missing has
     /// no entry (it counts in `AttachmentsExpected`, not `AttachmentsPresent`).
     public var mediaPaths: [String: String]
+    /// Where the office's review of it stands (a stored submission's; nil for a local form).
+    public var reviewState: ReviewState?
 
-    public init(json: Data, form: Form, mediaPaths: [String: String]) {
+    public init(json: Data, form: Form, mediaPaths: [String: String], reviewState: ReviewState? = nil) {
         self.json = json
         self.form = form
         self.mediaPaths = mediaPaths
+        self.reviewState = reviewState
     }
 }
 
@@ -129,16 +132,17 @@ public final class ExportWriter {
     }
 
     /// An export of `source`'s forms that `filters` keep (its `groupBy` is ignored), laid out
-    /// by `template` (the newest version). `now` stamps the zip's entries.
+    /// by `template` (the newest version). `now` stamps the zip's entries. With `reviewStates`
+    /// the CSV ends with each form's review state (`ExportedForm.reviewState`).
     public convenience init(template: Template, source: any ExportSource, format: ExportFormat, filters: StatisticsFilters = StatisticsFilters(),
-                includeMedia: Bool = true, now: Date = Date(), temporaryFolder: String? = nil) throws(ExportError) {
+                includeMedia: Bool = true, now: Date = Date(), temporaryFolder: String? = nil, reviewStates: Bool = false) throws(ExportError) {
         try self.init(template: template, source: source, format: format, filters: filters, includeMedia: includeMedia,
-                      now: now, temporaryFolder: temporaryFolder, limits: .standard)
+                      now: now, temporaryFolder: temporaryFolder, limits: .standard, reviewStates: reviewStates)
     }
 
     init(template: Template, source: any ExportSource, format: ExportFormat, filters: StatisticsFilters, includeMedia: Bool,
-         now: Date, temporaryFolder: String?, limits: ZipWriter.Limits) throws(ExportError) {
-        layout = CSVLayout(template: template)
+         now: Date, temporaryFolder: String?, limits: ZipWriter.Limits, reviewStates: Bool = false) throws(ExportError) {
+        layout = CSVLayout(template: template, reviewStates: reviewStates)
         self.format = format
         self.source = source
         self.filters = filters
@@ -292,7 +296,7 @@ public final class ExportWriter {
             let listed = Self.mediaNames(of: form)
             let present = listed.filter { item.mediaPaths[$0] != nil }
             var bytes: [UInt8] = []
-            CSVText.append(layout.row(for: form, attachmentsPresent: present.count), to: &bytes)
+            CSVText.append(layout.row(for: form, attachmentsPresent: present.count, reviewState: item.reviewState), to: &bytes)
             zip!.write(bytes)
             if let logic {
                 for instance in FormInstances(form, logic: logic, now: now).instances {

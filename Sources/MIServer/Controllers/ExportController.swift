@@ -70,7 +70,7 @@ struct ExportController {
         let box = try await Blocking.run {
             WriterBox(try ExportWriter(template: template, source: StoredExportSource(submissions: submissions, layout: layout),
                                        format: options.format, filters: selected, includeMedia: options.media,
-                                       now: modified, temporaryFolder: layout.receiving.path))
+                                       now: modified, temporaryFolder: layout.receiving.path, reviewStates: true))
         }
         let logger = context.logger
         let body = ResponseBody { writer in

@@ -109,6 +109,8 @@ struct StatisticsPage {
         values["users"] = SubmissionListController.options(users.map { ($0, $0) }, selected: result.filters.user)
         values["versions"] = SubmissionListController.options(known.map { ("\($0)", "version \($0)") },
                                                               selected: result.filters.version.map { "\($0)" })
+        values["reviewStates"] = SubmissionListController.options(ReviewState.allCases.map { ($0.rawValue, $0.label) },
+                                                                  selected: result.filters.reviewState?.rawValue)
         values["groupChoices"] = SubmissionListController.options(
             result.questions.filter { $0.options != nil }.map { ($0.id, "\(SVGChart.shortened($0.text)) (\($0.id))") },
             selected: result.filters.groupBy)
@@ -118,7 +120,7 @@ struct StatisticsPage {
 
     /// The API's zip export of template `id` with the page's filters (`groupBy` is not one).
     static func exportLink(templatePath: String, id: String, parameters: [String: String], format: ExportFormat = .zip) -> String {
-        var query = ["from", "to", "user", "version"].compactMap { name in
+        var query = ["from", "to", "user", "version", "reviewState"].compactMap { name in
             parameters[name].map { "\(name)=\(FormQuery.encoded($0))" }
         }
         if format != .zip { query.append("format=\(format.rawValue)") }

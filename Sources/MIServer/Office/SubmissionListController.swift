@@ -56,6 +56,7 @@ struct SubmissionListController {
             "dateChoices": Self.options([("uploaded", "uploaded"), ("submitted", "submitted")], selected: query.dates.rawValue),
             "dateWord": query.dates == .uploaded ? "Uploaded" : "Submitted",
             "hideSimulated": query.hideSimulated,
+            "reviewStates": Self.options(ReviewState.allCases.map { ($0.rawValue, $0.label) }, selected: query.reviewState?.rawValue),
             "hidden": ["sort", "order", "limit"].compactMap { name in parameters[name].map { ["name": name, "value": $0] } },
         ]
         if let next = shown.nextCursor, first + shown.submissions.count - 1 < total {
@@ -121,13 +122,14 @@ struct SubmissionListController {
 
     static func row(_ summary: SubmissionSummary) -> [String: Any] {
         [
-            "id": summary.id, "formName": summary.formName, "technician": summary.technicianLabel,
+            "id": summary.id.description, "formName": summary.formName, "technician": summary.technicianLabel,
             "template": summary.templateTitle.isEmpty ? "—" : summary.templateTitle,
             "templateVersion": summary.templateVersion,
             "submitted": summary.submittedAt.map(OfficeFormat.dateTime) ?? "—",
             "uploaded": OfficeFormat.dateTime(summary.receivedAt),
             "answered": summary.answered, "questions": summary.questions, "media": summary.media,
             "simulated": summary.simulated,
+            "reviewState": (summary.reviewState ?? .received).rawValue, "reviewLabel": (summary.reviewState ?? .received).label,
         ]
     }
 
@@ -155,6 +157,10 @@ struct SubmissionListController {
             "noSubmissions": latest.submissions.isEmpty,
             "changed": recent.map(\.values),
             "noTemplates": recent.isEmpty,
+            "reviewStates": figures.reviewStates.map { state in
+                ["state": state.reviewState.rawValue, "label": state.reviewState.label, "count": state.count,
+                 "href": Self.link([:], setting: ["reviewState": state.reviewState.rawValue])] as [String: Any]
+            },
         ]
         return views.page("dashboard", title: "Dashboard", context: context, section: .dashboard, values: values)
     }

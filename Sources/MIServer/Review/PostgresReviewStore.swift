@@ -142,6 +142,9 @@ struct PostgresReviewStore: ReviewStore {
             INSERT INTO review_event (submission_id, version, state, "by", "at", note)
             VALUES (\(id.description), \(version), \(event.reviewState.rawValue), \(event.by), \(event.at.timeIntervalSince1970), \(event.note))
             """, logger: logger)
+        // The submission's row says where its review stands, for the listing's filter.
+        try await connection.query("UPDATE submission SET review_state = \(event.reviewState.rawValue) WHERE id = \(id.description)",
+                                   logger: logger)
     }
 
     /// Runs `body` in a transaction; throws `body`'s own error, not postgres-nio's wrapper.

@@ -95,6 +95,8 @@ struct SQLiteReviewStore: ReviewStore {
         try db.execute(sql: """
             INSERT INTO review_event (submission_id, version, state, "by", "at", note) VALUES (?, ?, ?, ?, ?, ?)
             """, arguments: [id.description, version, event.reviewState.rawValue, event.by, event.at.timeIntervalSince1970, event.note])
+        // The submission's row says where its review stands, for the listing's filter.
+        try db.execute(sql: "UPDATE submission SET review_state = ? WHERE id = ?", arguments: [event.reviewState.rawValue, id.description])
     }
 
     private static func sendBack(_ row: Row) throws -> StoredSendBack {

@@ -126,6 +126,7 @@ public final class PostgresSubmissionRepository: SubmissionEngine {
             "CREATE INDEX submission_template_form_name_sort ON submission(template_id, form_name_sort, seq, received_at)",
             "CREATE INDEX submission_user_form_name_sort ON submission(technician, form_name_sort, seq, received_at)",
         ]),
+        ("v3-review-state", SubmissionSQL.reviewStateSchema),
     ]
 
     /// The advisory lock key that serializes migrations between servers starting at once.

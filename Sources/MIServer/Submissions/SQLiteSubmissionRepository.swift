@@ -144,6 +144,9 @@ public final class SQLiteSubmissionRepository: SubmissionEngine {
             for name in sortIndexes { try db.execute(sql: "DROP INDEX \"\(name)\"") }
             for statement in SubmissionSQL.sortIndexes(SubmissionSQL.sortColumns) { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v8-review-state") { db in
+            for statement in SubmissionSQL.reviewStateSchema { try db.execute(sql: statement) }
+        }
         return migrator
     }
 

@@ -20,10 +20,12 @@ struct StoredExportSource: ExportSource {
     var count: Int { submissions.count }
 
     func load(_ index: Int) throws -> ExportedForm {
-        let folder = layout.submission(submissions[index].id)
+        let summary = submissions[index]
+        let folder = layout.submission(summary.id)
         let json = try Data(contentsOf: folder.appendingPathComponent(Store.formFileName))
         let form = try reader.reader.decode(json)
-        return ExportedForm(json: json, form: form, mediaPaths: ExportedForm.mediaPaths(of: form, in: folder.path))
+        return ExportedForm(json: json, form: form, mediaPaths: ExportedForm.mediaPaths(of: form, in: folder.path),
+                            reviewState: summary.reviewState)
     }
 
     private final class ReaderBox {

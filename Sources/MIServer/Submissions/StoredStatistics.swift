@@ -10,7 +10,7 @@ struct StoredStatistics: Sendable {
     let catalog: TemplateCatalog
 
     /// The parameters statistics take (an export takes `from`, `to` and `user` the same way).
-    static let parameterNames = ["from", "to", "user", "version", "groupBy"]
+    static let parameterNames = ["from", "to", "user", "version", "groupBy", "reviewState"]
 
     /// The filters of a request's query for `session`: empty parameters count as absent (a
     /// filter form sends its empty fields), the last of a repeated one wins. A bad value is
@@ -42,6 +42,12 @@ struct StoredStatistics: Sendable {
             filters.version = version
         }
         filters.groupBy = values["groupBy"]
+        if let text = values["reviewState"] {
+            guard let state = ReviewState(rawValue: text) else {
+                throw StatisticsRefusal(.badParameter, "parameter `reviewState` is \"\(SafeName.printable(text))\" — give \(ReviewState.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            filters.reviewState = state
+        }
         do {
             return try filters.scoped(to: Actor(name: session.sub, role: session.role))
         } catch {

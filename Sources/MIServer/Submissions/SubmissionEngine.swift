@@ -30,7 +30,8 @@ extension SubmissionEngine {
 
     public func counts(since start: Date, user: String?, by dates: SubmissionQuery.DateBasis) async throws -> SubmissionCounts {
         let statements = sql.counts(since: start, user: user, by: dates)
-        return try SubmissionSQL.counts(templates: try await rows(statements.templates), days: try await rows(statements.days))
+        return try SubmissionSQL.counts(templates: try await rows(statements.templates), days: try await rows(statements.days),
+                                        states: try await rows(statements.states))
     }
 
     public func forms(of templateID: String, filters: StatisticsFilters) async throws -> [SubmissionSummary] {

@@ -105,6 +105,8 @@ public struct SubmissionQuery: Sendable, Equatable {
     public var until: Date?
     /// Leave out the forms `mi simulate` made.
     public var hideSimulated: Bool
+    /// Only submissions whose review stands here.
+    public var reviewState: ReviewState?
     /// Words that must each begin a word of the answers, comments or form name (accents ignored).
     public var words: [String]
     public var sort: Sort
@@ -144,6 +146,12 @@ public struct SubmissionQuery: Sendable, Equatable {
         self.init()
         template = values["template"]
         user = values["user"]
+        if let text = values["reviewState"] {
+            guard let state = ReviewState(rawValue: text) else {
+                throw .invalid(parameter: "reviewState", value: text, expected: ReviewState.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            reviewState = state
+        }
         if let text = values["dates"] {
             guard let basis = DateBasis(rawValue: text) else {
                 throw .invalid(parameter: "dates", value: text, expected: "uploaded or submitted")

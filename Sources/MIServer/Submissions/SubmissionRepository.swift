@@ -31,7 +31,8 @@ public protocol SubmissionRepository: Sendable {
     /// `before`, only those before that row in the query's order.
     func count(_ query: SubmissionQuery) async throws -> Int
     /// Submissions uploaded (or submitted, by `dates`) since `start` (only `user`'s when
-    /// given), per template and per UTC day of that time.
+    /// given), per template and per UTC day of that time; and every stored one (only `user`'s)
+    /// per review state.
     func counts(since start: Date, user: String?, by dates: SubmissionQuery.DateBasis) async throws -> SubmissionCounts
     /// The stored submissions of template `templateID` that `filters` select by their summaries
     /// (technician, template version, submission time; `groupBy` is the statistics' business),
@@ -78,10 +79,18 @@ public struct SubmissionCounts: Sendable, Equatable {
         public var count: Int
     }
 
+    /// Every stored submission (not only the period's) in one review state.
+    public struct State: Sendable, Equatable {
+        public var reviewState: ReviewState
+        public var count: Int
+    }
+
     /// Most submissions first; templates without any are absent.
     public var templates: [Template]
     /// Oldest first; days without any are absent.
     public var days: [Day]
+    /// Every review state, in `ReviewState.allCases`' order, with its count (0 included).
+    public var reviewStates: [State] = []
 }
 
 public enum RecordOutcome: Sendable, Equatable {

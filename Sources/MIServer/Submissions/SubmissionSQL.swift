@@ -65,6 +65,14 @@ extension Dictionary where Key == String, Value == SQLValue {
         return id
     }
 
+    /// A review state column.
+    func reviewState(_ column: String) throws -> ReviewState {
+        guard case .text(let value) = self[column], let state = ReviewState(rawValue: value) else {
+            throw SQLColumnError(column: column, found: self[column])
+        }
+        return state
+    }
+
     /// Nil for NULL, else `read(column)`.
     func optional<Read>(_ column: String, _ read: (String) throws -> Read) throws -> Read? {
         self[column] == .null ? nil : try read(column)
@@ -179,6 +187,15 @@ struct SubmissionSQL: Sendable {
         return statements
     }
 
+    /// Where the office's review of each submission stands (`ReviewState`), kept on its row by
+    /// the review store in the same transaction as the event it records, so the listing, the
+    /// dashboard, the statistics and the exports filter and show it; every stored row starts
+    /// `received`.
+    static let reviewStateSchema = [
+        "ALTER TABLE submission ADD COLUMN review_state TEXT NOT NULL DEFAULT 'received'",
+        "CREATE INDEX submission_review_state ON submission(review_state, received_at, seq)",
+    ]
+
     /// The sort columns of today's schema.
     static let sortColumns = ["received_at", "submitted_sort", "template_title", "technician", "form_name_sort"]
 
@@ -196,7 +213,7 @@ struct SubmissionSQL: Sendable {
     static let summaryColumns = [
         "seq", "id", "technician", "form_name", "form_name_sort", "uploaded_by", "received_at", "template_id", "template_title",
         "template_version", "user_display_name", "submitted_at", "submitted_sort", "answered", "questions", "media",
-        "simulated", "scores",
+        "simulated", "scores", "review_state",
     ].map { "submission.\($0)" }.joined(separator: ", ")
 
     // MARK: - Writing
@@ -328,7 +345,8 @@ struct SubmissionSQL: Sendable {
             receivedAt: try row.date("received_at"), uploadedBy: try row.text("uploaded_by"),
             answered: Int(try row.integer("answered")), questions: Int(try row.integer("questions")),
             media: Int(try row.integer("media")), simulated: try row.bool("simulated"),
-            scores: StoredScores.decode(try row.optional("scores", row.text)))
+            scores: StoredScores.decode(try row.optional("scores", row.text)),
+            reviewState: try row.reviewState("review_state"))
     }
 
     static func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
@@ -373,7 +391,7 @@ struct SubmissionSQL: Sendable {
     }
 
     /// Per template (`template_id`, `title`, `n`) and per UTC day (`day`, `n`).
-    func counts(since start: Date, user: String?, by dates: SubmissionQuery.DateBasis) -> (templates: SQLText, days: SQLText) {
+    func counts(since start: Date, user: String?, by dates: SubmissionQuery.DateBasis) -> (templates: SQLText, days: SQLText, states: SQLText) {
         let time = dates == .uploaded ? "received_at" : "submitted_at"
         var condition = SQLText(" WHERE \(time) >= ")
         condition.bind(Self.seconds(start))
@@ -388,11 +406,20 @@ struct SubmissionSQL: Sendable {
         var days = SQLText("SELECT \(time) / 86400 AS day, COUNT(*) AS n FROM submission")
         days.append(condition)
         days.append(" GROUP BY day ORDER BY day")
-        return (templates, days)
+        // The review backlog is of every stored submission, not only the period's.
+        var states = SQLText("SELECT review_state, COUNT(*) AS n FROM submission")
+        if let user {
+            states.append(" WHERE technician = ")
+            states.bind(user)
+        }
+        states.append(" GROUP BY review_state")
+        return (templates, days, states)
     }
 
-    static func counts(templates: [SQLRow], days: [SQLRow]) throws -> SubmissionCounts {
-        SubmissionCounts(
+    static func counts(templates: [SQLRow], days: [SQLRow], states: [SQLRow]) throws -> SubmissionCounts {
+        let perState = Dictionary(try states.map { (try $0.reviewState("review_state"), Int(try $0.integer("n"))) },
+                                  uniquingKeysWith: +)
+        return SubmissionCounts(
             templates: try templates.map { row in
                 SubmissionCounts.Template(templateID: try row.text("template_id"), templateTitle: try row.text("title"),
                                           count: Int(try row.integer("n")))
@@ -400,7 +427,8 @@ struct SubmissionSQL: Sendable {
             days: try days.map { row in
                 SubmissionCounts.Day(day: Date(timeIntervalSince1970: TimeInterval(try row.integer("day") * 86_400)),
                                      count: Int(try row.integer("n")))
-            })
+            },
+            reviewStates: ReviewState.allCases.map { SubmissionCounts.State(reviewState: $0, count: perState[$0] ?? 0) })
     }
 
     func forms(of templateID: String, filters: StatisticsFilters) -> SQLText {
@@ -413,6 +441,10 @@ struct SubmissionSQL: Sendable {
         if let version = filters.version {
             sql.append(" AND template_version = ")
             sql.bind(version)
+        }
+        if let state = filters.reviewState {
+            sql.append(" AND review_state = ")
+            sql.bind(state.rawValue)
         }
         // Whole seconds on both sides (the parsers give whole seconds): the stored second,
         // rounded down, is in the range exactly when the submission time is.
@@ -468,6 +500,10 @@ struct SubmissionSQL: Sendable {
             sql.bind(Self.seconds(before))
         }
         if query.hideSimulated { and("NOT \(dialect.unindexed("simulated"))") }
+        if let state = query.reviewState {
+            and("\(dialect.unindexed("review_state")) = ")
+            sql.bind(state.rawValue)
+        }
         if !query.words.isEmpty {
             and("")
             sql.append(dialect.searchCondition(query.words))
