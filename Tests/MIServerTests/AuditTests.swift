@@ -39,8 +39,7 @@ class AuditTests: EngineTestCase {
                 headers: [.cookie: office.cookieHeader, CSRFMiddleware.header: office.csrf, .contentType: "application/json"],
                 body: ByteBuffer(string: Self.draft)) { $0 })
             // What the review code calls, from beside the running server.
-            let log = AuditLog(store: try await AuditLog.openStore(fixture.configuration.server, layout: fixture.layout,
-                                                                   logger: Logger(label: "test")),
+            let log = AuditLog(store: try await Self.openStore(fixture),
                                logger: Logger(label: "test"), now: { fixture.clock.now })
             await log.record(AuditEntry(action: .reviewState, actor: "fiona", address: "10.1.2.3", subject: Self.formID,
                                         detail: "received → approved"))
@@ -215,8 +214,13 @@ class AuditTests: EngineTestCase {
     }
 
     static func openLog(_ fixture: ServerFixture) async throws -> AuditLog {
-        AuditLog(store: try await AuditLog.openStore(fixture.configuration.server, layout: fixture.layout, logger: Logger(label: "test")),
-                 logger: Logger(label: "test"), now: { Date() })
+        AuditLog(store: try await openStore(fixture), logger: Logger(label: "test"), now: { Date() })
+    }
+
+    /// The audit store beside a repository of the fixture's database, as the server opens it.
+    static func openStore(_ fixture: ServerFixture) async throws -> any AuditStore {
+        let repository = try await openRepository(fixture.configuration.server, layout: fixture.layout, logger: Logger(label: "test"))
+        return try await AuditLog.openStore(beside: repository, logger: Logger(label: "test"))
     }
 
     // MARK: - Helpers

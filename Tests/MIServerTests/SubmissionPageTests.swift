@@ -147,7 +147,7 @@ class SubmissionPageTests: EngineTestCase {
             }
             let page = try await client.get("/api/v1/submissions", token: token)
             let decoded = try WireJSON.decoder().decode(SubmissionPage.self, from: Data(buffer: page.body))
-            XCTAssertEqual(Dictionary(uniqueKeysWithValues: decoded.submissions.map { ($0.id, $0.simulated) }),
+            XCTAssertEqual(Dictionary(uniqueKeysWithValues: decoded.submissions.map { ($0.id.description, $0.simulated) }),
                            [simulatedID: true, real2: false])
         }
     }

@@ -43,7 +43,7 @@ final class UploadTests: XCTestCase {
         let client = try client()
         let (receipt, created) = try client.upload(formID: form.id, parts: form.files, progress: nil)
         XCTAssertTrue(created)
-        XCTAssertEqual(receipt.id, form.id.description)
+        XCTAssertEqual(receipt.id, form.id)
         XCTAssertEqual(receipt.uploadedBy, "fred")
         XCTAssertEqual(receipt.formName, "Pump 7")
         try assertReceipt(receipt, matches: form.files)

@@ -115,7 +115,7 @@ func makeServices(configuration: Configuration, directory: any DirectoryService,
     let reviews = try await openReviewStore(beside: repository, logger: logger)
     try await SubmissionBackfill.run(repository: repository, layout: layout, logger: logger)
     try await layout.removeLeftovers(repository: repository, logger: logger)
-    let audit = AuditLog(store: try await AuditLog.openStore(configuration.server, layout: layout, logger: logger), logger: logger, now: now)
+    let audit = AuditLog(store: try await AuditLog.openStore(beside: repository, logger: logger), logger: logger, now: now)
     let templates = TemplateCatalog(folder: configuration.server.templatesDirectory,
                                     keys: configuration.templateKeys, logger: logger)
     _ = try await Blocking.run { templates.templates() }

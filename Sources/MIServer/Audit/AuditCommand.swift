@@ -50,7 +50,8 @@ public struct AuditVerifyCommand: AsyncParsableCommand {
             if configuration.server.database == .sqlite, !FileManager.default.fileExists(atPath: layout.database.path) {
                 throw ServerSetupError.database(path: layout.database.path, detail: "no database there — check Server.DataDirectory")
             }
-            verdict = try await AuditLog.openStore(configuration.server, layout: layout, logger: logger).verify()
+            let repository = try await openRepository(configuration.server, layout: layout, logger: logger)
+            verdict = try await AuditLog.openStore(beside: repository, logger: logger).verify()
         } catch {
             throw ServerCommand.fail(error, message: ServerCommand.describe(error))
         }

@@ -34,25 +34,16 @@ final class AuditLog: Sendable {
         }
     }
 
-    /// The store `Server.Database` names: the SQLite file of the submissions, or the PostgreSQL
-    /// database with the password from `Server.DatabasePasswordFile`.
-    static func openStore(_ server: Configuration.Server, layout: DataLayout, logger: Logger) async throws -> any AuditStore {
-        switch server.database {
-        case .sqlite:
-            do {
-                return try await Blocking.run { try SQLiteAuditStore(path: layout.database.path) }
-            } catch {
-                throw ServerSetupError.database(path: layout.database.path, detail: "audit log: \(error)")
-            }
-        case .postgres(let location):
-            let password = try await databasePassword(server)
-            do {
-                return try await PostgresAuditStore(location: location, password: password, logger: logger)
-            } catch {
-                let shown = "postgres://\(location.user)@\(location.host):\(location.port)/\(location.database)"
-                throw ServerSetupError.postgres(url: shown, detail: PostgresSubmissionRepository.reason(error))
-            }
+    /// The store in the submissions' database, through `repository`'s own pool or client.
+    static func openStore(beside repository: any SubmissionRepository, logger: Logger) async throws -> any AuditStore {
+        if let sqlite = repository as? SQLiteSubmissionRepository {
+            let pool = sqlite.pool
+            return try await Blocking.run { try SQLiteAuditStore(pool: pool) }
         }
+        if let postgres = repository as? PostgresSubmissionRepository {
+            return try await PostgresAuditStore(repository: postgres, logger: logger)
+        }
+        throw ReviewStoreUnavailable(engine: String(describing: type(of: repository)))
     }
 }
 

@@ -4,46 +4,21 @@ import MIKit
 import NIOSSL
 import PostgresNIO
 
-/// `AuditStore` in the PostgreSQL database of the submissions, through a client of its own.
+/// `AuditStore` in the PostgreSQL database of the submissions, through the repository's client.
 /// Its tables come from its own migrations, recorded in `audit_migration` under an advisory
 /// lock of its own, so they never clash with the repository's. Every append locks the head
 /// row (`SELECT … FOR UPDATE`): appends from every server on the database form one chain.
 final class PostgresAuditStore: AuditStore {
-    private let client: PostgresClient
-    private let runner: Task<Void, Never>
+    /// Kept: its client runs while it lives.
+    private let repository: PostgresSubmissionRepository
+    private var client: PostgresClient { repository.client }
     private let logger: Logger
 
-    init(location: DatabaseLocation.Postgres, password: String?, logger: Logger) async throws {
-        var tls: TLSConfiguration?
-        if location.requireTLS {
-            var configuration = TLSConfiguration.makeClientConfiguration()
-            if let caFile = location.caFile { configuration.trustRoots = .file(caFile) }
-            tls = configuration
-        }
-        // One connection first, so a wrong password or a closed port stops at once.
-        let probe = try await PostgresConnection.connect(
-            configuration: .init(host: location.host, port: location.port, username: location.user, password: password,
-                                 database: location.database,
-                                 tls: try tls.map { .require(try NIOSSLContext(configuration: $0)) } ?? .disable),
-            id: 0, logger: logger)
-        try await probe.close()
-        var configuration = PostgresClient.Configuration(host: location.host, port: location.port, username: location.user,
-                                                         password: password, database: location.database,
-                                                         tls: tls.map { .require($0) } ?? .disable)
-        configuration.options.maximumConnections = 4
-        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        self.client = client
+    init(repository: PostgresSubmissionRepository, logger: Logger) async throws {
+        self.repository = repository
         self.logger = logger
-        runner = Task { await client.run() }
-        do {
-            try await migrate()
-        } catch {
-            runner.cancel()
-            throw error
-        }
+        try await migrate()
     }
-
-    deinit { runner.cancel() }
 
     /// Applied in order, each once; never edit one that shipped.
     private static let migrations: [(name: String, sql: [String])] = [

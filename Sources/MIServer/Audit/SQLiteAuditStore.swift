@@ -3,16 +3,13 @@ import GRDB
 import MIKit
 
 /// `AuditStore` in the SQLite database of the submissions (`DataDirectory/mi-server.sqlite`),
-/// through a pool of its own. Its tables come from its own migrations ("audit-…"), recorded in
-/// the same `grdb_migrations` table as the repository's but never clashing with them.
+/// through the repository's pool. Its tables come from its own migrations ("audit-…"), recorded
+/// in the same `grdb_migrations` table as the repository's but never clashing with them.
 final class SQLiteAuditStore: AuditStore {
     private let pool: DatabasePool
 
-    init(path: String) throws {
-        var configuration = GRDB.Configuration()
-        configuration.busyMode = .timeout(10)
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-        pool = try DatabasePool(path: path, configuration: configuration)
+    init(pool: DatabasePool) throws {
+        self.pool = pool
         try Self.migrator.migrate(pool)
     }
 

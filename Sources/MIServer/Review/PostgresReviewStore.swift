@@ -7,7 +7,9 @@ import PostgresNIO
 /// client. Its migrations are recorded in `mi_migration` under names starting with `review-`,
 /// applied under an advisory lock of their own, so servers starting at once apply each once.
 struct PostgresReviewStore: ReviewStore {
-    let client: PostgresClient
+    /// Kept: its client runs while it lives.
+    let repository: PostgresSubmissionRepository
+    var client: PostgresClient { repository.client }
     let logger: Logger
 
     /// Applied in order, each once; never edit one that shipped.
@@ -44,8 +46,8 @@ struct PostgresReviewStore: ReviewStore {
     /// The advisory lock key that serializes the review migrations between servers.
     private static let migrationLock: Int64 = 0x6D69_5F72_6576  // "mi_rev"
 
-    init(client: PostgresClient, logger: Logger) async throws {
-        self.client = client
+    init(repository: PostgresSubmissionRepository, logger: Logger) async throws {
+        self.repository = repository
         self.logger = logger
         try await migrate()
     }

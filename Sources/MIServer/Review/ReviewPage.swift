@@ -50,7 +50,7 @@ struct ReviewPage {
         let review = try await service.review(of: receipt.id)
         let flagged = Dictionary(review.flags.map { ($0.question, $0.note) }, uniquingKeysWith: { first, _ in first })
         var values: [String: Any] = [
-            "id": receipt.id,
+            "id": receipt.id.description,
             "state": review.reviewState.rawValue,
             "stateLabel": review.reviewState.label,
             "hasHistory": !review.history.isEmpty,

@@ -59,7 +59,7 @@ func openReviewStore(beside repository: any SubmissionRepository, logger: Logger
         return try SQLiteReviewStore(pool: sqlite.pool)
     }
     if let postgres = repository as? PostgresSubmissionRepository {
-        return try await PostgresReviewStore(client: postgres.client, logger: logger)
+        return try await PostgresReviewStore(repository: postgres, logger: logger)
     }
     throw ReviewStoreUnavailable(engine: String(describing: type(of: repository)))
 }
