@@ -31,9 +31,10 @@ final class WireTypesTests: XCTestCase {
     }
 
     func testDecoderAcceptsFractionalSeconds() throws {
-        let json = #"{"id":"x","user":"ana","formName":"f","uploadedBy":"fiona","receivedAt":"2026-03-02T09:00:00.250Z","parts":[]}"#
+        let json = #"{"id":"6F1D2E4C-9A7B-4C3D-8E5F-1A2B3C4D5E6F","user":"ana","formName":"f","uploadedBy":"fiona","receivedAt":"2026-03-02T09:00:00.250Z","parts":[]}"#
         let receipt = try WireJSON.decoder().decode(Receipt.self, from: Data(json.utf8))
         XCTAssertEqual(receipt.receivedAt.timeIntervalSince1970, 1_772_442_000.25, accuracy: 0.001)
+        XCTAssertEqual(receipt.id.description, "6f1d2e4c-9a7b-4c3d-8e5f-1a2b3c4d5e6f", "read in either case, spelled lowercase")
     }
 
     func testUnknownRoleIsRefused() {
