@@ -49,20 +49,8 @@ final class PostgresAuditStore: AuditStore {
 
     private func migrate() async throws {
         try await transaction { connection in
-            try await connection.query("SELECT pg_advisory_xact_lock(\(Self.migrationLock))", logger: logger)
-            try await connection.query("""
-                CREATE TABLE IF NOT EXISTS audit_migration (name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())
-                """, logger: logger)
-            var applied = Set<String>()
-            for try await name in try await connection.query("SELECT name FROM audit_migration", logger: logger).decode(String.self) {
-                applied.insert(name)
-            }
-            for migration in Self.migrations where !applied.contains(migration.name) {
-                for statement in migration.sql {
-                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
-                }
-                try await connection.query("INSERT INTO audit_migration (name) VALUES (\(migration.name))", logger: logger)
-            }
+            try await PostgresMigrations.apply(Self.migrations, table: "audit_migration", lock: Self.migrationLock,
+                                               on: connection, logger: logger)
         }
     }
 

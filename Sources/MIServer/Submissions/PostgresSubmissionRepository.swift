@@ -134,19 +134,8 @@ public final class PostgresSubmissionRepository: SubmissionEngine {
 
     private func migrate() async throws {
         try await transaction { connection in
-            try await connection.query("SELECT pg_advisory_xact_lock(\(Self.migrationLock))", logger: logger)
-            try await connection.query("""
-                CREATE TABLE IF NOT EXISTS mi_migration (name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())
-                """, logger: logger)
-            let rows = try await connection.query("SELECT name FROM mi_migration", logger: logger)
-            var applied = Set<String>()
-            for try await name in rows.decode(String.self) { applied.insert(name) }
-            for migration in Self.migrations where !applied.contains(migration.name) {
-                for statement in migration.sql {
-                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
-                }
-                try await connection.query("INSERT INTO mi_migration (name) VALUES (\(migration.name))", logger: logger)
-            }
+            try await PostgresMigrations.apply(Self.migrations, table: "mi_migration", lock: Self.migrationLock,
+                                               on: connection, logger: logger)
             // The natural-order key is computed here, not in SQL: one rule (MIKit's) for both engines.
             var unkeyed: [(Int64, String)] = []
             for try await row in try await connection.query(
