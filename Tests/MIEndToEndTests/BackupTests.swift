@@ -381,7 +381,7 @@ final class BackupTests: XCTestCase {
         // Standard tar reads it.
         let listing = try Sandbox.execute(URL(fileURLWithPath: "/usr/bin/tar"), ["-tf", archive.path])
         XCTAssertEqual(listing.status, 0, listing.output)
-        XCTAssertTrue(listing.stdout.hasPrefix("mi-backup/format.json\nmi-backup/submissions.jsonl\ntemplates/"), listing.stdout)
+        XCTAssertTrue(listing.stdout.hasPrefix("mi-backup/format.json\nmi-backup/submissions.jsonl\nmi-backup/review.jsonl\nmi-backup/audit.jsonl\ntemplates/"), listing.stdout)
         XCTAssertTrue(listing.stdout.hasSuffix("mi-backup/manifest.json\n"), listing.stdout)
         XCTAssertFalse(listing.stdout.contains("secrets/"), "no signing key without --include-secrets")
 

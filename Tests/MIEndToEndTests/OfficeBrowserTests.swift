@@ -419,6 +419,30 @@ final class OfficeBrowserTests: XCTestCase {
         let log = (try? String(contentsOf: server.log, encoding: .utf8)) ?? ""
         XCTAssertEqual(run.status, 0, "the steps:\n\(run.output)\nmi-server's log (last 3000):\n\(log.suffix(3000))")
         XCTAssertTrue(run.stdout.contains("all 4 steps passed"), "not every step ran and passed (above)")
+
+        // ana syncs, fixes the weight, replies about the seal and submits; fiona uploads it again:
+        // version 2, whose changes the office shows.
+        let synced = try sandbox.run(["sync"], as: "ana")
+        XCTAssertEqual(synced.status, 0, synced.output)
+        XCTAssertEqual(try sandbox.run(["answer", name, "weight", "6.2"], as: "ana").status, 0)
+        let reply = "the seal is behind the hose; photographed as well as it can be"
+        XCTAssertEqual(try sandbox.run(["answer", name, "seal", "--reply", reply], as: "ana").status, 0)
+        let submit = try sandbox.run(["submit", name], as: "ana")
+        XCTAssertEqual(submit.status, 0, submit.output)
+        let corrected = try sandbox.run(["upload", "ana/\(name)"], as: "fiona")
+        XCTAssertEqual(corrected.status, 0, corrected.output)
+        var versionFacts = facts
+        versionFacts["changedQuestion"] = "weight"
+        versionFacts["before"] = "6"
+        versionFacts["after"] = "6.2"
+        versionFacts["repliedQuestion"] = "seal"
+        versionFacts["reply"] = reply
+        // A fresh browser: ana was the last to sign in.
+        try FileManager.default.removeItem(at: sandbox.root.appendingPathComponent("chromium-profile"))
+        let versions = try browse(sandbox, mode: ["--versions"], facts: versionFacts, screenshots: "versions-")
+        let afterLog = (try? String(contentsOf: server.log, encoding: .utf8)) ?? ""
+        XCTAssertEqual(versions.status, 0, "the steps:\n\(versions.output)\nmi-server's log (last 3000):\n\(afterLog.suffix(3000))")
+        XCTAssertTrue(versions.stdout.contains("all 3 steps passed"), "not every step ran and passed (above)")
         withExtendedLifetime(server) {}
     }
 

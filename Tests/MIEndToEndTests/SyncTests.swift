@@ -142,6 +142,28 @@ final class SyncTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: sandbox.root.appendingPathComponent("server-data/submissions/\(id)/form.json")), storedForm,
                        "the server's copy is untouched by the sync")
 
+        // The foreman uploads it: version 2 supersedes version 1, which stays byte for byte.
+        let version1 = sandbox.root.appendingPathComponent("server-data/submissions/\(id)")
+        let version1Files = try Files.names(in: version1).map { try Data(contentsOf: version1.appendingPathComponent($0)) }
+        let corrected = try sandbox.run(["upload", "--all"], as: "fiona")
+        XCTAssertEqual(corrected.status, 0, corrected.output)
+        XCTAssertEqual(try Files.names(in: version1).map { try Data(contentsOf: version1.appendingPathComponent($0)) }, version1Files)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: sandbox.root.appendingPathComponent("server-data/versions/\(id)/2/form.json").path))
+        let versions = try BackupTests.get("/api/v1/submissions/\(id)/versions", port: serverPort, token: token)
+        XCTAssertEqual(versions.status, 200)
+        let listed = try XCTUnwrap(try JSONSerialization.jsonObject(with: versions.body) as? [String: Any])
+        XCTAssertEqual(listed["current"] as? Int, 2, String(decoding: versions.body, as: UTF8.self))
+        let diff = try BackupTests.get("/api/v1/submissions/\(id)/diff?from=1&to=2", port: serverPort, token: token)
+        let changes = try XCTUnwrap((try JSONSerialization.jsonObject(with: diff.body) as? [String: Any])?["changes"] as? [[String: Any]])
+        XCTAssertEqual(changes.filter { $0["kind"] as? String == "answer" }.map { "\($0["question"] ?? "") \($0["before"] ?? "") → \($0["after"] ?? "")" },
+                       ["weight 6 → 6.5"], "exactly the changed answer")
+        XCTAssertEqual(changes.filter { $0["kind"] as? String == "reply" }.compactMap { $0["question"] as? String }, ["seal"])
+        XCTAssertEqual(Set(changes.compactMap { $0["kind"] as? String }), ["answer", "flag", "reply"], String(decoding: diff.body, as: UTF8.self))
+        // A stale copy (version 1's content again) is refused naming the current version.
+        let stale = try BackupTests.post(version1, port: serverPort, token: token)
+        XCTAssertEqual(stale.status, 409)
+        XCTAssertTrue(String(decoding: stale.body, as: UTF8.self).contains("as version 2"), String(decoding: stale.body, as: UTF8.self))
+
         // Offline: one clear message, exit 75, nothing changed.
         proxy.process.terminate()
         proxy.process.waitUntilExit()

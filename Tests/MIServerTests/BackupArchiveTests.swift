@@ -62,14 +62,48 @@ final class BackupArchiveTests: XCTestCase {
     func testOnlyTheArchivesOwnPlacesAreRestorable() {
         let id = UUID().uuidString.lowercased()
         for good in ["mi-backup/format.json", "templates/pump.json", "templates/mmse/reloj.png", "submissions/\(id)/form.json",
-                     "submissions/\(id)/Qid2(1).jpg", "secrets/signing.key"] {
+                     "submissions/\(id)/Qid2(1).jpg", "secrets/signing.key", "versions/\(id)/2/form.json", "versions/\(id)/12/a.jpg",
+                     "mi-backup/review.jsonl", "mi-backup/audit.jsonl"] {
             XCTAssertNil(BackupArchive.problem(path: good), good)
         }
         for bad in ["/etc/passwd", "templates/../../etc/passwd", "submissions/\(id)/../x", "submissions/not-an-id/form.json",
                     "submissions/\(id.uppercased())/form.json", "secrets/ldap-password", "mi-backup/other.json", "signing.key",
-                    "templates/a\u{1}b", "templates//x"] {
+                    "templates/a\u{1}b", "templates//x", "versions/\(id)/1/form.json", "versions/\(id)/02/form.json",
+                    "versions/\(id)/x/form.json", "versions/\(id)/form.json", "versions/\(id)/2/../x"] {
             XCTAssertNotNil(BackupArchive.problem(path: bad), bad)
         }
+    }
+
+    /// The audit log in an archive is checked as `mi-server audit verify` checks the database.
+    func testAnAuditFileIsReadOnlyWhenItsChainHolds() throws {
+        var rows: [ArchivedTables.AuditRow] = []
+        var previous: (seq: Int64, sha256: String) = (0, AuditRecord.genesis)
+        for (index, actor) in ["fiona", "ana", "fiona"].enumerated() {
+            let record = AuditRecord.make(AuditEntry(action: .signIn, actor: actor, address: "127.0.0.1", subject: "/login"),
+                                          at: Date(timeIntervalSince1970: 1_790_000_000 + Double(index)), after: previous)
+            rows.append(ArchivedTables.AuditRow(seq: record.seq, at: record.atMilliseconds, actor: record.actor, address: record.address,
+                                                action: record.action, subject: record.subject, detail: record.detail,
+                                                prevSHA256: record.prevSHA256, sha256: record.sha256))
+            previous = (record.seq, record.sha256)
+        }
+        let head = ArchivedTables.AuditHead(seq: previous.seq, sha256: previous.sha256)
+        func read(_ rows: [ArchivedTables.AuditRow], head: ArchivedTables.AuditHead?) throws -> ArchivedTables.Contents {
+            var contents = ArchivedTables.Contents()
+            try ArchivedTables.readAudit(try ArchivedTables.auditFile(ArchivedTables.Contents(audit: rows, head: head)), into: &contents)
+            return contents
+        }
+        XCTAssertEqual(try read(rows, head: head).audit, rows)
+        var changed = rows
+        changed[1].actor = "mallory"
+        XCTAssertThrowsError(try read(changed, head: head)) { error in
+            XCTAssertEqual(error as? BackupError, .damaged(path: ArchivedTables.auditPath, problem: "row 2 was changed: its contents do not match its sha256"))
+        }
+        XCTAssertThrowsError(try read([rows[0], rows[2]], head: head)) { error in
+            XCTAssertEqual(error as? BackupError, .damaged(path: ArchivedTables.auditPath, problem: "row 2 is missing (the next row is 3)"))
+        }
+        XCTAssertThrowsError(try read(Array(rows.prefix(2)), head: head), "the newest row cut off: the head names it")
+        var contents = ArchivedTables.Contents()
+        XCTAssertThrowsError(try ArchivedTables.readAudit(Data("{\"row\": 5}\n".utf8), into: &contents))
     }
 
     func testBackupAndRestoreCommandLines() throws {

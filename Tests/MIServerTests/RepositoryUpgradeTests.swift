@@ -36,7 +36,7 @@ class RepositoryUpgradeTests: XCTestCase {
             XCTAssertEqual(renamed.0, [
                 "seq", "id", "technician", "form_name", "uploaded_by", "received_at", "summarized", "template_id", "template_title",
                 "template_version", "user_display_name", "submitted_at", "submitted_sort", "answered", "questions", "media",
-                "simulated", "scores", "form_name_sort", "review_state",
+                "simulated", "scores", "form_name_sort", "review_state", "version",
             ])
             XCTAssertEqual(renamed.1, ["submission_id", "position", "name", "filename", "size", "sha256"])
             XCTAssertEqual(renamed.2, ["template_id", "technician", "submission_id"])
@@ -112,7 +112,7 @@ class RepositoryUpgradeTests: XCTestCase {
         XCTAssertEqual(users, ["ana", "bob", "carla"])
 
         // The backup reads every receipt, in the order stored.
-        let snapshot = try await repository.snapshotReceipts(scratch: folder.url.appendingPathComponent("snapshot.sqlite"))
+        let snapshot = try await repository.snapshot(scratch: folder.url.appendingPathComponent("snapshot.sqlite"), also: []).receipts
         XCTAssertEqual(snapshot.map(\.id), fixture.map(\.0.id))
 
         // Once per user still holds ana's form; a new upload is stored beside the old ones.

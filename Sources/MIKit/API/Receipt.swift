@@ -18,6 +18,12 @@ public struct Receipt: Codable, Sendable, Equatable {
     /// The scores the server computed from the answers when it stored the form (never the
     /// client's); absent when the form's template names no scorer.
     public var scores: [String: ScoreValue]?
+    /// Which stored version of the form this is: absent for the first, 2 for the corrected form
+    /// that superseded it after the office sent it back, and so on (`storedVersion`).
+    public var version: Int?
+
+    /// The stored version: 1, or the later one `version` names.
+    public var storedVersion: Int { version ?? 1 }
 
     /// One stored part of the multipart upload.
     public struct Part: Codable, Sendable, Equatable {
@@ -41,7 +47,7 @@ public struct Receipt: Codable, Sendable, Equatable {
 
     /// A receipt as the server describes it.
     public init(id: FormID, user: String, formName: String, uploadedBy: String, receivedAt: Date, parts: [Part],
-                scores: [String: ScoreValue]? = nil) {
+                scores: [String: ScoreValue]? = nil, version: Int? = nil) {
         self.id = id
         self.user = user
         self.formName = formName
@@ -49,6 +55,7 @@ public struct Receipt: Codable, Sendable, Equatable {
         self.receivedAt = receivedAt
         self.parts = parts
         self.scores = scores
+        self.version = version.flatMap { $0 > 1 ? $0 : nil }
     }
 
     /// The stored part named `name`, if any.

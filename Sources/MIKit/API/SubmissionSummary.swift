@@ -32,12 +32,14 @@ public struct SubmissionSummary: Codable, Sendable, Equatable {
     public var scores: [String: ScoreValue]?
     /// Where the office's review stands (absent from servers that keep no review states).
     public var reviewState: ReviewState?
+    /// The stored version listed: the current one (absent from servers that keep no versions).
+    public var version: Int?
 
     /// A summary as the server describes it.
     public init(id: FormID, templateID: String, templateTitle: String, templateVersion: Int, formName: String,
                 user: String, userDisplayName: String?, submittedAt: Date?, receivedAt: Date, uploadedBy: String,
                 answered: Int, questions: Int, media: Int, simulated: Bool = false,
-                scores: [String: ScoreValue]? = nil, reviewState: ReviewState? = nil) {
+                scores: [String: ScoreValue]? = nil, reviewState: ReviewState? = nil, version: Int? = nil) {
         self.id = id
         self.templateID = templateID
         self.templateTitle = templateTitle
@@ -54,6 +56,7 @@ public struct SubmissionSummary: Codable, Sendable, Equatable {
         self.simulated = simulated
         self.scores = scores
         self.reviewState = reviewState
+        self.version = version
     }
 
     /// The summary of `form` as stored under `receipt`.
@@ -63,7 +66,7 @@ public struct SubmissionSummary: Codable, Sendable, Equatable {
                   templateVersion: summary.templateVersion, formName: receipt.formName, user: receipt.user,
                   userDisplayName: form.userDisplayName, submittedAt: form.submittedAt, receivedAt: receipt.receivedAt,
                   uploadedBy: receipt.uploadedBy, answered: summary.answered, questions: summary.questions,
-                  media: summary.media, simulated: form.isSimulated, scores: form.scoreValues)
+                  media: summary.media, simulated: form.isSimulated, scores: form.scoreValues, version: receipt.storedVersion)
     }
 
     /// The technician as a reader knows them: "Ana Pérez (ana)", or the user name alone.

@@ -47,10 +47,14 @@ public struct CSVLayout: Sendable {
     /// Whether the rows end with the office's review state (`ReviewState`, as ODK Central's
     /// export does): mi-server's exports, not `mi export`'s local forms.
     public let reviewStates: Bool
+    /// Whether the rows end with the stored version and the one it supersedes (`Version`,
+    /// `Supersedes`): mi-server's export of every version.
+    public let versions: Bool
 
-    public init(template: Template, reviewStates: Bool = false) {
+    public init(template: Template, reviewStates: Bool = false, versions: Bool = false) {
         self.template = template
         self.reviewStates = reviewStates
+        self.versions = versions
         questions = template.hasRepeats ? FormInstances.questions(of: template, in: nil) : template.questions
         repeats = template.groups.filter(\.isRepeat).map { RepeatCSV(template: template, group: $0) }
         var header = ["SubmissionDate"]
@@ -62,11 +66,12 @@ public struct CSVLayout: Sendable {
         if let scoring = template.scoring { header += ScoreSheet.keys(of: scoring) }
         header += ["KEY", "User", "UserName", "FormVersion", "AttachmentsPresent", "AttachmentsExpected", "ForemanComments"]
         if reviewStates { header.append("ReviewState") }
+        if versions { header += ["Version", "Supersedes"] }
         self.header = header
     }
 
     /// The row of `form`, with `attachmentsPresent` of its listed media files at hand.
-    public func row(for form: Form, attachmentsPresent: Int, reviewState: ReviewState? = nil) -> [String] {
+    public func row(for form: Form, attachmentsPresent: Int, reviewState: ReviewState? = nil, version: Int? = nil) -> [String] {
         var row: [String] = [form.submittedAt.map(Self.timestamp) ?? ""]
         row.reserveCapacity(header.count)
         if template.captureLocation { row += Self.pointCells(form.startLocation) }
@@ -84,6 +89,10 @@ public struct CSVLayout: Sendable {
         row += [form.id.description, form.user, form.userDisplayName ?? "", String(form.template.version),
                 String(attachmentsPresent), String(expected), Self.foremanComments(form.foremanComments)]
         if reviewStates { row.append((reviewState ?? .received).rawValue) }
+        if versions {
+            let version = version ?? 1
+            row += [String(version), version > 1 ? String(version - 1) : ""]
+        }
         return row
     }
 

@@ -23,12 +23,24 @@ public struct ExportedForm: Sendable {
     public var mediaPaths: [String: String]
     /// Where the office's review of it stands (a stored submission's; nil for a local form).
     public var reviewState: ReviewState?
+    /// The stored version (a stored submission's; nil for a local form): 1, or a later one that
+    /// superseded `version - 1` after the office sent the form back.
+    public var version: Int?
 
-    public init(json: Data, form: Form, mediaPaths: [String: String], reviewState: ReviewState? = nil) {
+    public init(json: Data, form: Form, mediaPaths: [String: String], reviewState: ReviewState? = nil, version: Int? = nil) {
         self.json = json
         self.form = form
         self.mediaPaths = mediaPaths
         self.reviewState = reviewState
+        self.version = version
+    }
+
+    /// Where its media go in a zip: `media/<form id>/`, and for a later version in an export
+    /// of every version `media/<form id>/v<n>/`, beside the earlier versions' files.
+    func mediaFolder(everyVersion: Bool) -> String {
+        let id = form.id.description
+        guard everyVersion, let version, version > 1 else { return "media/\(id)/" }
+        return "media/\(id)/v\(version)/"
     }
 }
 
@@ -133,16 +145,22 @@ public final class ExportWriter {
 
     /// An export of `source`'s forms that `filters` keep (its `groupBy` is ignored), laid out
     /// by `template` (the newest version). `now` stamps the zip's entries. With `reviewStates`
-    /// the CSV ends with each form's review state (`ExportedForm.reviewState`).
+    /// the CSV ends with each form's review state (`ExportedForm.reviewState`); with
+    /// `everyVersion` (the source lists every stored version of each form, not only the
+    /// current one) with its `Version` and `Supersedes`, and a later version's media go to
+    /// `media/<form id>/v<n>/`.
     public convenience init(template: Template, source: any ExportSource, format: ExportFormat, filters: StatisticsFilters = StatisticsFilters(),
-                includeMedia: Bool = true, now: Date = Date(), temporaryFolder: String? = nil, reviewStates: Bool = false) throws(ExportError) {
+                includeMedia: Bool = true, now: Date = Date(), temporaryFolder: String? = nil, reviewStates: Bool = false,
+                everyVersion: Bool = false) throws(ExportError) {
         try self.init(template: template, source: source, format: format, filters: filters, includeMedia: includeMedia,
-                      now: now, temporaryFolder: temporaryFolder, limits: .standard, reviewStates: reviewStates)
+                      now: now, temporaryFolder: temporaryFolder, limits: .standard, reviewStates: reviewStates,
+                      everyVersion: everyVersion)
     }
 
     init(template: Template, source: any ExportSource, format: ExportFormat, filters: StatisticsFilters, includeMedia: Bool,
-         now: Date, temporaryFolder: String?, limits: ZipWriter.Limits, reviewStates: Bool = false) throws(ExportError) {
-        layout = CSVLayout(template: template, reviewStates: reviewStates)
+         now: Date, temporaryFolder: String?, limits: ZipWriter.Limits, reviewStates: Bool = false,
+         everyVersion: Bool = false) throws(ExportError) {
+        layout = CSVLayout(template: template, reviewStates: reviewStates, versions: everyVersion)
         self.format = format
         self.source = source
         self.filters = filters
@@ -296,7 +314,8 @@ public final class ExportWriter {
             let listed = Self.mediaNames(of: form)
             let present = listed.filter { item.mediaPaths[$0] != nil }
             var bytes: [UInt8] = []
-            CSVText.append(layout.row(for: form, attachmentsPresent: present.count, reviewState: item.reviewState), to: &bytes)
+            CSVText.append(layout.row(for: form, attachmentsPresent: present.count, reviewState: item.reviewState,
+                                      version: item.version), to: &bytes)
             zip!.write(bytes)
             if let logic {
                 for instance in FormInstances(form, logic: logic, now: now).instances {
@@ -305,11 +324,11 @@ public final class ExportWriter {
                 }
             }
             if let mediaList {
-                let id = form.id.description
+                let folder = item.mediaFolder(everyVersion: layout.versions)
                 for name in present {
                     guard let path = item.mediaPaths[name] else { continue }
                     var record: [UInt8] = []
-                    for field in ["media/\(id)/\(name)", path] {
+                    for field in [folder + name, path] {
                         let utf8 = Array(field.utf8)
                         record.le32(UInt32(utf8.count))
                         record += utf8

@@ -186,7 +186,7 @@ func buildRouter(_ services: ServerServices) -> ServerRouter {
                                             sessions: sessions).endpoints)
     recorder.addRoutes(ExportController(templatePath: paths.template, statistics: services.statistics, layout: services.layout,
                                         sessions: sessions, now: services.now).endpoints)
-    let intake = SubmissionIntake(layout: services.layout, repository: services.repository,
+    let intake = SubmissionIntake(layout: services.layout, repository: services.repository, reviews: services.reviews,
                                   maxUploadBytes: services.configuration.server.maxUploadBytes, resumable: services.uploads,
                                   acceptance: SubmissionAcceptance(technicians: services.technicians, catalog: services.templates,
                                                                    acceptSimulated: services.configuration.server.acceptSimulated),

@@ -15,7 +15,8 @@ import Glibc
 ///   revoked-sessions        0600, `<token id> <expiry>` of every session signed out early
 ///   incoming/<instance>.lock  flock held by the server receiving into incoming/<instance>/
 ///   incoming/<instance>/<uuid>/  uploads being received (removed when their server is gone)
-///   submissions/<form id>/  form.json + media of every committed submission
+///   submissions/<form id>/  form.json + media of every committed submission (its first version)
+///   versions/<form id>/<n>/   form.json + media of version n ≥ 2 of a form sent back and corrected
 ///   uploads/<uuid>/         resumable (tus) uploads: info.json + data (removed when expired)
 /// ```
 struct DataLayout: Sendable {
@@ -29,11 +30,21 @@ struct DataLayout: Sendable {
     var incoming: URL { root.appendingPathComponent("incoming", isDirectory: true) }
     var submissions: URL { root.appendingPathComponent("submissions", isDirectory: true) }
     var uploads: URL { root.appendingPathComponent("uploads", isDirectory: true) }
+    var versions: URL { root.appendingPathComponent("versions", isDirectory: true) }
     /// Where this server receives uploads and stages new resumable ones: its own folder under
     /// `incoming/`, on the same filesystem as `submissions/` and `uploads/` (files move by rename).
     var receiving: URL { instance.map { incoming.appendingPathComponent($0, isDirectory: true) } ?? incoming }
 
-    func submission(_ id: FormID) -> URL { submissions.appendingPathComponent(id.description, isDirectory: true) }
+    /// The folder of version `version` of form `id`: the first where it always was, a later
+    /// one under `versions/`, so a version, once stored, is never touched again.
+    func submission(_ id: FormID, version: Int = 1) -> URL {
+        guard version > 1 else { return submissions.appendingPathComponent(id.description, isDirectory: true) }
+        return versions.appendingPathComponent(id.description, isDirectory: true)
+            .appendingPathComponent(String(version), isDirectory: true)
+    }
+
+    /// The folder of the stored version `receipt` describes.
+    func folder(of receipt: Receipt) -> URL { submission(receipt.id, version: receipt.storedVersion) }
 
     /// Creates the folders; the data folder is made owner-only (it holds the signing key).
     func prepare() throws {
@@ -44,6 +55,7 @@ struct DataLayout: Sendable {
         try DurableFile.makeFolder(incoming)
         try DurableFile.makeFolder(submissions)
         try DurableFile.makeFolder(uploads)
+        try DurableFile.makeFolder(versions)
     }
 
     /// Removes `url`; false when it is already gone (another server starting at the same time

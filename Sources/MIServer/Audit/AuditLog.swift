@@ -62,9 +62,10 @@ struct AuditTrail: Sendable {
 }
 
 /// Sets `context.audit` for every request (the log and the client's address, as
-/// `ClientAddress` resolves it behind `Server.TrustedProxies`), and records uploads: every
-/// `POST`/`PUT` of `Server.Paths.Submit` as `upload` when answered 2xx, else `upload-refused`
-/// with the status and the sentence the client got.
+/// `ClientAddress` resolves it behind `Server.TrustedProxies`), and records refused uploads:
+/// every `POST`/`PUT` of `Server.Paths.Submit` not answered 2xx as `upload-refused` with the
+/// status and the sentence the client got. An upload taken is recorded by `SubmissionController`,
+/// which knows the form's id (a `POST` names it only in its body).
 struct AuditMiddleware: RouterMiddleware {
     typealias Context = ServerContext
     let log: AuditLog
@@ -80,10 +81,7 @@ struct AuditMiddleware: RouterMiddleware {
         let actor = tokens.bearerClaims(request, now: now())?.sub ?? ""
         do {
             let response = try await next(request, context)
-            if (200..<300).contains(response.status.code) {
-                await context.audit.record(.upload, actor: actor, subject: subject,
-                                           detail: response.status == .created ? "stored" : "already stored")
-            } else {
+            if !(200..<300).contains(response.status.code) {
                 await context.audit.record(.uploadRefused, actor: actor, subject: subject, detail: "\(response.status.code)")
             }
             return response

@@ -14,6 +14,8 @@ struct ArchiveCheck {
         var format: BackupArchive.Format
         /// The receipts, in the order stored.
         var receipts: [Receipt]
+        /// The review's and the audit log's rows (none in an archive made before they were kept).
+        var tables = ArchivedTables.Contents()
         /// Every file but the manifest, in the archive's order.
         var files: [BackupArchive.ManifestEntry]
         var bytes: Int64
@@ -31,6 +33,7 @@ struct ArchiveCheck {
         var seen = Set<String>()
         var format: BackupArchive.Format?
         var receipts: [Receipt]?
+        var tables = ArchivedTables.Contents()
         var manifest: BackupArchive.Manifest?
         var formProblems: [String: String] = [:]
         var pendingPath: String?
@@ -52,7 +55,7 @@ struct ArchiveCheck {
             case .end:
                 guard manifest != nil else { throw BackupError.truncated(path: files.last?.path) }
                 guard let format, let receipts, let manifest else { throw BackupError.notABackup("it has no \(BackupArchive.formatPath)") }
-                let contents = Contents(format: format, receipts: receipts, files: files, bytes: bytes)
+                let contents = Contents(format: format, receipts: receipts, tables: tables, files: files, bytes: bytes)
                 try Self.check(contents, manifest: manifest, formProblems: formProblems)
                 progress.finish()
                 return contents
@@ -91,6 +94,10 @@ struct ArchiveCheck {
                     format = decoded
                 case BackupArchive.submissionsPath:
                     receipts = try Self.receipts(data)
+                case ArchivedTables.reviewPath:
+                    try ArchivedTables.readReview(data, into: &tables)
+                case ArchivedTables.auditPath:
+                    try ArchivedTables.readAudit(data, into: &tables)
                 case BackupArchive.manifestPath:
                     do {
                         manifest = try BackupArchive.decoder.decode(BackupArchive.Manifest.self, from: data)
@@ -99,7 +106,7 @@ struct ArchiveCheck {
                     }
                     continue
                 default:
-                    if path.hasSuffix("/" + UploadPart.formFilename) && path.hasPrefix(BackupArchive.submissionsFolder + "/") {
+                    if BackupArchive.isFormFile(path) {
                         do {
                             _ = try FormFile.decode(data)
                         } catch {
@@ -199,21 +206,25 @@ struct ArchiveCheck {
         for entry in manifest.files where archived[entry.path] == nil {
             throw BackupError.damaged(path: entry.path, problem: "is in the manifest but missing from the archive")
         }
-        // The receipts: every part of every submission is there with the receipt's size and
-        // SHA-256, and no file under submissions/ belongs to none.
+        // The receipts: every part of every stored version is there with the receipt's size and
+        // SHA-256, each form's versions are 1, 2, … without a gap, and no file under
+        // submissions/ or versions/ belongs to none.
         var owned = Set<String>()
-        var ids = Set<FormID>()
+        var versions: [FormID: [Int]] = [:]
         for receipt in contents.receipts {
-            guard ids.insert(receipt.id).inserted else {
-                throw BackupError.damaged(path: BackupArchive.submissionsPath, problem: "lists submission \(receipt.id) twice")
+            let version = receipt.storedVersion
+            let which = version > 1 ? "version \(version) of submission \(receipt.id)" : "submission \(receipt.id)"
+            guard !(versions[receipt.id] ?? []).contains(version) else {
+                throw BackupError.damaged(path: BackupArchive.submissionsPath, problem: "lists \(which) twice")
             }
+            versions[receipt.id, default: []].append(version)
             guard receipt.parts.contains(where: { $0.filename == UploadPart.formFilename }) else {
-                throw BackupError.damaged(path: BackupArchive.submissionsPath, problem: "lists submission \(receipt.id) without its form.json")
+                throw BackupError.damaged(path: BackupArchive.submissionsPath, problem: "lists \(which) without its form.json")
             }
             for part in receipt.parts {
-                let path = "\(BackupArchive.submissionsFolder)/\(receipt.id)/\(part.filename)"
+                let path = BackupArchive.path(of: part, in: receipt)
                 guard let file = archived[path] else {
-                    throw BackupError.damaged(path: path, problem: "is missing (submission \(receipt.id)'s receipt lists it)")
+                    throw BackupError.damaged(path: path, problem: "is missing (\(which)'s receipt lists it)")
                 }
                 guard file.size == part.size, file.sha256 == part.sha256 else {
                     throw BackupError.damaged(path: path, problem: "differs from its receipt (\(file.size) bytes, SHA-256 \(file.sha256); the receipt says \(part.size) bytes, \(part.sha256))")
@@ -222,11 +233,16 @@ struct ArchiveCheck {
                 if let problem = formProblems[path] { throw BackupError.damaged(path: path, problem: problem) }
             }
         }
-        for file in contents.files where file.path.hasPrefix(BackupArchive.submissionsFolder + "/") && !owned.contains(file.path) {
+        for (id, numbers) in versions where numbers.sorted() != Array(1...numbers.count) {
+            throw BackupError.damaged(path: BackupArchive.submissionsPath, problem: "lists versions \(numbers.sorted().map(String.init).joined(separator: ", ")) of submission \(id): some are missing")
+        }
+        for file in contents.files where !owned.contains(file.path)
+            && (file.path.hasPrefix(BackupArchive.submissionsFolder + "/") || file.path.hasPrefix(BackupArchive.versionsFolder + "/")) {
             throw BackupError.damaged(path: file.path, problem: "belongs to no submission of \(BackupArchive.submissionsPath)")
         }
-        guard contents.receipts.count == contents.format.submissions else {
-            throw BackupError.damaged(path: BackupArchive.submissionsPath, problem: "lists \(contents.receipts.count) submissions, \(BackupArchive.formatPath) says \(contents.format.submissions)")
+        let superseded = contents.receipts.count - versions.count
+        guard versions.count == contents.format.submissions, superseded == contents.format.versions ?? 0 else {
+            throw BackupError.damaged(path: BackupArchive.submissionsPath, problem: "lists \(versions.count) submissions and \(superseded) earlier versions, \(BackupArchive.formatPath) says \(contents.format.submissions) and \(contents.format.versions ?? 0)")
         }
     }
 }

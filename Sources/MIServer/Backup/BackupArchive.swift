@@ -6,9 +6,13 @@ import MIKit
 /// ```
 /// mi-backup/format.json          what made it: format version, time, engine, counts
 /// mi-backup/submissions.jsonl    every committed submission's receipt, one JSON object a line,
-///                                in the order stored: the database, engine-neutral
+///                                in the order stored, then every version they superseded
+///                                (`"version": n`): the database, engine-neutral
+/// mi-backup/review.jsonl         the office's review: every event and send-back (`ArchivedTables`)
+/// mi-backup/audit.jsonl          the audit log: every row, then its head
 /// templates/…                    every file of Server.TemplatesDirectory (pictures too)
-/// submissions/<id>/<part>        form.json and media of every submission listed above
+/// submissions/<id>/<part>        form.json and media of every submission's first version
+/// versions/<id>/<n>/<part>       form.json and media of every later version listed above
 /// secrets/signing.key            only with --include-secrets (and revoked-sessions with it)
 /// mi-backup/manifest.json        last: every file above with its size and SHA-256
 /// ```
@@ -23,6 +27,7 @@ enum BackupArchive {
     static let manifestPath = "mi-backup/manifest.json"
     static let templatesFolder = "templates"
     static let submissionsFolder = "submissions"
+    static let versionsFolder = "versions"
     static let signingKeyPath = "secrets/signing.key"
     static let revokedSessionsPath = "secrets/revoked-sessions"
     static let formatName = "mi-server backup"
@@ -35,7 +40,10 @@ enum BackupArchive {
         var createdAt: Date
         /// `sqlite` or `postgres`: where it was made (it restores into either).
         var engine: String
+        /// Submissions (their current versions).
         var submissions: Int
+        /// Versions they superseded, also in submissions.jsonl (absent: none).
+        var versions: Int?
         var templateFiles: Int
         var secrets: Bool
     }
@@ -64,6 +72,19 @@ enum BackupArchive {
         return decoder
     }
 
+    /// Where `part` of the stored version `receipt` is in an archive (as in the data directory).
+    static func path(of part: Receipt.Part, in receipt: Receipt) -> String {
+        let version = receipt.storedVersion
+        guard version > 1 else { return "\(submissionsFolder)/\(receipt.id)/\(part.filename)" }
+        return "\(versionsFolder)/\(receipt.id)/\(version)/\(part.filename)"
+    }
+
+    /// Whether `path` is a form.json of a stored version.
+    static func isFormFile(_ path: String) -> Bool {
+        path.hasSuffix("/" + UploadPart.formFilename)
+            && (path.hasPrefix(submissionsFolder + "/") || path.hasPrefix(versionsFolder + "/"))
+    }
+
     /// Why `path` cannot be a file of an archive (it would leave the target folder, or is not
     /// one of the archive's places), or nil.
     static func problem(path: String) -> String? {
@@ -77,7 +98,8 @@ enum BackupArchive {
         }
         switch components[0] {
         case "mi-backup":
-            return [formatPath, submissionsPath, manifestPath].contains(path) ? nil : "not a file this format has"
+            return [formatPath, submissionsPath, ArchivedTables.reviewPath, ArchivedTables.auditPath, manifestPath].contains(path)
+                ? nil : "not a file this format has"
         case templatesFolder:
             return nil
         case submissionsFolder:
@@ -85,6 +107,12 @@ enum BackupArchive {
                 return "not submissions/<form id>/<file>"
             }
             return components[2] == UploadPart.formFilename ? nil : SafeName.problem(components[2])
+        case versionsFolder:
+            guard components.count == 4, FormID(components[1])?.description == components[1],
+                  let version = Int(components[2]), version > 1, String(version) == components[2] else {
+                return "not versions/<form id>/<version>/<file>"
+            }
+            return components[3] == UploadPart.formFilename ? nil : SafeName.problem(components[3])
         case "secrets":
             return [signingKeyPath, revokedSessionsPath].contains(path) ? nil : "not a file this format has"
         default:

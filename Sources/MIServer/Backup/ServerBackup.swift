@@ -73,7 +73,12 @@ struct ServerBackup {
         defer {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: scratch.path + suffix) }
         }
-        let receipts = try await repository.snapshotReceipts(scratch: scratch)
+        // The review's and the audit log's tables exist once their stores opened (as a server does).
+        _ = try await openReviewStore(beside: repository, logger: logger)
+        _ = try await AuditLog.openStore(beside: repository, logger: logger)
+        let (receipts, rows) = try await repository.snapshot(scratch: scratch, also: ArchivedTables.selects)
+        let tables = try ArchivedTables.contents(rows)
+        let current = Set(receipts.map(\.id)).count
 
         let templates = try Self.templateFiles(configuration.server.templatesDirectory)
         let engine = configuration.server.database == .sqlite ? "sqlite" : "postgres"
@@ -84,7 +89,8 @@ struct ServerBackup {
             defer { try? writer.checkDigests() }
             let format = BackupArchive.Format(format: BackupArchive.formatName, version: BackupArchive.version,
                                               createdAt: Date(timeIntervalSince1970: TimeInterval(modified)), engine: engine,
-                                              submissions: receipts.count, templateFiles: templates.count, secrets: includeSecrets)
+                                              submissions: current, versions: receipts.count - current,
+                                              templateFiles: templates.count, secrets: includeSecrets)
             try writer.add(BackupArchive.formatPath, data: try BackupArchive.encoder.encode(format))
             var lines = Data()
             let encoder = BackupArchive.encoder
@@ -93,14 +99,16 @@ struct ServerBackup {
                 lines.append(0x0A)
             }
             try writer.add(BackupArchive.submissionsPath, data: lines)
+            try writer.add(ArchivedTables.reviewPath, data: try ArchivedTables.reviewFile(tables))
+            try writer.add(ArchivedTables.auditPath, data: try ArchivedTables.auditFile(tables))
             for (relative, url) in templates {
                 try writer.add("\(BackupArchive.templatesFolder)/\(relative)", data: try Self.read(url))
             }
             for (index, receipt) in receipts.enumerated() {
-                let folder = layout.submission(receipt.id)
+                let folder = layout.folder(of: receipt)
                 for part in receipt.parts {
-                    let path = "\(BackupArchive.submissionsFolder)/\(receipt.id)/\(part.filename)"
-                    try writer.addFile(path, from: folder.appendingPathComponent(part.filename), size: part.size, sha256: part.sha256)
+                    try writer.addFile(BackupArchive.path(of: part, in: receipt), from: folder.appendingPathComponent(part.filename),
+                                       size: part.size, sha256: part.sha256)
                 }
                 progress.update(submissions: index + 1, of: receipts.count, bytes: output.written)
             }
@@ -113,7 +121,7 @@ struct ServerBackup {
             }
             try writer.finish()
             progress.finish()
-            return BackupSummary(submissions: receipts.count, files: writer.manifest.count, bytes: output.written,
+            return BackupSummary(submissions: current, files: writer.manifest.count, bytes: output.written,
                                  seconds: Date().timeIntervalSince(started))
         }
     }

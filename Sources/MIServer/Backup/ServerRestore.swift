@@ -44,6 +44,12 @@ struct ServerRestore {
             guard try await repository.submissionIDs().isEmpty else {
                 throw BackupError.targetNotEmpty("the database of Server.Database: it holds submissions")
             }
+            // The review's and the audit log's tables, made as a server makes them; the log empty.
+            _ = try await openReviewStore(beside: repository, logger: logger)
+            let audit = try await AuditLog.openStore(beside: repository, logger: logger)
+            guard try await audit.events(AuditQuery(limit: 1)).isEmpty else {
+                throw BackupError.targetNotEmpty("the database of Server.Database: its audit log has rows")
+            }
             let progress = BackupProgress(verb: "restore")
             let contents = try await Blocking.run {
                 try ArchiveCheck(input: input, destination: staging, progress: progress).run()
@@ -51,7 +57,7 @@ struct ServerRestore {
             if contents.hasSigningKey && fileManager.fileExists(atPath: keyFile.path) {
                 throw BackupError.targetNotEmpty("the signing key \(keyFile.path): it exists — remove it to restore the archive's, or restore without it")
             }
-            made.append(layout.submissions)
+            made.append(contentsOf: [layout.submissions, layout.versions])
             try await Blocking.run {
                 // Durable before it is live: one sync of the filesystem rather than one per file.
                 let fd = open(staging.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -61,19 +67,20 @@ struct ServerRestore {
                 }
                 try layout.prepare()
                 try Self.move(staging.appendingPathComponent(BackupArchive.templatesFolder), into: templates)
-                let submissions = staging.appendingPathComponent(BackupArchive.submissionsFolder)
-                if FileManager.default.fileExists(atPath: submissions.path) {
-                    try FileManager.default.removeItem(at: layout.submissions)
-                    try FileManager.default.moveItem(at: submissions, to: layout.submissions)
+                for (archived, live) in [(BackupArchive.submissionsFolder, layout.submissions), (BackupArchive.versionsFolder, layout.versions)] {
+                    let folder = staging.appendingPathComponent(archived)
+                    guard FileManager.default.fileExists(atPath: folder.path) else { continue }
+                    try FileManager.default.removeItem(at: live)
+                    try FileManager.default.moveItem(at: folder, to: live)
                     try DurableFile.syncFolder(layout.root)
                 }
             }
-            let folder = layout.submissions
             do {
-                try await repository.restore(contents.receipts) { receipt in
+                let dialect: SubmissionDialect = configuration.server.database == .sqlite ? .sqlite : .postgres
+                try await repository.restore(contents.receipts, form: { receipt in
                     try FormFile.decode(try DurableFile.contents(
-                        atPath: folder.appendingPathComponent(receipt.id.description).appendingPathComponent(UploadPart.formFilename).path))
-                }
+                        atPath: layout.folder(of: receipt).appendingPathComponent(UploadPart.formFilename).path))
+                }, also: ArchivedTables.restore(contents.tables, dialect: dialect))
             } catch let error as BackupError {
                 throw error
             } catch {
@@ -88,7 +95,7 @@ struct ServerRestore {
                 try DurableFile.create(revoked, at: layout.revokedSessions, permissions: 0o600)
             }
             try? fileManager.removeItem(at: staging)
-            return BackupSummary(submissions: contents.receipts.count, files: contents.files.count, bytes: contents.bytes,
+            return BackupSummary(submissions: Set(contents.receipts.map(\.id)).count, files: contents.files.count, bytes: contents.bytes,
                                  seconds: Date().timeIntervalSince(started))
         } catch {
             undo()

@@ -3,11 +3,13 @@ import Hummingbird
 import Logging
 import MIKit
 
-/// `GET Server.Paths.Template/export.zip` (`/api/v1/templates/{id}/export.zip?from=&to=&user=&version=&media=&format=`):
+/// `GET Server.Paths.Template/export.zip` (`/api/v1/templates/{id}/export.zip?from=&to=&user=&version=&media=&format=&allVersions=`):
 /// a template's stored submissions as MIKit's `ExportWriter` lays them out — a zip of
 /// `<template>.csv` and `media/<form id>/<file>`, or (`format=jsonl`) one form.json per line, or
 /// (`format=geojson`) a GeoJSON FeatureCollection of the forms that have a location —
-/// streamed as it is made. Foremen export everyone's forms, a technician only their own.
+/// streamed as it is made. Foremen export everyone's forms, a technician only their own. Each
+/// form's current version by default; with `allVersions=true` every stored version, with the
+/// CSV's `Version` and `Supersedes` columns.
 struct ExportController {
     let templatePath: String
     let statistics: StoredStatistics
@@ -27,6 +29,7 @@ struct ExportController {
     struct Options: Equatable {
         var media = true
         var format = ExportFormat.zip
+        var allVersions = false
     }
 
     /// `media` (`true` or `false`, default true) and `format` (`zip`, `jsonl` or `geojson`, default zip)
@@ -37,12 +40,9 @@ struct ExportController {
         for (name, value) in FormQuery.parameters(query) {
             switch name {
             case "media":
-                switch value.lowercased() {
-                case "true": options.media = true
-                case "false": options.media = false
-                default:
-                    throw HTTPError(.badRequest, message: "parameter `media` is \"\(SafeName.printable(value))\" — give true (the default) or false")
-                }
+                options.media = try Self.flag(name, value, choices: "true (the default) or false")
+            case "allVersions":
+                options.allVersions = try Self.flag(name, value, choices: "true or false (the default: each form's current version)")
             case "format":
                 do {
                     options.format = try ExportFormat(parsing: value)
@@ -58,6 +58,15 @@ struct ExportController {
         return options
     }
 
+    /// `true` or `false` (any case) of parameter `name`; 400 naming it otherwise.
+    private static func flag(_ name: String, _ value: String, choices: String) throws -> Bool {
+        switch value.lowercased() {
+        case "true": return true
+        case "false": return false
+        default: throw HTTPError(.badRequest, message: "parameter `\(name)` is \"\(SafeName.printable(value))\" — give \(choices)")
+        }
+    }
+
     @Sendable func export(_ request: Request, context: ServerContext) async throws -> Response {
         var filters = try StoredStatistics.filters(request.uri.query, session: try context.requireSession())
         filters.groupBy = nil
@@ -66,11 +75,15 @@ struct ExportController {
         let submissions = try await statistics.forms.list(id, filters: filters)
         let template = try await statistics.layout(of: id, version: filters.version, submissions: submissions)
         let (layout, selected, modified) = (self.layout, filters, now())
+        let items = options.allVersions
+            ? try await StoredExportSource.items(everyVersionOf: submissions, repository: statistics.forms.repository)
+            : StoredExportSource.items(submissions)
         // Made on the thread pool: it opens the temporary files of the zip's central directory.
         let box = try await Blocking.run {
-            WriterBox(try ExportWriter(template: template, source: StoredExportSource(submissions: submissions, layout: layout),
+            WriterBox(try ExportWriter(template: template, source: StoredExportSource(items: items, layout: layout),
                                        format: options.format, filters: selected, includeMedia: options.media,
-                                       now: modified, temporaryFolder: layout.receiving.path, reviewStates: true))
+                                       now: modified, temporaryFolder: layout.receiving.path, reviewStates: true,
+                                       everyVersion: options.allVersions))
         }
         let logger = context.logger
         let body = ResponseBody { writer in

@@ -6,7 +6,8 @@ import MIKit
 /// `PUT Server.Paths.Submit/{id}` (the upload with its manifest up front), `POST Server.Paths.Submit`
 /// (the same without: multipart only, as `curl -F` sends it), `GET Server.Paths.Submit` (a page
 /// of summaries), `GET Server.Paths.Submit/{id}` (the receipt) and
-/// `GET Server.Paths.Submit/{id}/media/{name}` (a media file, with Range): foremen any, a
+/// `GET Server.Paths.Submit/{id}/media/{name}` (a media file of the current version, with
+/// Range; `…/{id}/versions/{n}/media/{name}` one of version n): foremen any, a
 /// technician only their own forms'. The HTTP side only: what is taken in, and why not, is
 /// `SubmissionIntake`'s.
 struct SubmissionController {
@@ -24,6 +25,7 @@ struct SubmissionController {
         routes.get(RouterPath(path + "/{id}"), use: show)
         routes.put(RouterPath(path + "/{id}"), use: put)
         routes.get(RouterPath(path + "/{id}/media/{name}"), use: media)
+        routes.get(RouterPath(path + "/{id}/versions/{version}/media/{name}"), use: media)
         return routes
     }
 
@@ -36,13 +38,19 @@ struct SubmissionController {
 
     /// A media file of a submission, whole or the one byte range asked for.
     @Sendable func media(_ request: Request, context: ServerContext) async throws -> Response {
-        let receipt = try await SubmissionAccess.receipt(try context.parameters.require("id"), for: try context.requireSession(),
+        var receipt = try await SubmissionAccess.receipt(try context.parameters.require("id"), for: try context.requireSession(),
                                                          in: repository)
+        if let number = context.parameters.get("version") {
+            guard let version = try await repository.versions(id: receipt.id).first(where: { String($0.storedVersion) == number }) else {
+                throw HTTPError(.notFound, message: "submission \(receipt.id) has no version \(SafeName.printable(number)) — see its versions")
+            }
+            receipt = version
+        }
         let name = try context.parameters.decoded("name")
         guard name != UploadPart.formName, SafeName.problem(name) == nil, let part = receipt.part(named: name) else {
             throw HTTPError(.notFound, message: "submission \(receipt.id) has no media file \"\(SafeName.printable(name))\" — see its receipt for the names")
         }
-        let path = layout.submission(receipt.id).appendingPathComponent(part.filename).path
+        let path = layout.folder(of: receipt).appendingPathComponent(part.filename).path
         await context.audit.record(.mediaDownload, actor: try context.requireSession().sub, subject: receipt.id.description, detail: name)
         var headers: HTTPFields = [.contentType: MediaKind.contentType(ofFileNamed: name), .acceptRanges: "bytes"]
         switch ByteRange(header: request.headers[.range], size: part.size) {
@@ -95,6 +103,7 @@ struct SubmissionController {
         }
         try intake.checkLength(Self.declaredLength(request))
         if let manifest, let stored = try await intake.answerBeforeBody(id: id, manifest: manifest, logger: context.logger) {
+            await Self.auditUpload(stored, stored: false, context: context, session: session)
             return try JSONResponse.make(.ok, stored)
         }
         return try await take(request, context: context, session: session, id: id, manifest: manifest)
@@ -105,9 +114,22 @@ struct SubmissionController {
                       manifest: UploadManifest?) async throws -> Response {
         switch try await intake.take(request.body, contentType: request.headers[.contentType], uploadedBy: session.sub,
                                      id: id, manifest: manifest, logger: context.logger) {
-        case .stored(let receipt): return try JSONResponse.make(.created, receipt)
-        case .alreadyStored(let receipt): return try JSONResponse.make(.ok, receipt)
+        case .stored(let receipt):
+            await Self.auditUpload(receipt, stored: true, context: context, session: session)
+            return try JSONResponse.make(.created, receipt)
+        case .alreadyStored(let receipt):
+            await Self.auditUpload(receipt, stored: false, context: context, session: session)
+            return try JSONResponse.make(.ok, receipt)
         }
+    }
+
+    /// The audit row of an upload taken: the form's id (a `POST` names it only in its body),
+    /// and whether it was stored now, with its version when it is a later one. Refusals are
+    /// `AuditMiddleware`'s to record.
+    private static func auditUpload(_ receipt: Receipt, stored: Bool, context: ServerContext, session: SessionClaims) async {
+        let version = receipt.storedVersion > 1 ? " as version \(receipt.storedVersion)" : ""
+        await context.audit.record(.upload, actor: session.sub, subject: receipt.id.description,
+                                   detail: (stored ? "stored" : "already stored") + version)
     }
 
     private static func declaredLength(_ request: Request) -> Int64? {

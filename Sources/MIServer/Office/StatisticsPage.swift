@@ -103,6 +103,7 @@ struct StatisticsPage {
         let exported = choices.dates == .uploaded ? parameters.filter { $0.key != "from" && $0.key != "to" } : parameters
         values["export"] = Self.exportLink(templatePath: templatePath, id: id, parameters: exported)
         values["exportGeoJSON"] = Self.exportLink(templatePath: templatePath, id: id, parameters: exported, format: .geojson)
+        values["exportAllVersions"] = Self.exportLink(templatePath: templatePath, id: id, parameters: exported, allVersions: true)
         values["from"] = parameters["from"] ?? ""
         values["to"] = parameters["to"] ?? ""
         values["allUsers"] = session.role == .foreman
@@ -119,11 +120,14 @@ struct StatisticsPage {
     }
 
     /// The API's zip export of template `id` with the page's filters (`groupBy` is not one).
-    static func exportLink(templatePath: String, id: String, parameters: [String: String], format: ExportFormat = .zip) -> String {
+    /// With `allVersions`, every stored version of each form (`Version`, `Supersedes`).
+    static func exportLink(templatePath: String, id: String, parameters: [String: String], format: ExportFormat = .zip,
+                           allVersions: Bool = false) -> String {
         var query = ["from", "to", "user", "version", "reviewState"].compactMap { name in
             parameters[name].map { "\(name)=\(FormQuery.encoded($0))" }
         }
         if format != .zip { query.append("format=\(format.rawValue)") }
+        if allVersions { query.append("allVersions=true") }
         let path = templatePath.replacingOccurrences(of: "{id}", with: TemplatesPage.pathSegment(id)) + "/export.zip"
         return query.isEmpty ? path : path + "?" + query.joined(separator: "&")
     }

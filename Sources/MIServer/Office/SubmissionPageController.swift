@@ -5,7 +5,10 @@ import MIKit
 /// `/submissions/{id}`: one uploaded form as the office reads it — the header, every question
 /// with its answer and comment (tables as grids, the no-value cells red-bordered as the seed
 /// draws them), photos, players for video and audio, the foreman's comments, the audit trail —
-/// and its downloads: each media file, form.json and the PDF `mi print` makes.
+/// and its downloads: each media file, form.json and the PDF `mi print` makes. A form corrected
+/// after the office sent it back has versions: the page lists them, shows any one
+/// (`?version=N`, its form.json and PDF too) and what changed from the version before it
+/// (or from `?from=M`), as `FormDiff` computes it for the API.
 struct SubmissionPageController {
     let views: OfficeViews
     let repository: any SubmissionRepository
@@ -24,10 +27,12 @@ struct SubmissionPageController {
     }
 
     @Sendable func page(_ request: Request, context: ServerContext) async throws -> Response {
-        let (receipt, stored, _) = try await load(context)
-        let language = SubmissionListController.parameters(of: request)["lang"]
+        let parameters = SubmissionListController.parameters(of: request)
+        let (receipt, stored, _) = try await load(context, request: request)
+        let language = parameters["lang"]
         var values = Self.values(stored, receipt: receipt, language: language)
         values["review"] = try await review.values(receipt, form: stored, session: try context.requireSession())
+        try await addVersions(to: &values, shown: receipt, from: parameters["from"], session: try context.requireSession())
         let form = stored.shown(in: language)
         await context.audit.record(.submissionView, actor: try context.requireSession().sub, subject: receipt.id.description, detail: "office page")
         return views.page("submission", title: "\(form.name) · \(form.template.title)", context: context,
@@ -35,7 +40,7 @@ struct SubmissionPageController {
     }
 
     @Sendable func formJSON(_ request: Request, context: ServerContext) async throws -> Response {
-        let (_, form, data) = try await load(context)
+        let (_, form, data) = try await load(context, request: request)
         return Response(status: .ok, headers: [
             .contentType: "application/json; charset=utf-8",
             .contentDisposition: ContentDisposition.attachment("\(form.name)-form.json"),
@@ -43,8 +48,8 @@ struct SubmissionPageController {
     }
 
     @Sendable func report(_ request: Request, context: ServerContext) async throws -> Response {
-        let (receipt, form, _) = try await load(context)
-        let folder = layout.submission(receipt.id)
+        let (receipt, form, _) = try await load(context, request: request)
+        let folder = layout.folder(of: receipt)
         let output = layout.receiving.appendingPathComponent("report-\(UUID().uuidString.lowercased()).pdf")
         let pdf: Data
         do {
@@ -64,12 +69,55 @@ struct SubmissionPageController {
         ], body: .init(byteBuffer: ByteBuffer(bytes: pdf)))
     }
 
-    /// The submission in the path, when the session may read it, with its stored form.json.
-    private func load(_ context: ServerContext) async throws -> (receipt: Receipt, form: Form, data: Data) {
-        let receipt = try await SubmissionAccess.receipt(try context.parameters.require("id"), for: try context.requireSession(),
-                                                         in: repository)
+    /// The submission in the path, when the session may read it — its current version, or the
+    /// one `?version=` names — with its stored form.json.
+    private func load(_ context: ServerContext, request: Request) async throws -> (receipt: Receipt, form: Form, data: Data) {
+        let id = try context.parameters.require("id"), session = try context.requireSession()
+        let receipt: Receipt
+        if let version = SubmissionListController.parameters(of: request)["version"] {
+            receipt = try await review.service.version(version, of: id, session: session)
+        } else {
+            receipt = try await SubmissionAccess.receipt(id, for: session, in: repository)
+        }
         let (form, data) = try await SubmissionAccess.form(of: receipt, layout: layout)
         return (receipt, form, data)
+    }
+
+    /// The versions panel's values, when the form has more than one: each version with a link,
+    /// which is shown, and the changes to it from the one before (or from version `from`).
+    private func addVersions(to values: inout [String: Any], shown: Receipt, from: String?, session: SessionClaims) async throws {
+        let id = shown.id.description
+        let all = try await review.service.versions(of: id, session: session)
+        let version = shown.storedVersion
+        if version != all.current { values["versionQuery"] = "?version=\(version)" }
+        guard all.versions.count > 1 else { return }
+        values["versions"] = [
+            "current": all.current, "shown": version, "isOld": version != all.current,
+            "list": all.versions.reversed().map { receipt -> [String: Any] in
+                let number = receipt.storedVersion
+                return ["number": number, "uploaded": OfficeFormat.dateTime(receipt.receivedAt), "by": receipt.uploadedBy,
+                        "isCurrent": number == all.current, "isShown": number == version,
+                        "url": "/submissions/\(id)" + (number == all.current ? "" : "?version=\(number)"),
+                        "hasChanges": number > 1, "changesURL": "/submissions/\(id)?version=\(number)#changes"]
+            },
+        ] as [String: Any]
+        let earlier = from ?? (version > 1 ? String(version - 1) : nil)
+        guard let earlier else { return }
+        let diff = try await review.service.diff(id, from: earlier, to: String(version), session: session)
+        values["changes"] = [
+            "from": diff.from, "to": diff.to, "none": diff.changes.isEmpty,
+            "items": diff.changes.map { change -> [String: Any] in
+                var item: [String: Any] = ["kind": change.kind.rawValue, "label": change.label,
+                                           "question": change.question ?? "(the form)",
+                                           "before": change.before ?? "", "after": change.after ?? ""]
+                if let media = change.media, let sha256 = change.sha256 {
+                    let side = change.kind == .mediaRemoved ? "before" : "after"
+                    item[side] = "\(media) (SHA-256 \(sha256.prefix(12))…)"
+                    item["sha256"] = sha256
+                }
+                return item
+            },
+        ] as [String: Any]
     }
 
     // MARK: - The view's values
@@ -81,7 +129,8 @@ struct SubmissionPageController {
         let shownLanguage = language.flatMap { stored.template.language(matching: $0) } ?? stored.language ?? stored.template.defaultLanguage
         let id = receipt.id.description
         let logic = FormLogic(template: form.template)
-        let nodes = Self.nodes(logic.layout(of: form), form: form, logic: logic, submission: id)
+        let media = mediaFolderURL(receipt)
+        let nodes = Self.nodes(logic.layout(of: form), form: form, logic: logic, media: media)
         var values: [String: Any] = [
             "id": id,
             "formName": form.name,
@@ -102,7 +151,7 @@ struct SubmissionPageController {
             "foremanComments": form.foremanComments.map { ["at": OfficeFormat.dateTime($0.at), "by": $0.by, "text": $0.text] },
             "audit": Self.history(form, receipt).map { ["at": OfficeFormat.dateTime($0.at), "sentence": $0.sentence] },
             "media": receipt.parts.filter { $0.name != UploadPart.formName }.map { part in
-                ["name": part.name, "url": mediaURL(id, part.name), "size": ByteCount.string(part.size)]
+                ["name": part.name, "url": mediaURL(media, part.name), "size": ByteCount.string(part.size)]
             },
         ]
         let switchValues = LanguageSwitch.values(stored.template, shown: shownLanguage)
@@ -172,9 +221,14 @@ struct SubmissionPageController {
         return values
     }
 
-    static func mediaURL(_ id: String, _ name: String) -> String {
-        "/api/v1/submissions/\(id)/media/" + FormQuery.encoded(name)
+    /// Where the API serves the media of the stored version `receipt` describes, up to the name.
+    static func mediaFolderURL(_ receipt: Receipt) -> String {
+        let version = receipt.storedVersion
+        return "/api/v1/submissions/\(receipt.id)" + (version > 1 ? "/versions/\(version)" : "") + "/media/"
     }
+
+    /// Media file `name` of the version whose media are served at `folder` (`mediaFolderURL`).
+    static func mediaURL(_ folder: String, _ name: String) -> String { folder + FormQuery.encoded(name) }
 
     /// The office's address of a picture a template shows (`TemplatesPage`).
     static func pictureURL(_ templateID: String, _ name: String) -> String {
@@ -184,7 +238,7 @@ struct SubmissionPageController {
     /// The form's questions, groups and repeats as the view draws them (the partial
     /// `submission-node`, recursive): each node says which of the four it is, so that a key a
     /// node lacks is never read from a node around it.
-    static func nodes(_ nodes: [FormNode], form: Form, logic: FormLogic, submission id: String) -> [[String: Any]] {
+    static func nodes(_ nodes: [FormNode], form: Form, logic: FormLogic, media id: String) -> [[String: Any]] {
         nodes.map { node -> [String: Any] in
             var values: [String: Any] = ["isQuestion": false, "isGroup": false, "isTable": false, "isSections": false]
             switch node {
@@ -192,13 +246,13 @@ struct SubmissionPageController {
                 values["isQuestion"] = true
                 values["question"] = question(slot.question, number: slot.index + 1, answer: form.answer(for: slot.key),
                                               done: logic.isDone(slot, in: form), relevant: logic.isRelevant(slot, in: form),
-                                              path: slot.key, submission: id, templateID: form.template.id)
+                                              path: slot.key, media: id, templateID: form.template.id)
             case .group(let group, let instance, let children):
                 values["isGroup"] = true
                 values["group"] = [
                     "label": group.label, "groupID": group.id,
                     "notRelevant": !logic.isRelevant(group: group, at: instance, in: form),
-                    "children": Self.nodes(children, form: form, logic: logic, submission: id),
+                    "children": Self.nodes(children, form: form, logic: logic, media: id),
                 ] as [String: Any]
             case .repeat(let group, let parent, let instances):
                 let path = AnswerPath.countKey(group.id, in: parent)
@@ -215,7 +269,7 @@ struct SubmissionPageController {
                             [
                                 "label": group.instanceLabel(instance.number), "path": instancePath(instance.instance),
                                 "notRelevant": !logic.isRelevant(group: group, at: instance.instance, in: form),
-                                "children": Self.nodes(instance.children, form: form, logic: logic, submission: id),
+                                "children": Self.nodes(instance.children, form: form, logic: logic, media: id),
                             ]
                         },
                     ] as [String: Any]
@@ -255,7 +309,7 @@ struct SubmissionPageController {
     }
 
     static func question(_ question: Question, number: Int, answer: Answer, done: Bool, relevant: Bool = true, path: String? = nil,
-                         submission id: String, templateID: String) -> [String: Any] {
+                         media id: String, templateID: String) -> [String: Any] {
         var values: [String: Any] = [
             "id": question.id, "path": path ?? question.id, "number": number, "text": question.text,
             "type": question.typeDescription, "done": done, "notRelevant": !relevant,

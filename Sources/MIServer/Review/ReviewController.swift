@@ -5,7 +5,10 @@ import MIKit
 /// The review's API behind the bearer token: `PATCH Server.Paths.Submit/{id}` (a foreman sets
 /// the state), `GET Server.Paths.Submit/{id}/review` (state, history, open flags),
 /// `POST Server.Paths.Submit/{id}/send-back` (a foreman flags questions and sends the form
-/// back) and `GET /api/v1/returned` (the forms sent back to the caller).
+/// back), `GET /api/v1/returned` (the forms sent back to the caller), and the stored versions:
+/// `GET Server.Paths.Submit/{id}/versions` (every version's receipt), `…/versions/{n}`
+/// (`{"receipt": …, "form": <that version's form.json>}`) and `…/diff?from=N&to=M` (what
+/// changed; `to` defaults to the current version, `from` to the one before `to`).
 struct ReviewController {
     static let returnedPath = "/api/v1/returned"
 
@@ -20,7 +23,54 @@ struct ReviewController {
         routes.get(RouterPath(path + "/{id}/review"), use: review)
         routes.post(RouterPath(path + "/{id}/send-back"), use: sendBack)
         routes.get(RouterPath(Self.returnedPath), use: returned)
+        routes.get(RouterPath(path + "/{id}/versions"), use: versions)
+        routes.get(RouterPath(path + "/{id}/versions/{version}"), use: version)
+        routes.get(RouterPath(path + "/{id}/diff"), use: diff)
         return routes
+    }
+
+    @Sendable func versions(_ request: Request, context: ServerContext) async throws -> Response {
+        let session = try context.requireSession()
+        let versions = try await service.versions(of: try context.parameters.require("id"), session: session)
+        await context.audit.record(.submissionView, actor: session.sub, subject: versions.id.description, detail: "versions (API)")
+        return try JSONResponse.make(.ok, versions)
+    }
+
+    @Sendable func version(_ request: Request, context: ServerContext) async throws -> Response {
+        let session = try context.requireSession()
+        let receipt = try await service.version(try context.parameters.require("version"), of: try context.parameters.require("id"),
+                                                session: session)
+        let (_, form) = try await SubmissionAccess.form(of: receipt, layout: service.layout)
+        await context.audit.record(.submissionView, actor: session.sub, subject: receipt.id.description,
+                                   detail: "version \(receipt.storedVersion) (API)")
+        // The form as stored, byte for byte, inside the answer.
+        var body = Data("{\"receipt\":".utf8)
+        body += try WireJSON.encoder().encode(receipt)
+        body += Data(",\"form\":".utf8)
+        body += form
+        body += Data("}".utf8)
+        return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+                         body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    @Sendable func diff(_ request: Request, context: ServerContext) async throws -> Response {
+        let session = try context.requireSession()
+        let id = try context.parameters.require("id")
+        // An empty parameter is an absent one, as the office's forms send them.
+        let query = SubmissionListController.parameters(of: request)
+        for name in ["from", "to"] {
+            // Digits too many for a number are a version the form does not have (404).
+            if let value = query[name], !value.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) }) {
+                throw HTTPError(.badRequest, message: "parameter `\(name)` is \"\(SafeName.printable(value))\" — give a version number (1, 2, …)")
+            }
+        }
+        let current = try await service.versions(of: id, session: session).current
+        let to = query["to"] ?? String(current)
+        let from = query["from"] ?? String((Int(to) ?? current) - 1)
+        let diff = try await service.diff(id, from: from, to: to, session: session)
+        await context.audit.record(.submissionView, actor: session.sub, subject: diff.id.description,
+                                   detail: "diff \(diff.from)→\(diff.to) (API)")
+        return try JSONResponse.make(.ok, diff)
     }
 
     @Sendable func review(_ request: Request, context: ServerContext) async throws -> Response {

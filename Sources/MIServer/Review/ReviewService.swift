@@ -11,9 +11,6 @@ struct ReviewService: Sendable {
     let layout: DataLayout
     let now: @Sendable () -> Date
 
-    /// The stored version a review applies to. Every submission has one version until a form
-    /// can come back as a newer one (issue 26, item 4).
-    static let storedVersion = 1
     /// The longest note kept, in characters.
     static let maximumNoteLength = 4000
 
@@ -26,12 +23,12 @@ struct ReviewService: Sendable {
     /// A foreman sets submission `id`'s state (`edited` is the server's alone: 422).
     func change(_ id: String, to state: ReviewState, note: String?, session: SessionClaims) async throws -> SubmissionReview {
         guard session.role == .foreman else { throw Self.foremenOnly(session, "change a submission's review state") }
-        let formID = try await submission(id, session: session).id
+        let (receipt, formID) = try await submission(id, session: session)
         guard ReviewState.settable.contains(state) else {
             throw HTTPError(.unprocessableContent, message: "the review state \"\(state.rawValue)\" is set by the server only (a newer version replaced the form) — choose one of \(Self.settableList)")
         }
         let event = ReviewEvent(reviewState: state, by: session.sub, at: now(), note: try Self.note(note, field: "note"))
-        try await store.record(event, submission: formID, version: Self.storedVersion)
+        try await store.record(event, submission: formID, version: receipt.storedVersion)
         return try await review(of: formID)
     }
 
@@ -46,7 +43,7 @@ struct ReviewService: Sendable {
         guard !flags.isEmpty || note != nil else {
             throw HTTPError(.unprocessableContent, message: "a send-back needs at least one flagged question or a note — say what the technician should fix")
         }
-        try await store.sendBack(StoredSendBack(submissionID: formID, version: Self.storedVersion, by: session.sub, at: now(),
+        try await store.sendBack(StoredSendBack(submissionID: formID, version: receipt.storedVersion, by: session.sub, at: now(),
                                                 note: note, flags: flags, open: true))
         return try await review(of: formID)
     }
@@ -57,7 +54,9 @@ struct ReviewService: Sendable {
         let technician: String? = session.role == .foreman ? user : session.sub
         var forms: [SentBackForm] = []
         for sendBack in try await store.openSendBacks() {
-            guard let receipt = try await repository.receipt(id: sendBack.submissionID) else { continue }
+            // A send-back of an older version was answered by the current one.
+            guard let receipt = try await repository.receipt(id: sendBack.submissionID),
+                  receipt.storedVersion == sendBack.version else { continue }
             if let technician, receipt.user != technician { continue }
             let (form, _) = try await SubmissionAccess.form(of: receipt, layout: layout)
             forms.append(SentBackForm(id: receipt.id, version: sendBack.version, formName: receipt.formName,
@@ -65,6 +64,34 @@ struct ReviewService: Sendable {
                                       flags: sendBack.flags))
         }
         return forms
+    }
+
+    // MARK: - Versions
+
+    /// Every stored version of submission `id`, for anyone who may read it.
+    func versions(of id: String, session: SessionClaims) async throws -> SubmissionVersions {
+        let (receipt, formID) = try await submission(id, session: session)
+        let versions = try await repository.versions(id: formID)
+        return SubmissionVersions(id: formID, current: receipt.storedVersion, versions: versions)
+    }
+
+    /// Version `number` (its text, from a path or query) of submission `id`: its receipt.
+    func version(_ number: String, of id: String, session: SessionClaims) async throws -> Receipt {
+        let all = try await versions(of: id, session: session)
+        guard let wanted = Int(number), let receipt = all.versions.first(where: { $0.storedVersion == wanted }) else {
+            throw SubmissionRefusal(.notFound, "submission \(all.id) has no version \(SafeName.printable(number)) — it has \(all.versions.map { String($0.storedVersion) }.joined(separator: ", "))")
+        }
+        return receipt
+    }
+
+    /// What changed from version `from` to version `to` of submission `id` (`FormDiff`).
+    func diff(_ id: String, from: String, to: String, session: SessionClaims) async throws -> SubmissionDiff {
+        let earlier = try await version(from, of: id, session: session)
+        let later = try await version(to, of: id, session: session)
+        let (old, _) = try await SubmissionAccess.form(of: earlier, layout: layout)
+        let (new, _) = try await SubmissionAccess.form(of: later, layout: layout)
+        return SubmissionDiff(id: later.id, from: earlier.storedVersion, to: later.storedVersion,
+                              changes: FormDiff.changes(from: (old, earlier), to: (new, later)))
     }
 
     /// Submission `id` (any spelling) when `session` may read it: its receipt and form id.

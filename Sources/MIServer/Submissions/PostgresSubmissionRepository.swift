@@ -127,6 +127,7 @@ public final class PostgresSubmissionRepository: SubmissionEngine {
             "CREATE INDEX submission_user_form_name_sort ON submission(technician, form_name_sort, seq, received_at)",
         ]),
         ("v3-review-state", SubmissionSQL.reviewStateSchema),
+        ("v4-versions", SubmissionSQL.versionSchema),
     ]
 
     /// The advisory lock key that serializes migrations between servers starting at once.
@@ -177,11 +178,12 @@ public final class PostgresSubmissionRepository: SubmissionEngine {
         return rows
     }
 
-    /// The columns' types in this schema: BIGINT, BOOLEAN and text.
+    /// The columns' types in these schemas: BIGINT, BOOLEAN, DOUBLE PRECISION and text.
     private static func value(_ cell: PostgresCell) throws -> SQLValue {
         if cell.bytes == nil { return .null }
         if [.int2, .int4, .int8].contains(cell.dataType) { return .integer(try cell.decode(Int64.self)) }
         if cell.dataType == .bool { return .bool(try cell.decode(Bool.self)) }
+        if [.float4, .float8].contains(cell.dataType) { return .double(try cell.decode(Double.self)) }
         return .text(try cell.decode(String.self))
     }
 
@@ -192,6 +194,7 @@ public final class PostgresSubmissionRepository: SubmissionEngine {
             case .integer(let number): binds.append(number)
             case .text(let text): binds.append(text)
             case .bool(let flag): binds.append(flag)
+            case .double(let number): binds.append(number)
             case .null: binds.appendNull()
             }
         }
@@ -257,17 +260,42 @@ public final class PostgresSubmissionRepository: SubmissionEngine {
         }
     }
 
-    public func restore(_ receipts: [Receipt], form: @escaping @Sendable (Receipt) throws -> Form) async throws {
+    public func supersede(_ receipt: Receipt, form: Form, placeFiles: @escaping @Sendable () throws -> Void,
+                          removeFiles: @escaping @Sendable () -> Void) async throws -> RecordOutcome {
+        let sql = self.sql, logger = self.logger
+        let id = receipt.id, version = receipt.storedVersion
+        do {
+            return try await transaction { connection in
+                try await Self.lock(connection, id.description, logger: logger)
+                guard let current = try await Self.receipt(connection, sql, id: id, logger: logger),
+                      current.storedVersion == version - 1 else {
+                    return .existing(try await Self.receipt(connection, sql, id: id, logger: logger) ?? receipt)
+                }
+                try placeFiles()
+                for statement in try sql.supersede(current, with: receipt, form: form, at: receipt.receivedAt) {
+                    try await connection.query(Self.query(statement), logger: logger)
+                }
+                return .recorded(receipt)
+            }
+        } catch {
+            try? await transaction { connection in
+                try await Self.lock(connection, id.description, logger: logger)
+                let stored = try await Self.receipt(connection, sql, id: id, logger: logger)
+                if (stored?.storedVersion ?? 0) < version { removeFiles() }
+            }
+            throw error
+        }
+    }
+
+    func restore(_ receipts: [Receipt], form: @escaping @Sendable (Receipt) throws -> Form, also: [SQLText]) async throws {
         let sql = self.sql, logger = self.logger
         try await transaction { connection in
             try await connection.query("LOCK TABLE submission IN EXCLUSIVE MODE", logger: logger)
             guard try await Self.rows(connection, SubmissionSQL.count, logger: logger).first?.integer("n") == 0 else {
                 throw BackupError.targetNotEmpty("the PostgreSQL database: it holds submissions")
             }
-            for receipt in receipts {
-                for statement in try sql.insert(receipt, form: try form(receipt)) {
-                    try await connection.query(Self.query(statement), logger: logger)
-                }
+            for statement in try sql.restore(receipts, form: form) + also {
+                try await connection.query(Self.query(statement), logger: logger)
             }
         }
     }
@@ -282,7 +310,7 @@ public final class PostgresSubmissionRepository: SubmissionEngine {
         }
     }
 
-    public func snapshotReceipts(scratch: URL) async throws -> [Receipt] {
+    func snapshot(scratch: URL, also: [SQLText]) async throws -> (receipts: [Receipt], rows: [[SQLRow]]) {
         let logger = self.logger
         return try await client.withConnection { connection in
             // The isolation pg_dump uses: every query below sees the database at one instant,
@@ -291,8 +319,14 @@ public final class PostgresSubmissionRepository: SubmissionEngine {
             do {
                 let parts = try await Self.rows(connection, SubmissionSQL.allParts, logger: logger)
                 let rows = try await Self.rows(connection, SubmissionSQL.allReceipts, logger: logger)
+                let superseded = SubmissionSQL(dialect: .postgres).superseded(id: nil)
+                let earlierParts = try await Self.rows(connection, superseded.parts, logger: logger)
+                let earlier = try await Self.rows(connection, superseded.rows, logger: logger)
+                var more: [[SQLRow]] = []
+                for statement in also { more.append(try await Self.rows(connection, statement, logger: logger)) }
                 try await connection.query("COMMIT", logger: logger)
-                return try SubmissionSQL.receipts(rows: rows, parts: parts)
+                return (try SubmissionSQL.receipts(rows: rows, parts: parts)
+                    + SubmissionSQL.supersededReceipts(rows: earlier, parts: earlierParts), more)
             } catch {
                 _ = try? await connection.query("ROLLBACK", logger: logger)
                 throw error

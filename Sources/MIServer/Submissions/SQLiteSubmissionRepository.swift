@@ -147,6 +147,9 @@ public final class SQLiteSubmissionRepository: SubmissionEngine {
         migrator.registerMigration("v8-review-state") { db in
             for statement in SubmissionSQL.reviewStateSchema { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v9-versions") { db in
+            for statement in SubmissionSQL.versionSchema { try db.execute(sql: statement) }
+        }
         return migrator
     }
 
@@ -167,7 +170,7 @@ public final class SQLiteSubmissionRepository: SubmissionEngine {
                 switch value.storage {
                 case .null: values[column] = .null
                 case .int64(let number): values[column] = .integer(number)
-                case .double(let number): values[column] = .integer(Int64(number))
+                case .double(let number): values[column] = .double(number)
                 case .string(let text): values[column] = .text(text)
                 case .blob(let data): values[column] = .text(String(decoding: data, as: UTF8.self))
                 }
@@ -188,6 +191,7 @@ public final class SQLiteSubmissionRepository: SubmissionEngine {
             case .integer(let number): return number
             case .text(let text): return text
             case .bool(let flag): return flag
+            case .double(let number): return number
             case .null: return nil
             }
         })
@@ -232,13 +236,34 @@ public final class SQLiteSubmissionRepository: SubmissionEngine {
         }
     }
 
-    public func restore(_ receipts: [Receipt], form: @escaping @Sendable (Receipt) throws -> Form) async throws {
+    public func supersede(_ receipt: Receipt, form: Form, placeFiles: @escaping @Sendable () throws -> Void,
+                          removeFiles: @escaping @Sendable () -> Void) async throws -> RecordOutcome {
+        let sql = self.sql
+        do {
+            return try await pool.write { db in
+                guard let current = try Self.receipt(db, sql, id: receipt.id), current.storedVersion == receipt.storedVersion - 1 else {
+                    return .existing(try Self.receipt(db, sql, id: receipt.id) ?? receipt)
+                }
+                try placeFiles()
+                try Self.execute(db, try sql.supersede(current, with: receipt, form: form, at: receipt.receivedAt))
+                return .recorded(receipt)
+            }
+        } catch {
+            let version = receipt.storedVersion, id = receipt.id
+            try? await pool.writeWithoutTransaction { db in
+                if (try Self.receipt(db, sql, id: id)?.storedVersion ?? 0) < version { removeFiles() }
+            }
+            throw error
+        }
+    }
+
+    func restore(_ receipts: [Receipt], form: @escaping @Sendable (Receipt) throws -> Form, also: [SQLText]) async throws {
         let sql = self.sql
         try await pool.write { db in
             guard try Self.rows(db, SubmissionSQL.count).first?.integer("n") == 0 else {
                 throw BackupError.targetNotEmpty("the SQLite database: it holds submissions")
             }
-            for receipt in receipts { try Self.execute(db, try sql.insert(receipt, form: try form(receipt))) }
+            try Self.execute(db, try sql.restore(receipts, form: form) + also)
         }
     }
 
@@ -251,16 +276,20 @@ public final class SQLiteSubmissionRepository: SubmissionEngine {
         }
     }
 
-    public func snapshotReceipts(scratch: URL) async throws -> [Receipt] {
+    func snapshot(scratch: URL, also: [SQLText]) async throws -> (receipts: [Receipt], rows: [[SQLRow]]) {
         let pool = self.pool
         return try await Blocking.run {
             let copy = try DatabaseQueue(path: scratch.path)
             // One step: the source's read lock is held for the copy's moment only, and writers
             // (WAL mode) are never blocked by it.
             try pool.backup(to: copy)
+            let superseded = SubmissionSQL(dialect: .sqlite).superseded(id: nil)
             return try copy.read { db in
-                try SubmissionSQL.receipts(rows: try Self.rows(db, SubmissionSQL.allReceipts),
-                                           parts: try Self.rows(db, SubmissionSQL.allParts))
+                let receipts = try SubmissionSQL.receipts(rows: try Self.rows(db, SubmissionSQL.allReceipts),
+                                                          parts: try Self.rows(db, SubmissionSQL.allParts))
+                    + SubmissionSQL.supersededReceipts(rows: try Self.rows(db, superseded.rows),
+                                                       parts: try Self.rows(db, superseded.parts))
+                return (receipts, try also.map { try Self.rows(db, $0) })
             }
         }
     }

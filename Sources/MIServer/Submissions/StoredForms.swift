@@ -54,7 +54,10 @@ struct StoredForms: Sendable {
     private static func read(_ submissions: [SubmissionSummary], layout: DataLayout, pieces: Int) async throws -> [Read] {
         // Paths joined as text: building 10,000 URLs cost more than opening the files.
         let folder = layout.submissions.path
-        let files = submissions.map { folder + "/" + $0.id.description + "/" + Store.formFileName }
+        let files = submissions.map { summary in
+            guard let version = summary.version, version > 1 else { return folder + "/" + summary.id.description + "/" + Store.formFileName }
+            return layout.submission(summary.id, version: version).appendingPathComponent(Store.formFileName).path
+        }
         let forms = try await Blocking.run {
             FormReader.concurrently(files, pieces: pieces) { file, reader in try reader.decode(try DurableFile.contents(atPath: file)) }
         }

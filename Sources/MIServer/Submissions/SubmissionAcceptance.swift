@@ -176,9 +176,20 @@ extension SubmissionAcceptance {
                                  code: APIErrorBody.oncePerUserCode)
     }
 
-    /// 409: the server holds this form's id with other content.
-    static func conflict(_ stored: Receipt) -> SubmissionRefusal {
-        SubmissionRefusal(.conflict, "the server already holds form \(stored.id) (\(stored.formName)) with different content — the local copy was changed after an upload; keep it and tell the administrator")
+    /// 409: the server holds this form's id with other content, as version `stored.storedVersion`
+    /// (the upload's form says it `supersedes` a version, when it does).
+    static func conflict(_ stored: Receipt, supersedes: Int? = nil) -> SubmissionRefusal {
+        let version = stored.storedVersion
+        let why: String
+        switch supersedes {
+        case .some(let older) where older != version:
+            why = "this copy corrects version \(older), which is no longer the current one — it is stale; `mi sync` brings the current version back if the office sends it back again"
+        case .some:
+            why = "the office has not sent version \(version) back, so no corrected version is taken — ask the office to send it back first"
+        case .none:
+            why = "the local copy was changed after an upload; keep it and tell the administrator"
+        }
+        return SubmissionRefusal(.conflict, "the server already holds form \(stored.id) (\(stored.formName)) as version \(version), with different content — \(why)")
     }
 }
 

@@ -17,7 +17,7 @@ enum SubmissionAccess {
 
     /// The stored form.json of a committed submission, decoded.
     static func form(of receipt: Receipt, layout: DataLayout) async throws -> (form: Form, data: Data) {
-        let url = layout.submission(receipt.id).appendingPathComponent(Store.formFileName)
+        let url = layout.folder(of: receipt).appendingPathComponent(Store.formFileName)
         return try await Blocking.run {
             let data = try Data(contentsOf: url)
             return (try FormFile.decode(data), data)

@@ -20,6 +20,13 @@ extension SubmissionEngine {
         return try SubmissionSQL.receipt(row: row, parts: try await rows(statements.parts))
     }
 
+    public func versions(id: FormID) async throws -> [Receipt] {
+        guard let current = try await receipt(id: id) else { return [] }
+        let statements = sql.superseded(id: id)
+        let earlier = try SubmissionSQL.supersededReceipts(rows: try await rows(statements.rows), parts: try await rows(statements.parts))
+        return earlier.filter { $0.storedVersion < current.storedVersion } + [current]
+    }
+
     public func submissions(_ query: SubmissionQuery) async throws -> SubmissionPage {
         try SubmissionSQL.page(try await rows(sql.page(query)), of: query)
     }
@@ -46,8 +53,8 @@ extension SubmissionEngine {
         Set(try await rows(SubmissionSQL.ids).map { try $0.formID("id") })
     }
 
-    public func unsummarizedIDs() async throws -> [FormID] {
-        try await rows(SubmissionSQL.unsummarizedIDs).map { try $0.formID("id") }
+    public func unsummarized() async throws -> [(id: FormID, version: Int)] {
+        try await rows(SubmissionSQL.unsummarizedIDs).map { (try $0.formID("id"), Int(try $0.integer("version"))) }
     }
 
     public func summarize(id: FormID, form: Form) async throws {

@@ -18,9 +18,16 @@ protocol ResumableUploadSource: Sendable {
 /// simulated answers, consent, media), computes the scores, and records the form under its id
 /// in one transaction (once per user, same or other content already stored). Refusals are
 /// `SubmissionRefusal` (and `UploadError` for the bytes themselves); nothing is stored then.
+///
+/// An upload of a form id the server holds: the same content as the current version is
+/// answered with its receipt; a form the office sent back (an open send-back of the current
+/// version) whose form.json says it supersedes that version is stored as the next version
+/// beside it; anything else is 409 naming the current version.
 struct SubmissionIntake: Sendable {
     let layout: DataLayout
     let repository: any SubmissionRepository
+    /// The open send-backs, which let a corrected form in as the next version.
+    let reviews: any ReviewStore
     /// `Server.MaxUploadBytes`: the whole upload's limit.
     let maxUploadBytes: Int64
     let resumable: (any ResumableUploadSource)?
@@ -70,10 +77,77 @@ struct SubmissionIntake: Sendable {
             ])
             return stored
         case .different:
+            // A form sent back may come again corrected: only its form.json says which version
+            // it supersedes, so the body is needed.
+            if try await reviews.openSendBack(of: id)?.version == stored.storedVersion { return nil }
             logger.info("submission refused before the body: the server holds other content", metadata: [
                 "id": .string(id.description), "bodyBytes": .stringConvertible(0),
             ])
             throw SubmissionAcceptance.conflict(stored)
+        }
+    }
+
+    /// The receipt `receipt` becomes when `form` is the corrected next version of a form the
+    /// office sent back; nil when it is no such correction (a new form, or the content already
+    /// stored); 409 naming the current version when it supersedes another version than the
+    /// current one or the form was not sent back.
+    private func nextVersion(of form: Form, receipt: Receipt) async throws -> Receipt? {
+        guard let supersedes = form.supersedes, let stored = try await repository.receipt(id: form.id),
+              !stored.hasSameContent(as: receipt) else { return nil }
+        guard supersedes == stored.storedVersion,
+              try await reviews.openSendBack(of: form.id)?.version == stored.storedVersion else {
+            throw SubmissionAcceptance.conflict(stored, supersedes: supersedes)
+        }
+        var next = receipt
+        next.version = stored.storedVersion + 1
+        return next
+    }
+
+    /// Stores `receipt` (from the received `folder`) as the next version of its form, and
+    /// records for the office that a newer version arrived (`edited`, which closes the
+    /// send-back it answers).
+    private func supersede(_ receipt: Receipt, form: Form, folder: URL, logger: Logger) async throws -> Outcome {
+        let destination = layout.folder(of: receipt)
+        let outcome = try await repository.supersede(receipt, form: form, placeFiles: {
+            try DurableFile.makeFolder(destination.deletingLastPathComponent())
+            try Self.place(folder, at: destination)
+        }, removeFiles: {
+            try? FileManager.default.removeItem(at: destination)
+        })
+        switch outcome {
+        case .recorded(let stored):
+            logger.info("submission stored as a new version", metadata: [
+                "id": .stringConvertible(stored.id), "version": .stringConvertible(stored.storedVersion),
+                "user": .string(stored.user), "parts": .stringConvertible(stored.parts.count),
+            ])
+            let event = ReviewEvent(reviewState: .edited, by: receipt.uploadedBy, at: receipt.receivedAt,
+                                    note: "version \(stored.storedVersion) replaced version \(stored.storedVersion - 1)")
+            do {
+                try await reviews.record(event, submission: stored.id, version: stored.storedVersion)
+            } catch {
+                // The version is stored (the row says `edited`); the send-back it answers is no
+                // longer listed, being of an older version.
+                logger.error("version \(stored.storedVersion) of \(stored.id) is stored, but its review event was not: \(error)")
+            }
+            return .stored(stored)
+        case .existing, .taken:
+            return try await notRecorded(outcome, receipt: receipt, form: form, folder: folder)
+        }
+    }
+
+    /// An upload the repository did not record (`.existing`: the id holds content, `.taken`:
+    /// the user's once-per-user form is another): its received folder goes; the receipt of the
+    /// same content is the answer, anything else is refused (409).
+    private func notRecorded(_ outcome: RecordOutcome, receipt: Receipt, form: Form, folder: URL) async throws -> Outcome {
+        try? await Blocking.run { try FileManager.default.removeItem(at: folder) }
+        switch outcome {
+        case .existing(let stored):
+            guard stored.hasSameContent(as: receipt) else { throw SubmissionAcceptance.conflict(stored, supersedes: form.supersedes) }
+            return .alreadyStored(stored)
+        case .taken(let first):
+            throw SubmissionAcceptance.oncePerUserRefused(form, first: first)
+        case .recorded(let stored):
+            return .stored(stored)
         }
     }
 
@@ -111,6 +185,9 @@ struct SubmissionIntake: Sendable {
                 receivedAt: Date(timeIntervalSince1970: now().timeIntervalSince1970.rounded(.down)),
                 parts: parts.map { Receipt.Part(name: $0.name, filename: $0.filename, size: $0.size, sha256: $0.sha256) },
                 scores: scores)
+            if let next = try await nextVersion(of: form, receipt: receipt) {
+                return try await supersede(next, form: form, folder: folder, logger: logger)
+            }
             let destination = layout.submission(receipt.id)
             let outcome = try await repository.record(receipt, form: form, placeFiles: {
                 try Self.place(folder, at: destination)
@@ -124,13 +201,8 @@ struct SubmissionIntake: Sendable {
                     "bytes": .stringConvertible(stored.parts.reduce(0) { $0 + $1.size }),
                 ])
                 return .stored(stored)
-            case .existing(let stored):
-                try? await Blocking.run { try FileManager.default.removeItem(at: folder) }
-                guard stored.hasSameContent(as: receipt) else { throw SubmissionAcceptance.conflict(stored) }
-                return .alreadyStored(stored)
-            case .taken(let first):
-                try? await Blocking.run { try FileManager.default.removeItem(at: folder) }
-                throw SubmissionAcceptance.oncePerUserRefused(form, first: first)
+            case .existing, .taken:
+                return try await notRecorded(outcome, receipt: receipt, form: form, folder: folder)
             }
         } catch {
             try? await Blocking.run { try FileManager.default.removeItem(at: folder) }

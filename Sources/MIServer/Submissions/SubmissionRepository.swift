@@ -7,7 +7,7 @@ import MIKit
 /// The summary an implementation keeps includes the form's scores (`Form.scoreValues`, stored
 /// as `StoredScores` encodes them, NULL for a template without a scorer): `receipt(id:)`,
 /// `submissions` and `forms` return them as `Receipt.scores` and `SubmissionSummary.scores`.
-public protocol SubmissionRepository: Sendable {
+protocol SubmissionRepository: Sendable {
     /// Records `receipt` unless a submission with its id exists, with `form`'s summary and
     /// search text in the same transaction.
     ///
@@ -22,8 +22,19 @@ public protocol SubmissionRepository: Sendable {
     /// one is stored and the other gets `.taken` with the first one's summary.
     func record(_ receipt: Receipt, form: Form, placeFiles: @escaping @Sendable () throws -> Void,
                 removeFiles: @escaping @Sendable () -> Void) async throws -> RecordOutcome
-    /// The stored receipt of submission `id`, or nil.
+    /// Records `receipt` (same id, `storedVersion` one more than the stored current version's)
+    /// as the current version of its form, keeping the version it supersedes (its receipt; its
+    /// files stay where they are) and marking the form `edited` for the office, in one
+    /// transaction serialized with `record` of the same id. `placeFiles` and `removeFiles` as
+    /// for `record`. When the stored current version is another than the one `receipt`
+    /// supersedes (another upload got there first), nothing runs and `.existing` gives it.
+    func supersede(_ receipt: Receipt, form: Form, placeFiles: @escaping @Sendable () throws -> Void,
+                   removeFiles: @escaping @Sendable () -> Void) async throws -> RecordOutcome
+    /// The stored receipt of submission `id` (its current version), or nil.
     func receipt(id: FormID) async throws -> Receipt?
+    /// Every stored version of form `id`, oldest first (the current one last); empty when the
+    /// server holds no such form.
+    func versions(id: FormID) async throws -> [Receipt]
     /// One page of the submissions `query` selects, in its order, with the cursors of the next
     /// and (after a `cursor`, or before a `before`) the previous page.
     func submissions(_ query: SubmissionQuery) async throws -> SubmissionPage
@@ -43,8 +54,9 @@ public protocol SubmissionRepository: Sendable {
     func users() async throws -> [String]
     /// The ids of every committed submission.
     func submissionIDs() async throws -> Set<FormID>
-    /// Submissions recorded before summaries were kept (or whose form could not be read since).
-    func unsummarizedIDs() async throws -> [FormID]
+    /// Submissions recorded before summaries were kept (or whose form could not be read since),
+    /// with their current version.
+    func unsummarized() async throws -> [(id: FormID, version: Int)]
     /// Stores the summary and search text of submission `id` from its `form`.
     func summarize(id: FormID, form: Form) async throws
     /// Runs `remove` (it removes the files of `id`) when no submission `id` is committed,
@@ -52,15 +64,23 @@ public protocol SubmissionRepository: Sendable {
     /// database, so a folder another server placed and is committing right now is kept.
     /// Returns whether `remove` ran.
     func discardUnrecorded(id: FormID, remove: @escaping @Sendable () -> Void) async throws -> Bool
-    /// Every committed submission's receipt, in the order stored, read at one instant (what
-    /// `mi-server backup` archives): on SQLite from a copy made with the online backup API at
-    /// `scratch`, on PostgreSQL in one REPEATABLE READ snapshot.
-    func snapshotReceipts(scratch: URL) async throws -> [Receipt]
-    /// Records restored submissions whose files are already in place, in the given order, in
-    /// one transaction with their summaries, search text and once-per-user claims computed from
-    /// `form(receipt)` as `record` computes them; refused (`BackupError.targetNotEmpty`) when
-    /// any submission is stored already.
-    func restore(_ receipts: [Receipt], form: @escaping @Sendable (Receipt) throws -> Form) async throws
+    /// Every committed submission's receipt, in the order stored, then every version they
+    /// superseded (by form, oldest first), and the rows each of `also` selects, read at one
+    /// instant (what `mi-server backup` archives): on SQLite from a copy made with the online
+    /// backup API at `scratch`, on PostgreSQL in one REPEATABLE READ snapshot.
+    func snapshot(scratch: URL, also: [SQLText]) async throws -> (receipts: [Receipt], rows: [[SQLRow]])
+    /// Records restored submissions whose files are already in place, as `snapshot` lists them
+    /// (each form's highest version is its current one, in the given order, with its summary,
+    /// search text and once-per-user claim computed from `form(receipt)` as `record` computes
+    /// them; the others are kept as superseded), then runs `also` (the review's and the audit
+    /// log's rows), in one transaction; refused (`BackupError.targetNotEmpty`) when any
+    /// submission is stored already.
+    func restore(_ receipts: [Receipt], form: @escaping @Sendable (Receipt) throws -> Form, also: [SQLText]) async throws
+}
+
+extension SubmissionRepository {
+    /// The ids of `unsummarized()`.
+    func unsummarizedIDs() async throws -> [FormID] { try await unsummarized().map(\.id) }
 }
 
 /// The dashboard's figures over a period.

@@ -6,6 +6,8 @@ enum SQLValue: Sendable, Hashable {
     case integer(Int64)
     case text(String)
     case bool(Bool)
+    /// REAL in SQLite, DOUBLE PRECISION in PostgreSQL (the review's times).
+    case double(Double)
     case null
 }
 
@@ -17,6 +19,12 @@ struct SQLText: Sendable {
     private(set) var values: [SQLValue] = []
 
     init(_ text: String) { pieces = [text] }
+
+    /// Just `value`, bound.
+    init(binding value: SQLValue) {
+        pieces = [""]
+        bind(value)
+    }
 
     mutating func append(_ text: String) { pieces[pieces.count - 1] += text }
 
@@ -83,7 +91,16 @@ extension Dictionary where Key == String, Value == SQLValue {
         switch self[column] {
         case .bool(let value): return value
         case .integer(let value): return value != 0
-        case .text, .null, nil: throw SQLColumnError(column: column, found: self[column])
+        case .text, .double, .null, nil: throw SQLColumnError(column: column, found: self[column])
+        }
+    }
+
+    /// A REAL or DOUBLE PRECISION column (a whole number read back as one too).
+    func double(_ column: String) throws -> Double {
+        switch self[column] {
+        case .double(let value): return value
+        case .integer(let value): return Double(value)
+        case .text, .bool, .null, nil: throw SQLColumnError(column: column, found: self[column])
         }
     }
 
@@ -154,6 +171,18 @@ enum SubmissionDialect: Sendable {
         }
     }
 
+    /// `value` (JSON text) as a value for a JSON column: PostgreSQL's are JSONB, SQLite's text.
+    func json(_ value: SQLValue) -> SQLText {
+        switch self {
+        case .sqlite: return SQLText(binding: value)
+        case .postgres:
+            var sql = SQLText("CAST(")
+            sql.bind(value)
+            sql.append(" AS JSONB)")
+            return sql
+        }
+    }
+
     /// Forgets every submission's search text.
     var clearSearchText: SQLText {
         switch self {
@@ -196,6 +225,40 @@ struct SubmissionSQL: Sendable {
         "CREATE INDEX submission_review_state ON submission(review_state, received_at, seq)",
     ]
 
+    /// Versions: a form the office sent back comes back corrected as the next version. The
+    /// `submission` row (and `part`) is always the current version, the one listed, counted,
+    /// searched and exported; `version` says which it is. Each version it superseded keeps its
+    /// receipt in `submission_version` and `version_part`, with when it was superseded.
+    static let versionSchema = [
+        "ALTER TABLE submission ADD COLUMN version BIGINT NOT NULL DEFAULT 1",
+        """
+        CREATE TABLE submission_version (
+            submission_id TEXT NOT NULL REFERENCES submission(id) ON DELETE CASCADE,
+            version BIGINT NOT NULL,
+            technician TEXT NOT NULL,
+            form_name TEXT NOT NULL,
+            uploaded_by TEXT NOT NULL,
+            received_at BIGINT NOT NULL,
+            scores TEXT,
+            superseded_at BIGINT NOT NULL,
+            PRIMARY KEY (submission_id, version)
+        )
+        """,
+        """
+        CREATE TABLE version_part (
+            submission_id TEXT NOT NULL,
+            version BIGINT NOT NULL,
+            position BIGINT NOT NULL,
+            name TEXT NOT NULL,
+            filename TEXT NOT NULL,
+            size BIGINT NOT NULL,
+            sha256 TEXT NOT NULL,
+            PRIMARY KEY (submission_id, version, position),
+            FOREIGN KEY (submission_id, version) REFERENCES submission_version(submission_id, version) ON DELETE CASCADE
+        )
+        """,
+    ]
+
     /// The sort columns of today's schema.
     static let sortColumns = ["received_at", "submitted_sort", "template_title", "technician", "form_name_sort"]
 
@@ -213,7 +276,7 @@ struct SubmissionSQL: Sendable {
     static let summaryColumns = [
         "seq", "id", "technician", "form_name", "form_name_sort", "uploaded_by", "received_at", "template_id", "template_title",
         "template_version", "user_display_name", "submitted_at", "submitted_sort", "answered", "questions", "media",
-        "simulated", "scores", "review_state",
+        "simulated", "scores", "review_state", "version",
     ].map { "submission.\($0)" }.joined(separator: ", ")
 
     // MARK: - Writing
@@ -224,14 +287,9 @@ struct SubmissionSQL: Sendable {
         var statements = [Self.insert(into: "submission", [
             ("id", .text(receipt.id.description)), ("technician", .text(receipt.user)), ("form_name", .text(receipt.formName)),
             ("form_name_sort", .text(NaturalOrder.key(receipt.formName))), ("uploaded_by", .text(receipt.uploadedBy)),
-            ("received_at", .integer(Self.seconds(receipt.receivedAt))),
+            ("received_at", .integer(Self.seconds(receipt.receivedAt))), ("version", .integer(Int64(receipt.storedVersion))),
         ])]
-        for (position, part) in receipt.parts.enumerated() {
-            statements.append(Self.insert(into: "part", [
-                ("submission_id", .text(receipt.id.description)), ("position", .integer(Int64(position))), ("name", .text(part.name)),
-                ("filename", .text(part.filename)), ("size", .integer(part.size)), ("sha256", .text(part.sha256)),
-            ]))
-        }
+        statements += Self.parts(of: receipt, into: "part")
         statements += try summarize(id: receipt.id, form: form)
         if let once = Self.oncePerUserKey(form) {
             statements.append(Self.insert(into: "once_per_user", [
@@ -241,12 +299,66 @@ struct SubmissionSQL: Sendable {
         return statements
     }
 
+    /// The inserts of `receipt`'s parts into `part` or (with their version) `version_part`.
+    private static func parts(of receipt: Receipt, into table: String) -> [SQLText] {
+        receipt.parts.enumerated().map { position, part in
+            var values: [(column: String, value: SQLValue)] = [("submission_id", .text(receipt.id.description))]
+            if table == "version_part" { values.append(("version", .integer(Int64(receipt.storedVersion)))) }
+            values += [("position", .integer(Int64(position))), ("name", .text(part.name)), ("filename", .text(part.filename)),
+                       ("size", .integer(part.size)), ("sha256", .text(part.sha256))]
+            return insert(into: table, values)
+        }
+    }
+
+    /// Everything `supersede` writes: the current version's receipt kept in `submission_version`
+    /// and `version_part`, then `receipt` (the next version, same id) as the current row — its
+    /// parts, receipt columns, summary and search text — marked `edited` for the office.
+    func supersede(_ current: Receipt, with receipt: Receipt, form: Form, at date: Date) throws -> [SQLText] {
+        var statements = try insertSuperseded(current, at: date)
+        var delete = SQLText("DELETE FROM part WHERE submission_id = ")
+        delete.bind(receipt.id)
+        statements.append(delete)
+        statements += Self.parts(of: receipt, into: "part")
+        var update = SQLText("UPDATE submission SET review_state = 'edited'")
+        let values: [(String, SQLValue)] = [
+            ("version", .integer(Int64(receipt.storedVersion))), ("technician", .text(receipt.user)),
+            ("form_name", .text(receipt.formName)), ("form_name_sort", .text(NaturalOrder.key(receipt.formName))),
+            ("uploaded_by", .text(receipt.uploadedBy)), ("received_at", .integer(Self.seconds(receipt.receivedAt))),
+        ]
+        for (column, value) in values {
+            update.append(", \(column) = ")
+            update.bind(value)
+        }
+        update.append(" WHERE id = ")
+        update.bind(receipt.id)
+        statements.append(update)
+        return statements + (try summarize(id: receipt.id, form: form))
+    }
+
+    /// A superseded version's receipt as `submission_version` and `version_part` keep it (its
+    /// form's current row must exist).
+    func insertSuperseded(_ receipt: Receipt, at date: Date) throws -> [SQLText] {
+        [Self.insert(into: "submission_version", [
+            ("submission_id", .text(receipt.id.description)), ("version", .integer(Int64(receipt.storedVersion))),
+            ("technician", .text(receipt.user)), ("form_name", .text(receipt.formName)), ("uploaded_by", .text(receipt.uploadedBy)),
+            ("received_at", .integer(Self.seconds(receipt.receivedAt))),
+            ("scores", try StoredScores.encode(receipt.scores).map { .text($0) } ?? .null),
+            ("superseded_at", .integer(Self.seconds(date))),
+        ])] + Self.parts(of: receipt, into: "version_part")
+    }
+
     /// `INSERT INTO table (columns) VALUES (values)`.
-    private static func insert(into table: String, _ values: [(column: String, value: SQLValue)]) -> SQLText {
-        var sql = SQLText("INSERT INTO \(table) (\(values.map(\.column).joined(separator: ", "))) VALUES (")
-        for (index, value) in values.map(\.value).enumerated() {
+    static func insert(into table: String, _ values: [(column: String, value: SQLValue)]) -> SQLText {
+        insert(into: table, expressions: values.map { ($0.column, SQLText(binding: $0.value)) })
+    }
+
+    /// `INSERT INTO table (columns) VALUES (expressions)`, each expression SQL of its own (a
+    /// bound value, or one wrapped as the engine needs).
+    static func insert(into table: String, expressions: [(column: String, value: SQLText)]) -> SQLText {
+        var sql = SQLText("INSERT INTO \(table) (\(expressions.map(\.column).joined(separator: ", "))) VALUES (")
+        for (index, expression) in expressions.map(\.value).enumerated() {
             if index > 0 { sql.append(", ") }
-            sql.bind(value)
+            sql.append(expression)
         }
         sql.append(")")
         return sql
@@ -307,7 +419,7 @@ struct SubmissionSQL: Sendable {
 
     /// Submission `id`'s row, then its parts (`receipt(row:parts:)`).
     func receipt(id: FormID) -> (row: SQLText, parts: SQLText) {
-        var row = SQLText("SELECT id, technician, form_name, uploaded_by, received_at, scores FROM submission WHERE id = ")
+        var row = SQLText("SELECT id, technician, form_name, uploaded_by, received_at, scores, version FROM submission WHERE id = ")
         row.bind(id)
         var parts = SQLText("SELECT submission_id, name, filename, size, sha256 FROM part WHERE submission_id = ")
         parts.bind(id)
@@ -316,19 +428,66 @@ struct SubmissionSQL: Sendable {
     }
 
     /// Every submission's row and every part, in the order stored (`receipts(rows:parts:)`).
-    static let allReceipts = SQLText("SELECT id, technician, form_name, uploaded_by, received_at, scores FROM submission ORDER BY seq")
+    static let allReceipts = SQLText("SELECT id, technician, form_name, uploaded_by, received_at, scores, version FROM submission ORDER BY seq")
     static let allParts = SQLText("SELECT submission_id, name, filename, size, sha256 FROM part ORDER BY submission_id, position")
     static let count = SQLText("SELECT COUNT(*) AS n FROM submission")
 
     static func receipt(row: SQLRow, parts: [SQLRow]) throws -> Receipt {
         Receipt(id: try row.formID("id"), user: try row.text("technician"), formName: try row.text("form_name"),
                 uploadedBy: try row.text("uploaded_by"), receivedAt: try row.date("received_at"),
-                parts: try parts.map(part), scores: StoredScores.decode(try row.optional("scores", row.text)))
+                parts: try parts.map(part), scores: StoredScores.decode(try row.optional("scores", row.text)),
+                version: Int(try row.integer("version")))
     }
 
     static func receipts(rows: [SQLRow], parts: [SQLRow]) throws -> [Receipt] {
         let byID = Dictionary(grouping: parts) { $0["submission_id"] }
         return try rows.map { row in try receipt(row: row, parts: byID[row["id"]] ?? []) }
+    }
+
+    /// The superseded versions' receipts (`id` as the form id's column, like `submission`'s),
+    /// of form `id` or of every form, oldest version first; then their parts.
+    func superseded(id: FormID?) -> (rows: SQLText, parts: SQLText) {
+        var rows = SQLText("""
+            SELECT submission_id AS id, technician, form_name, uploaded_by, received_at, scores, version
+            FROM submission_version
+            """)
+        var parts = SQLText("SELECT submission_id, version, name, filename, size, sha256 FROM version_part")
+        if let id {
+            rows.append(" WHERE submission_id = ")
+            rows.bind(id)
+            parts.append(" WHERE submission_id = ")
+            parts.bind(id)
+        }
+        rows.append(" ORDER BY submission_id, version")
+        parts.append(" ORDER BY submission_id, version, position")
+        return (rows, parts)
+    }
+
+    /// The statements `restore` runs for the receipts `snapshotReceipts` listed: each form's
+    /// highest version as its current row (in the order given), the others kept as superseded
+    /// (superseded when the next version was received).
+    func restore(_ receipts: [Receipt], form: (Receipt) throws -> Form) throws -> [SQLText] {
+        var highest: [FormID: Int] = [:]
+        var received: [String: Date] = [:]
+        for receipt in receipts {
+            highest[receipt.id] = max(highest[receipt.id] ?? 0, receipt.storedVersion)
+            received["\(receipt.id) \(receipt.storedVersion)"] = receipt.receivedAt
+        }
+        var current: [SQLText] = [], earlier: [SQLText] = []
+        for receipt in receipts {
+            if receipt.storedVersion == highest[receipt.id] {
+                current += try insert(receipt, form: try form(receipt))
+            } else {
+                let next = received["\(receipt.id) \(receipt.storedVersion + 1)"] ?? receipt.receivedAt
+                earlier += try insertSuperseded(receipt, at: next)
+            }
+        }
+        return current + earlier
+    }
+
+    static func supersededReceipts(rows: [SQLRow], parts: [SQLRow]) throws -> [Receipt] {
+        let byVersion = Dictionary(grouping: parts) { [$0["submission_id"], $0["version"]] }
+        return try rows.map { row in try receipt(row: row, parts: byVersion[[row["id"], row["version"]]] ?? []) }
     }
 
     private static func part(_ row: SQLRow) throws -> Receipt.Part {
@@ -346,7 +505,7 @@ struct SubmissionSQL: Sendable {
             answered: Int(try row.integer("answered")), questions: Int(try row.integer("questions")),
             media: Int(try row.integer("media")), simulated: try row.bool("simulated"),
             scores: StoredScores.decode(try row.optional("scores", row.text)),
-            reviewState: try row.reviewState("review_state"))
+            reviewState: try row.reviewState("review_state"), version: Int(try row.integer("version")))
     }
 
     static func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
@@ -472,7 +631,7 @@ struct SubmissionSQL: Sendable {
         SELECT name FROM technicians WHERE name IS NOT NULL
         """)
     static let ids = SQLText("SELECT id FROM submission")
-    static let unsummarizedIDs = SQLText("SELECT id FROM submission WHERE NOT summarized ORDER BY seq")
+    static let unsummarizedIDs = SQLText("SELECT id, version FROM submission WHERE NOT summarized ORDER BY seq")
 
     /// The query's filters (and the keyset condition) as a WHERE clause.
     private func filters(_ query: SubmissionQuery, keyset: SubmissionKeyset?, into sql: inout SQLText) {

@@ -46,8 +46,8 @@ enum SubmissionBackfill {
     @discardableResult
     static func run(repository: any SubmissionRepository, layout: DataLayout, logger: Logger) async throws -> Int {
         var done = 0
-        for id in try await repository.unsummarizedIDs() {
-            let file = layout.submission(id).appendingPathComponent(UploadPart.formFilename)
+        for (id, version) in try await repository.unsummarized() {
+            let file = layout.submission(id, version: version).appendingPathComponent(UploadPart.formFilename)
             do {
                 let form = try await Blocking.run { try FormFile.decode(try Data(contentsOf: file)) }
                 try await repository.summarize(id: id, form: form)

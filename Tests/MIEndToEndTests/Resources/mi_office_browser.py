@@ -2010,6 +2010,48 @@ def run_send_back(office, facts):
     office.step("ana sees the state and flags, and no controls", review_technician_sees_no_controls, office, facts)
 
 
+def versions_listed(office, facts):
+    """fiona opens the corrected form: the versions panel lists 2 (current) and 1, and the
+    changes from 1 to 2 show exactly the answer the technician changed, and the reply."""
+    office.open(f"/submissions/{facts['formId']}", "versions-current")
+    rows = [row.get_attribute("data-version") for row in office.all("#versions table.versions tbody tr")]
+    check(rows == ["2", "1"], f"#versions lists {rows}, expected ['2', '1']")
+    check("current" in office.find("#versions tr[data-version='2']").text.lower(), "version 2 is not marked current")
+    state = office.find("#review-state").get_attribute("textContent").strip()
+    check(state == "Edited", f"#review-state says {state!r} after the corrected upload, expected 'Edited'")
+    heading = office.find("#changes h2").text
+    check(heading == "Changes from version 1 to 2", f"#changes says {heading!r}")
+    answers = [(row.get_attribute("data-question"), row.find_element(By.CSS_SELECTOR, "td.before").text,
+                row.find_element(By.CSS_SELECTOR, "td.after").text)
+               for row in office.all("#changes tr[data-kind='answer']")]
+    expected = [(facts["changedQuestion"], facts["before"], facts["after"])]
+    check(answers == expected, f"the answer changes shown are {answers}, expected {expected}")
+    replies = [(row.get_attribute("data-question"), row.find_element(By.CSS_SELECTOR, "td.after").text)
+               for row in office.all("#changes tr[data-kind='reply']")]
+    check(replies == [(facts["repliedQuestion"], facts["reply"])], f"the replies shown are {replies}")
+    office.screenshot("versions-changes")
+
+
+def versions_old_one(office, facts):
+    """The link to version 1 shows it as it was uploaded, saying a newer version replaced it."""
+    office.follow(office.find("#versions tr[data-version='1'] a"))
+    office.screenshot("versions-old")
+    notice = office.find("#versions p.old-version").text
+    check("version 2 replaced it" in notice, f"the old version's notice says {notice!r}")
+    shown = office.find(f"[data-question-id='{facts['changedQuestion']}']").text
+    check(facts["before"] in shown, f"version 1 shows {facts['changedQuestion']} as {shown!r}, expected {facts['before']!r}")
+    link = office.find("#download-form").get_attribute("href")
+    check(link.endswith("/form.json?version=1"), f"version 1's form.json link is {link!r}")
+
+
+def run_versions(office, facts):
+    if not office.step("fiona (foreman) signs in", signed_in, office, "fiona", facts["fionaPassword"], "fiona"):
+        return
+    if not office.step("the corrected form lists its versions and the changes", versions_listed, office, facts):
+        return
+    office.step("version 1 is shown as it was", versions_old_one, office, facts)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", required=True, help="the office's address, e.g. http://127.0.0.1:8080")
@@ -2026,6 +2068,7 @@ def main():
                         help="build, publish and publish again a template with a group and a repeat")
     parser.add_argument("--languages", action="store_true", help="the submission page's language switch")
     parser.add_argument("--send-back", action="store_true", help="flag two questions and send a form back")
+    parser.add_argument("--versions", action="store_true", help="the versions of a corrected form and what changed")
     parser.add_argument("--capture", metavar="PNG", help="only sign in and save the first submission's page")
     parser.add_argument("--page", help="with --capture: the submission page's path")
     parser.add_argument("--user", default="fiona")
@@ -2034,7 +2077,7 @@ def main():
     try:
         prefix = ("capture-" if arguments.capture else "editor-" if arguments.editor
                   else "generic-" if arguments.generic_editor else "groups-" if arguments.group_editor
-                  else "simulated-" if arguments.simulated else "sendback-" if arguments.send_back else "languages-" if arguments.languages else "repeats-" if arguments.repeats else "locations-" if arguments.locations else "review-")
+                  else "simulated-" if arguments.simulated else "sendback-" if arguments.send_back else "versions-" if arguments.versions else "languages-" if arguments.languages else "repeats-" if arguments.repeats else "locations-" if arguments.locations else "review-")
         office = Office(arguments.base, arguments.profile, arguments.screenshots, prefix)
     except WebDriverException as error:
         print(f"FAIL start chromium through /usr/bin/chromedriver: {error}", flush=True)
@@ -2049,6 +2092,8 @@ def main():
             run_simulated(office, json.loads(arguments.facts))
         elif arguments.send_back:
             run_send_back(office, json.loads(arguments.facts))
+        elif arguments.versions:
+            run_versions(office, json.loads(arguments.facts))
         elif arguments.languages:
             run_languages(office, json.loads(arguments.facts))
         elif arguments.repeats:
