@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import MIKit
 
 /// The endpoints of mi-server's API (openapi.yaml), each a request through `exchange` and the
@@ -118,12 +121,22 @@ extension ServerClient {
         return response.body
     }
 
-    /// `GET /api/v1/submissions/{id}/media/{name}`: a stored media file, whole.
-    public func submissionMedia(id: FormID, name: String) throws -> Data {
+    /// `GET /api/v1/submissions/{id}/media/{name}`: a stored media file, whole, written to
+    /// `file` (created; removed again when the download fails) as it arrives — any size, in
+    /// constant memory — and hashed on the way. At most `limit` bytes are taken (the receipt's
+    /// size): a longer body stops the download. Returns the size and SHA-256 written.
+    public func submissionMedia(id: FormID, name: String, to file: URL, limit: Int64) throws -> (size: Int64, sha256: String) {
         let url = try url(.submission, id: id.description).appendingPathComponent("media").appendingPathComponent(name)
-        let response = try exchange(Request(endpoint: .submission, url: url, method: .get,
-                                            authorized: true, retryScope: .transientFailures))
-        guard response.status == 200 else { throw failure(for: response, notFound: "media \"\(name)\" of submission \(id)") }
-        return response.body
+        let sink = try DownloadSink(file: file, limit: limit)
+        do {
+            var request = Request(endpoint: .submission, url: url, method: .get, authorized: true, retryScope: .transientFailures)
+            request.download = sink
+            let response = try exchange(request)
+            guard response.status == 200 else { throw failure(for: response, notFound: "media \"\(name)\" of submission \(id)") }
+            return try sink.finish()
+        } catch {
+            unlink(file.path)
+            throw error
+        }
     }
 }

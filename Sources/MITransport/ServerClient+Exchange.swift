@@ -33,6 +33,8 @@ extension ServerClient {
         var progress: ProgressThrottle?
         /// More header lines (`Name: value`).
         var headers: [String] = []
+        /// Where the body goes (a file, hashed as written) instead of memory.
+        var download: DownloadSink?
     }
 
     struct Response {
@@ -152,7 +154,8 @@ extension ServerClient {
         }
         let headers = try CurlHeaderList(lines)
         try easy.setHeaders(headers.list)
-        let state = TransferState(maxBodyBytes: responseLimit, progress: request.progress)
+        request.download?.restart()
+        let state = TransferState(maxBodyBytes: responseLimit, progress: request.progress, sink: request.download)
         try state.install(on: easy)
 
         let failure = withExtendedLifetime((state, headers, multipart)) { easy.perform() }
@@ -168,6 +171,12 @@ extension ServerClient {
         if case .patch(let body) = request.method, let error = body.error { throw error }
 
         if let failure {
+            if let sink = request.download {
+                if sink.overflowed { throw TransportError.responseTooLarge(url: request.url.absoluteString, limit: Int(sink.limit)) }
+                if let code = sink.writeError {
+                    throw StoreError.io(operation: "write", path: sink.file.path, reason: String(cString: strerror(code)))
+                }
+            }
             if state.bodyOverflowed {
                 throw TransportError.responseTooLarge(url: request.url.absoluteString, limit: responseLimit)
             }

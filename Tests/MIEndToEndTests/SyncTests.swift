@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import MIKit
 import TestSupport
 
 /// `mi sync` and `mi login` bringing back a form the office sent back, against the real
@@ -173,6 +174,38 @@ final class SyncTests: XCTestCase {
         XCTAssertEqual(offline.stderr.split(separator: "\n").count, 1, offline.stderr)
         XCTAssertEqual(offline.stdout, "")
         XCTAssertEqual(try snapshot(sandbox), store)
+        withExtendedLifetime(server) {}
+    }
+
+    /// A returned form's video larger than any response `mi` holds in memory (64 MiB) comes back
+    /// whole: written to disk as it arrives, checked against the receipt, placed with the form.
+    func testAReturnedFormWithAVideoLargerThanAnyResponseComesBackWhole() throws {
+        let sandbox = try Sandbox()
+        try ServerTests.prepare(sandbox)
+        let server = try RunningServer(sandbox)
+        let name = try ServerTests.completedForm(sandbox, name: "hall-c", mediaBytes: 70 << 20)
+        let id = try XCTUnwrap(try sandbox.formJSON(name, in: "CompletedMIs")["id"] as? String).lowercased()
+        let video = try XCTUnwrap(Files.names(in: sandbox.formFolder(name, in: "CompletedMIs")).first { $0.hasSuffix(".mp4") })
+        let upload = try sandbox.run(["upload", "--all"], as: "fiona")
+        XCTAssertEqual(upload.status, 0, upload.output)
+        let stored = sandbox.root.appendingPathComponent("server-data/submissions/\(id)/\(video)")
+        let storedDigest = try FileDigest.sha256(of: stored).hex
+
+        let token = try BackupTests.token("fiona", port: sandbox.server.port)
+        let posted = try Sandbox.execute(URL(fileURLWithPath: "/usr/bin/curl"),
+                                         ["-sS", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST",
+                                          "-H", "Authorization: Bearer \(token)", "-H", "Content-Type: application/json",
+                                          "--data-binary", #"{"note": "film the gauge again", "flags": []}"#,
+                                          "http://127.0.0.1:\(sandbox.server.port)/api/v1/submissions/\(id)/send-back"])
+        XCTAssertEqual(posted.stdout, "200", posted.output)
+        let synced = try sandbox.run(["sync", "--json"])
+        XCTAssertEqual(synced.status, 0, synced.output)
+        XCTAssertEqual((try json(synced)["returned"] as? [[String: Any]])?.count, 1, synced.stdout)
+        let placed = sandbox.formFolder(name).appendingPathComponent(video)
+        XCTAssertEqual(try FileDigest.sha256(of: placed).size, 70 << 20)
+        XCTAssertEqual(try FileDigest.sha256(of: placed).hex, storedDigest)
+        let hidden = try FileManager.default.contentsOfDirectory(atPath: sandbox.documents.path).filter { $0.hasPrefix(".") }
+        XCTAssertFalse(hidden.contains { $0.hasPrefix(DurableFile.temporaryPrefix) }, "no staging folder is left behind: \(hidden)")
         withExtendedLifetime(server) {}
     }
 }

@@ -109,11 +109,18 @@ final class FormFlagTests: XCTestCase {
 
     // MARK: - Placing a returned form
 
+    /// `data` as a downloaded media file in the store's staging folder, as `mi sync` leaves it.
+    private func staged(_ name: String, _ data: Data) throws -> (name: String, file: URL) {
+        let file = try fixture.store.makeStagingFolder().appendingPathComponent("download")
+        try data.write(to: file)
+        return (name, file)
+    }
+
     func testAReturnedFormIsPlacedWithItsFlagsOnceAndNeverOverwritten() throws {
         let (stored, file) = try storedForm(media: ["Qid2(1).jpg"])
         let photo = Data([1, 2, 3])
         let returned = sentBack(stored, flags: [ReviewFlag(question: "leaks", note: "photo blurred"), ReviewFlag(question: "hours", note: "really?")])
-        let (location, form) = try placed(try workflow.receiveReturned(returned, formFile: file, media: [("Qid2(1).jpg", photo)]))
+        let (location, form) = try placed(try workflow.receiveReturned(returned, formFile: file, media: [try staged("Qid2(1).jpg", photo)]))
         XCTAssertEqual(location.area, .incomplete)
         XCTAssertEqual(Set(Files.names(in: location.folder)), ["form.json", "Qid2(1).jpg"])
         XCTAssertEqual(try Data(contentsOf: location.folder.appendingPathComponent("Qid2(1).jpg")), photo)
@@ -133,7 +140,7 @@ final class FormFlagTests: XCTestCase {
 
         // Twice: the form here is left as it is.
         let before = try Data(contentsOf: location.formFile)
-        guard case .alreadyHere(let here) = try workflow.receiveReturned(returned, formFile: file, media: [("Qid2(1).jpg", photo)]) else {
+        guard case .alreadyHere(let here) = try workflow.receiveReturned(returned, formFile: file, media: [try staged("Qid2(1).jpg", photo)]) else {
             return XCTFail("a form with that id is here already")
         }
         XCTAssertEqual(here, location)
@@ -143,11 +150,11 @@ final class FormFlagTests: XCTestCase {
     func testAReturnedFormThatDoesNotAddUpIsRefusedAndNothingIsWritten() throws {
         let (stored, file) = try storedForm(media: ["Qid2(1).jpg"])
         let flag = [ReviewFlag(question: "leaks", note: "x")]
-        let cases: [(SentBackForm, [(name: String, data: Data)], String)] = [
+        let cases: [(SentBackForm, [(name: String, file: URL)], String)] = [
             (sentBack(stored, flags: flag), [], "media missing: Qid2(1).jpg"),
-            (sentBack(stored, flags: [ReviewFlag(question: "nope", note: "x")]), [("Qid2(1).jpg", Data([1]))], "which is no question of the form"),
+            (sentBack(stored, flags: [ReviewFlag(question: "nope", note: "x")]), [try staged("Qid2(1).jpg", Data([1]))], "which is no question of the form"),
             (SentBackForm(id: FormID(), version: 1, formName: "pump-1", templateID: "pump-inspection", by: "fiona",
-                          at: at, note: nil, flags: flag), [("Qid2(1).jpg", Data([1]))], "its form.json is form"),
+                          at: at, note: nil, flags: flag), [try staged("Qid2(1).jpg", Data([1]))], "its form.json is form"),
         ]
         for (returned, media, message) in cases {
             XCTAssertThrowsError(try workflow.receiveReturned(returned, formFile: file, media: media)) { error in
@@ -155,7 +162,7 @@ final class FormFlagTests: XCTestCase {
             }
         }
         let bob = fixture.workflow(user: "bob")
-        XCTAssertThrowsError(try bob.receiveReturned(sentBack(stored, flags: flag), formFile: file, media: [("Qid2(1).jpg", Data([1]))])) { error in
+        XCTAssertThrowsError(try bob.receiveReturned(sentBack(stored, flags: flag), formFile: file, media: [try staged("Qid2(1).jpg", Data([1]))])) { error in
             XCTAssertTrue((error as? ReturnedFormError)?.errorDescription?.contains("it is ana's form, not bob's") == true, "\(error)")
         }
         XCTAssertThrowsError(try workflow.receiveReturned(sentBack(stored, flags: flag), formFile: Data("{}".utf8), media: []))

@@ -123,11 +123,12 @@ enum ReturnedSync {
         }
     }
 
-    /// One returned form with its files, downloaded and checked against its receipt.
+    /// One returned form with its files, downloaded and checked against its receipt: form.json
+    /// in memory, each media file on disk in the store's staging folder.
     struct Download {
         var returned: SentBackForm
         var formFile: Data
-        var media: [(name: String, data: Data)]
+        var media: [(name: String, file: URL)]
     }
 
     /// Lists templates and returned forms, downloads and checks every returned form's files,
@@ -138,6 +139,9 @@ enum ReturnedSync {
         let listing = try client.templates()
         var result = Result()
         var downloads: [Download] = []
+        // Media come down to disk, beside the forms (one rename places them), whatever their size.
+        var staging: URL?
+        defer { if let staging { try? FileManager.default.removeItem(at: staging) } }
         if context.actor.role == .technician {
             let sentBack: [SentBackForm]
             do {
@@ -154,7 +158,9 @@ enum ReturnedSync {
                     continue
                 }
                 do {
-                    downloads.append(try download(returned, id: id, client: client))
+                    let folder = try staging ?? context.store.makeStagingFolder()
+                    staging = folder
+                    downloads.append(try download(returned, id: id, client: client, into: folder))
                 } catch let error as ReceiptMismatch {
                     result.failures.append(.init(id: returned.id.description, code: error.code, message: error.errorDescription ?? error.code,
                                                  failureClass: error.failureClass))
@@ -183,21 +189,37 @@ enum ReturnedSync {
         return result
     }
 
-    /// The stored form.json and media of `returned`, each checked against the receipt's size and SHA-256.
-    static func download(_ returned: SentBackForm, id: FormID, client: ServerClient) throws -> Download {
+    /// The stored form.json and media of `returned`, each checked against the receipt's size and
+    /// SHA-256; the media written into `folder` as they arrive.
+    static func download(_ returned: SentBackForm, id: FormID, client: ServerClient, into folder: URL) throws -> Download {
         guard let receipt = try client.receipt(id: id) else {
             throw ReceiptMismatch(id: returned.id.description, reason: "the server has no receipt for it")
         }
         var formFile: Data?
-        var media: [(name: String, data: Data)] = []
-        for part in receipt.parts {
-            let isForm = part.name == UploadPart.formName
-            let data = isForm ? try client.submissionForm(id: id) : try client.submissionMedia(id: id, name: part.name)
-            let digest = FileDigest.sha256(of: data)
-            guard Int64(data.count) == part.size, digest == part.sha256.lowercased() else {
-                throw ReceiptMismatch(id: returned.id.description, reason: "\(part.filename) arrived as \(data.count) bytes with SHA-256 \(digest); the receipt says \(part.size) bytes, \(part.sha256)")
+        var media: [(name: String, file: URL)] = []
+        do {
+            for part in receipt.parts {
+                let (size, digest): (Int64, String)
+                if part.name == UploadPart.formName {
+                    let data = try client.submissionForm(id: id)
+                    (size, digest) = (Int64(data.count), FileDigest.sha256(of: data))
+                    formFile = data
+                } else {
+                    let file = folder.appendingPathComponent(DurableFile.temporaryName())
+                    do {
+                        (size, digest) = try client.submissionMedia(id: id, name: part.name, to: file, limit: part.size)
+                    } catch TransportError.responseTooLarge {
+                        throw ReceiptMismatch(id: returned.id.description, reason: "\(part.filename) arrived longer than the receipt's \(part.size) bytes")
+                    }
+                    media.append((part.name, file))
+                }
+                guard size == part.size, digest == part.sha256.lowercased() else {
+                    throw ReceiptMismatch(id: returned.id.description, reason: "\(part.filename) arrived as \(size) bytes with SHA-256 \(digest); the receipt says \(part.size) bytes, \(part.sha256)")
+                }
             }
-            if isForm { formFile = data } else { media.append((part.name, data)) }
+        } catch {
+            for file in media { try? FileManager.default.removeItem(at: file.file) }
+            throw error
         }
         guard let formFile else { throw ReceiptMismatch(id: returned.id.description, reason: "its receipt lists no form.json") }
         return Download(returned: returned, formFile: formFile, media: media)

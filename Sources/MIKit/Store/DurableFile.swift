@@ -255,7 +255,7 @@ public enum DurableFile {
         }
     }
 
-    static func error(_ operation: String, _ url: URL, to destination: URL? = nil) -> StoreError {
+    public static func error(_ operation: String, _ url: URL, to destination: URL? = nil) -> StoreError {
         let reason = String(cString: strerror(errno))
         let path = destination.map { "\(url.path) to \($0.path)" } ?? url.path
         return .io(operation: operation, path: path, reason: reason)

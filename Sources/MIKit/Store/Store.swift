@@ -91,7 +91,19 @@ public struct Store: Sendable {
 
     /// Creates the form's folder with its form.json (and `files`, its media) in one step: all
     /// are prepared under a temporary name and renamed into place, never over an existing form.
-    public func create(_ form: Form, files: [(name: String, data: Data)] = []) throws -> FormLocation {
+    /// A new empty folder inside the store, on its filesystem, for files to be moved into a form
+    /// by `create(_:files:)` (downloads in progress); the caller removes it.
+    public func makeStagingFolder() throws -> URL {
+        try DurableFile.makeFolder(root)
+        let folder = root.appendingPathComponent(DurableFile.temporaryName(), isDirectory: true)
+        guard mkdir(folder.path, 0o700) == 0 else { throw DurableFile.error("create folder", folder) }
+        return folder
+    }
+
+    /// Creates `form` among the incomplete forms with `files` moved into its folder (each a file
+    /// on the store's filesystem, from `makeStagingFolder`, renamed to its media name), all in
+    /// one rename of the folder.
+    public func create(_ form: Form, files: [(name: String, file: URL)] = []) throws -> FormLocation {
         let location = try self.location(.incomplete, user: form.user, name: form.name)
         let parent = location.folder.deletingLastPathComponent()
         try DurableFile.makeFolder(parent)
@@ -99,7 +111,7 @@ public struct Store: Sendable {
         guard mkdir(staging.path, 0o755) == 0 else { throw DurableFile.error("create folder", staging) }
         do {
             for file in files {
-                try DurableFile.write(file.data, to: staging.appendingPathComponent(try SafeName.check(file.name, as: "media name")))
+                try DurableFile.moveNoReplace(file.file, to: staging.appendingPathComponent(try SafeName.check(file.name, as: "media name")))
             }
             try DurableFile.write(try FormFile.encode(form), to: staging.appendingPathComponent(Self.formFileName))
             try DurableFile.moveNoReplace(staging, to: location.folder)

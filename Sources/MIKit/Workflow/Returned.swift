@@ -22,12 +22,13 @@ extension Workflow {
     }
 
     /// Puts `returned`'s stored form.json (`formFile`) and its media (`media`, each file the form
-    /// lists, by name) among the actor's incomplete forms in one rename: incomplete again, with
+    /// lists, by name, downloaded into the store's staging folder and moved from there) among
+    /// the actor's incomplete forms in one rename: incomplete again, with
     /// `supersedes` the version it came back as, the office's flags (each with the answer as it
     /// stood), the note, and an audit event. A form with that id already here is left as it is.
     /// The caller holds the store's lock and has checked the bytes against the receipt.
     public func receiveReturned(_ returned: SentBackForm, formFile: Data,
-                                media: [(name: String, data: Data)]) throws -> Received {
+                                media: [(name: String, file: URL)]) throws -> Received {
         let id = returned.id
         if let existing = try localForm(id: id, user: actor.name) { return .alreadyHere(existing) }
         var form: Form

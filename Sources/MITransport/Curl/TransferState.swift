@@ -14,10 +14,13 @@ final class TransferState {
     private(set) var headers: [(name: String, value: String)] = []
 
     private let progress: ProgressThrottle?
+    /// Where the body goes instead of `body` (which then keeps its first bytes only).
+    private let sink: DownloadSink?
 
-    init(maxBodyBytes: Int, progress: ProgressThrottle?) {
+    init(maxBodyBytes: Int, progress: ProgressThrottle?, sink: DownloadSink? = nil) {
         self.maxBodyBytes = maxBodyBytes
         self.progress = progress
+        self.sink = sink
     }
 
     var opaque: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
@@ -27,6 +30,14 @@ final class TransferState {
     }
 
     fileprivate func appendBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if let sink {
+            guard sink.write(bytes) else {
+                bodyOverflowed = sink.overflowed
+                return false
+            }
+            body = sink.prefix
+            return true
+        }
         guard body.count + bytes.count <= maxBodyBytes else {
             bodyOverflowed = true
             return false
