@@ -20,8 +20,8 @@ class VersionAPITests: EngineTestCase {
     /// The technician's corrected copy of the standard form, as `mi` uploads it after `mi sync`:
     /// it supersedes `supersedes`, carries the office's flags with a reply, answers `notes`
     /// anew, and its guard photo was taken again.
-    static func corrected(supersedes: Int = 1, note: String = "seal replaced, no leak") throws -> Data {
-        var form = try FormFile.decode(try ServerFixture.formData())
+    static func corrected(supersedes: Int = 1, note: String = "seal replaced, no leak", user: String = "ana") throws -> Data {
+        var form = try FormFile.decode(try ServerFixture.formData(user: user))
         let flagged = TestClock.start
         form.flags = [
             FormFlag(question: "guard", note: "photo is blurred", by: "fiona", at: flagged,
@@ -35,10 +35,10 @@ class VersionAPITests: EngineTestCase {
         return try FormFile.encode(form)
     }
 
-    static func correctedUpload(supersedes: Int = 1, note: String = "seal replaced, no leak") throws -> MultipartBody {
+    static func correctedUpload(supersedes: Int = 1, note: String = "seal replaced, no leak", user: String = "ana") throws -> MultipartBody {
         var media = ServerFixture.media
         media["Qid0(1).jpg"] = retaken
-        return try ServerFixture.upload(formData: try corrected(supersedes: supersedes, note: note), media: media)
+        return try ServerFixture.upload(formData: try corrected(supersedes: supersedes, note: note, user: user), media: media)
     }
 
     static let sendBack = #"{"note": "two things to fix", "flags": [{"question": "guard", "note": "photo is blurred"}, {"question": "notes", "note": "say what was done"}]}"#
@@ -177,6 +177,9 @@ class VersionAPITests: EngineTestCase {
             let wrongVersion = try await client.upload(try Self.correctedUpload(supersedes: 3), token: fiona)
             XCTAssertEqual(wrongVersion.status, .conflict, wrongVersion.text)
             XCTAssertTrue(wrongVersion.errorMessage?.contains("corrects version 3") ?? false, wrongVersion.text)
+            let anotherTechnician = try await client.upload(try Self.correctedUpload(user: "bob"), token: fiona)
+            XCTAssertEqual(anotherTechnician.status, .conflict, anotherTechnician.text)
+            XCTAssertTrue(anotherTechnician.errorMessage?.contains("must be the same technician's form of the same template; this one is bob's pump-inspection") ?? false, anotherTechnician.text)
             try await assertStatus(.created, await client.upload(try Self.correctedUpload(), token: fiona))
 
             // Another copy corrected from version 1, arriving after version 2: stale.
@@ -215,6 +218,7 @@ class VersionAPITests: EngineTestCase {
             XCTAssertTrue(page.contains("data-kind=\"mediaAdded\""), page)
             XCTAssertTrue(page.contains("/api/v1/submissions/\(Self.id)/versions/2/media/Qid0%281%29.jpg"), "the current version's media: \(page)")
             XCTAssertFalse(page.contains("old-version"), page)
+            XCTAssertTrue(page.contains("<option value=\"\" selected disabled>Edited (set by the server)</option>"), page)
 
             let old = try await client.officePage("/submissions/\(Self.id)?version=1", fiona)
             XCTAssertTrue(old.contains("You are reading version 1; version 2 replaced it."), old)
@@ -235,6 +239,8 @@ class VersionAPITests: EngineTestCase {
                                                    headers: [.cookie: bob.cookieHeader, .accept: "text/html"]) { $0 }
             XCTAssertEqual(refused.status, .forbidden, "another technician's form")
 
+            let listing = try await client.officePage("/submissions", fiona)
+            XCTAssertTrue(listing.contains("<span class=\"badge version\" title=\"corrected after the office sent it back: this is version 2\">v2</span>"), listing)
             let stats = try await client.officePage("/templates/pump-inspection/stats", fiona)
             XCTAssertTrue(stats.contains("id=\"export-all-versions\" class=\"button secondary\" href=\"/api/v1/templates/pump-inspection/export.zip?allVersions=true\""), stats)
         }

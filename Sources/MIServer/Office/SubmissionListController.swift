@@ -121,7 +121,8 @@ struct SubmissionListController {
     }
 
     static func row(_ summary: SubmissionSummary) -> [String: Any] {
-        [
+        let version = summary.version ?? 1
+        return [
             "id": summary.id.description, "formName": summary.formName, "technician": summary.technicianLabel,
             "template": summary.templateTitle.isEmpty ? "—" : summary.templateTitle,
             "templateVersion": summary.templateVersion,
@@ -130,6 +131,7 @@ struct SubmissionListController {
             "answered": summary.answered, "questions": summary.questions, "media": summary.media,
             "simulated": summary.simulated,
             "reviewState": (summary.reviewState ?? .received).rawValue, "reviewLabel": (summary.reviewState ?? .received).label,
+            "laterVersion": version > 1 ? version : 0, "hasLaterVersion": version > 1,
         ]
     }
 

@@ -70,6 +70,8 @@ struct ReviewPage {
             values["sendBack"] = open
         }
         if session.role == .foreman {
+            // A state only the server sets (`edited`) is shown selected, not offered.
+            if !ReviewState.settable.contains(review.reviewState) { values["serverState"] = review.reviewState.label }
             values["states"] = ReviewState.settable.map { state -> [String: Any] in
                 ["value": state.rawValue, "label": state.label, "current": state == review.reviewState]
             }

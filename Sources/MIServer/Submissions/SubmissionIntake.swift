@@ -98,6 +98,12 @@ struct SubmissionIntake: Sendable {
               try await reviews.openSendBack(of: form.id)?.version == stored.storedVersion else {
             throw SubmissionAcceptance.conflict(stored, supersedes: supersedes)
         }
+        // The same inspection: its technician's, of its template (a once-per-user claim and
+        // every listing stay right).
+        let (current, _) = try await SubmissionAccess.form(of: stored, layout: layout)
+        guard form.user == current.user, form.template.id == current.template.id else {
+            throw SubmissionRefusal(.conflict, "the server holds form \(stored.id) as version \(stored.storedVersion), \(current.user)'s \(current.template.id) — a corrected version must be the same technician's form of the same template; this one is \(form.user)'s \(form.template.id)")
+        }
         var next = receipt
         next.version = stored.storedVersion + 1
         return next
