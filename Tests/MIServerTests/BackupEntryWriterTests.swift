@@ -66,6 +66,21 @@ final class BackupEntryWriterTests: XCTestCase {
         }
     }
 
+    /// A small file is hashed as it is written, not on the hashing thread: a lie is named at once.
+    func testASmallFileThatDiffersFromItsReceiptIsNamedAtOnce() throws {
+        let folder = try TemporaryDirectory()
+        var stored = try files(in: folder, sizes: [PipelinedDigest.inlineBytes, 700])
+        stored[1].2 = String(repeating: "2", count: 64)
+        var (writer, fd, _) = writer(folder)
+        defer { close(fd) }
+        try writer.addFile("submissions/x/0.bin", from: stored[0].0, size: stored[0].1, sha256: stored[0].2)
+        let actual = FileDigest.sha256(of: try Data(contentsOf: stored[1].0))
+        XCTAssertThrowsError(try writer.addFile("submissions/x/1.bin", from: stored[1].0, size: stored[1].1, sha256: stored[1].2)) { error in
+            XCTAssertEqual(error as? BackupError, .storedFileDiffers(path: stored[1].0.path, problem: "has SHA-256 \(actual), its receipt \(stored[1].2)"))
+        }
+        XCTAssertNoThrow(try writer.checkDigests())
+    }
+
     func testAShortFileFailsAtOnceAndTheHashingThreadStops() throws {
         let folder = try TemporaryDirectory()
         let stored = try files(in: folder, sizes: [3 * PipelinedDigest.chunkSize])

@@ -6,18 +6,24 @@ import MIKit
 /// the chunk before it is hashed: on two cores the archive costs the larger of copying and
 /// hashing, not their sum.
 ///
-/// The caller takes a buffer (`take`), fills it, writes it out, and hands it over (`hash`); after
-/// a file's last chunk it calls `endFile`. `digests()` waits for the thread and gives every
-/// file's digest in the order the files ended. A few buffers circulate, so memory stays flat.
+/// The caller takes a buffer (`take`), fills it, writes it out, and hands it over (`hash`, with
+/// `endsFile` on a file's last chunk: one wake of the thread per chunk). `digests()` waits for
+/// the thread and gives every file's digest in the order the files ended. A few buffers
+/// circulate, so memory stays flat. Small files are not worth a hand-over (waking the thread
+/// costs more than hashing a few kilobytes): the caller hashes those itself in `inlineBuffer`.
 final class PipelinedDigest: @unchecked Sendable {
     static let chunkSize = 1 << 20
+    /// Files up to this size are hashed by the caller (`inlineBuffer`).
+    static let inlineBytes = 64 << 10
     private static let bufferCount = 4
 
     private enum Job {
-        case chunk(buffer: Int, count: Int)
-        case endFile
+        case chunk(buffer: Int, count: Int, endsFile: Bool)
         case stop
     }
+
+    /// The caller's own buffer for a small file, read, hashed and written on its thread.
+    let inlineBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: inlineBytes, alignment: 64)
 
     private let condition = NSCondition()
     private let buffers: [UnsafeMutableRawBufferPointer]
@@ -39,6 +45,7 @@ final class PipelinedDigest: @unchecked Sendable {
 
     deinit {
         for buffer in buffers { buffer.deallocate() }
+        inlineBuffer.deallocate()
     }
 
     /// A free buffer (index and memory), waiting while all are being hashed.
@@ -50,8 +57,9 @@ final class PipelinedDigest: @unchecked Sendable {
         return (index, buffers[index])
     }
 
-    /// The first `count` bytes of buffer `index` belong to the current file.
-    func hash(buffer index: Int, count: Int) { enqueue(.chunk(buffer: index, count: count)) }
+    /// The first `count` bytes of buffer `index` belong to the current file; with `endsFile`
+    /// they are its last, and the next chunk begins another.
+    func hash(buffer index: Int, count: Int, endsFile: Bool) { enqueue(.chunk(buffer: index, count: count, endsFile: endsFile)) }
 
     /// Gives back a buffer that was taken but not handed over (a read failed).
     func giveBack(buffer index: Int) {
@@ -60,9 +68,6 @@ final class PipelinedDigest: @unchecked Sendable {
         condition.broadcast()
         condition.unlock()
     }
-
-    /// The current file ends here; the next chunk begins another.
-    func endFile() { enqueue(.endFile) }
 
     /// Every file's digest (lowercase hex), in order, once the thread has hashed them all.
     func digests() -> [String] {
@@ -95,14 +100,17 @@ final class PipelinedDigest: @unchecked Sendable {
             }
             condition.unlock()
             switch job {
-            case let .chunk(index, count):
+            case let .chunk(index, count, endsFile):
                 hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffers[index][0..<count]))
-                giveBack(buffer: index)
-            case .endFile:
-                let digest = Hex.lowercase(hasher.finalize())
-                hasher = SHA256()
+                var digest: String?
+                if endsFile {
+                    digest = Hex.lowercase(hasher.finalize())
+                    hasher = SHA256()
+                }
                 condition.lock()
-                finished.append(digest)
+                free.append(index)
+                if let digest { finished.append(digest) }
+                condition.broadcast()
                 condition.unlock()
             case .stop:
                 condition.lock()

@@ -173,7 +173,8 @@ struct ServerBackup {
         var digestStopped = false
 
         /// Streams a stored file, checking it against its receipt's size on the way and its
-        /// SHA-256 (hashed on a second thread while the next chunk is read) before the manifest.
+        /// SHA-256 (hashed on a second thread while the next chunk is read; a small file on this
+        /// one) before the manifest.
         mutating func addFile(_ path: String, from url: URL, size: Int64, sha256: String) throws {
             let fd = open(url.path, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else {
@@ -181,35 +182,53 @@ struct ServerBackup {
             }
             defer { close(fd) }
             try output.write(Tar.header(path: path, size: size, modified: modified))
-            var remaining = size
-            while remaining > 0 {
-                let (index, buffer) = digest.take()
-                var count = 0
-                repeat {
-                    count = Glibc.read(fd, buffer.baseAddress!, Int(min(Int64(buffer.count), remaining)))
-                } while count < 0 && errno == EINTR
-                guard count > 0 else {
-                    digest.giveBack(buffer: index)
-                    throw BackupError.storedFileDiffers(path: url.path, problem: count == 0 ? "is shorter than its receipt's \(size) bytes"
-                                                            : "cannot be read (\(String(cString: strerror(errno))))")
+            if size <= Int64(PipelinedDigest.inlineBytes) {
+                let buffer = digest.inlineBuffer
+                try Self.fill(buffer, count: Int(size), from: fd, url: url, size: size)
+                let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<Int(size)])
+                try output.write(bytes)
+                let computed = Hex.lowercase(SHA256.hash(data: bytes))
+                guard computed == sha256 else {
+                    throw BackupError.storedFileDiffers(path: url.path, problem: "has SHA-256 \(computed), its receipt \(sha256)")
                 }
-                do {
-                    try output.write(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-                } catch {
-                    digest.giveBack(buffer: index)
-                    throw error
+            } else {
+                var remaining = size
+                while remaining > 0 {
+                    let (index, buffer) = digest.take()
+                    let count = Int(min(Int64(buffer.count), remaining))
+                    do {
+                        try Self.fill(buffer, count: count, from: fd, url: url, size: size)
+                        try output.write(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+                    } catch {
+                        digest.giveBack(buffer: index)
+                        throw error
+                    }
+                    remaining -= Int64(count)
+                    digest.hash(buffer: index, count: count, endsFile: remaining == 0)
                 }
-                digest.hash(buffer: index, count: count)
-                remaining -= Int64(count)
+                pending.append((manifest.count, url.path, sha256))
             }
-            digest.endFile()
             var extra: UInt8 = 0
             guard Glibc.read(fd, &extra, 1) == 0 else {
                 throw BackupError.storedFileDiffers(path: url.path, problem: "is longer than its receipt's \(size) bytes")
             }
             try output.write(Tar.padding(size))
-            pending.append((manifest.count, url.path, sha256))
             manifest.append(.init(path: path, size: size, sha256: sha256))
+        }
+
+        /// Reads exactly `count` bytes of `fd` into `buffer`: a file shorter than its receipt says
+        /// or unreadable is named.
+        private static func fill(_ buffer: UnsafeMutableRawBufferPointer, count: Int, from fd: Int32, url: URL, size: Int64) throws {
+            var filled = 0
+            while filled < count {
+                let read = Glibc.read(fd, buffer.baseAddress! + filled, count - filled)
+                if read < 0 && errno == EINTR { continue }
+                guard read > 0 else {
+                    throw BackupError.storedFileDiffers(path: url.path, problem: read == 0 ? "is shorter than its receipt's \(size) bytes"
+                                                            : "cannot be read (\(String(cString: strerror(errno))))")
+                }
+                filled += read
+            }
         }
 
         /// Waits for the hashing thread and checks every streamed file against its receipt,
