@@ -106,6 +106,20 @@ final class BackupArchiveTests: XCTestCase {
         XCTAssertThrowsError(try ArchivedTables.readAudit(Data("{\"row\": 5}\n".utf8), into: &contents))
     }
 
+    /// The manifest written directly is the one Codable writes, byte for byte, whatever a path holds.
+    func testTheManifestIsWhatTheEncoderWrites() throws {
+        let files = [
+            BackupArchive.ManifestEntry(path: "submissions/x/Qid0(1).jpg", size: 12, sha256: String(repeating: "a", count: 64)),
+            BackupArchive.ManifestEntry(path: "templates/ñandú \"quoted\" \\ back/slash\u{1}\t.png", size: 0, sha256: "b"),
+            BackupArchive.ManifestEntry(path: "templates/🙂.json", size: 1 << 40, sha256: "c"),
+        ]
+        let direct = BackupArchive.manifestJSON(files)
+        XCTAssertEqual(try BackupArchive.decoder.decode(BackupArchive.Manifest.self, from: direct).files, files)
+        XCTAssertEqual(String(decoding: direct, as: UTF8.self),
+                       String(decoding: try BackupArchive.encoder.encode(BackupArchive.Manifest(files: files)), as: UTF8.self))
+        XCTAssertEqual(BackupArchive.manifestJSON([]), Data(#"{"files":[]}"#.utf8))
+    }
+
     func testBackupAndRestoreCommandLines() throws {
         XCTAssertNoThrow(try ServerCommand.parseAsRoot(["backup", "--config", "/etc/mi/Config.plist", "--output", "-"]))
         XCTAssertNoThrow(try ServerCommand.parseAsRoot(["backup", "--output", "/b.tar", "--include-secrets"]))

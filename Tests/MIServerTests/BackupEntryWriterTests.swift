@@ -31,7 +31,7 @@ final class BackupEntryWriterTests: XCTestCase {
         var (writer, fd, archive) = writer(folder)
         defer { close(fd) }
         for (index, (url, size, digest)) in stored.enumerated() {
-            try writer.addFile("mi-backup/submissions/x/\(index).bin", from: url, size: size, sha256: digest)
+            try writer.addFile("mi-backup/submissions/x/\(index).bin", from: url.path, size: size, sha256: digest)
         }
         try writer.finish()
         XCTAssertEqual(writer.manifest.map(\.sha256), stored.map(\.2))
@@ -55,7 +55,7 @@ final class BackupEntryWriterTests: XCTestCase {
         var (writer, fd, _) = writer(folder)
         defer { close(fd) }
         for (index, (url, size, digest)) in stored.enumerated() {
-            try writer.addFile("mi-backup/submissions/x/\(index).bin", from: url, size: size, sha256: digest)
+            try writer.addFile("mi-backup/submissions/x/\(index).bin", from: url.path, size: size, sha256: digest)
         }
         XCTAssertThrowsError(try writer.finish()) { error in
             guard case let BackupError.storedFileDiffers(path, problem) = error else {
@@ -73,9 +73,9 @@ final class BackupEntryWriterTests: XCTestCase {
         stored[1].2 = String(repeating: "2", count: 64)
         var (writer, fd, _) = writer(folder)
         defer { close(fd) }
-        try writer.addFile("submissions/x/0.bin", from: stored[0].0, size: stored[0].1, sha256: stored[0].2)
+        try writer.addFile("submissions/x/0.bin", from: stored[0].0.path, size: stored[0].1, sha256: stored[0].2)
         let actual = FileDigest.sha256(of: try Data(contentsOf: stored[1].0))
-        XCTAssertThrowsError(try writer.addFile("submissions/x/1.bin", from: stored[1].0, size: stored[1].1, sha256: stored[1].2)) { error in
+        XCTAssertThrowsError(try writer.addFile("submissions/x/1.bin", from: stored[1].0.path, size: stored[1].1, sha256: stored[1].2)) { error in
             XCTAssertEqual(error as? BackupError, .storedFileDiffers(path: stored[1].0.path, problem: "has SHA-256 \(actual), its receipt \(stored[1].2)"))
         }
         XCTAssertNoThrow(try writer.checkDigests())
@@ -86,7 +86,7 @@ final class BackupEntryWriterTests: XCTestCase {
         let stored = try files(in: folder, sizes: [3 * PipelinedDigest.chunkSize])
         var (writer, fd, _) = writer(folder)
         defer { close(fd) }
-        XCTAssertThrowsError(try writer.addFile("mi-backup/submissions/x/0.bin", from: stored[0].0,
+        XCTAssertThrowsError(try writer.addFile("mi-backup/submissions/x/0.bin", from: stored[0].0.path,
                                                 size: stored[0].1 + 1, sha256: stored[0].2)) { error in
             guard case let BackupError.storedFileDiffers(path, problem) = error else { return XCTFail("unexpected \(error)") }
             XCTAssertEqual(path, stored[0].0.path)

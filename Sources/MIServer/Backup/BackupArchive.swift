@@ -72,6 +72,38 @@ enum BackupArchive {
         return decoder
     }
 
+    /// `mi-backup/manifest.json` of `files`, as `encoder` writes a `Manifest` (keys sorted, no
+    /// spaces): written directly, since a backup's manifest lists every file and Codable's
+    /// encoder costs more than reading the smaller ones.
+    static func manifestJSON(_ files: [ManifestEntry]) -> Data {
+        var text = #"{"files":["#
+        text.reserveCapacity(files.count * 140)
+        for (index, file) in files.enumerated() {
+            if index > 0 { text += "," }
+            text += #"{"path":"# + jsonString(file.path) + #","sha256":"# + jsonString(file.sha256) + #","size":"# + String(file.size) + "}"
+        }
+        text += "]}"
+        return Data(text.utf8)
+    }
+
+    /// `text` as a JSON string: quoted, with `"`, `\` and control characters escaped.
+    static func jsonString(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20:
+                result += String(format: "\\u%04x", scalar.value)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+
     /// Where `part` of the stored version `receipt` is in an archive (as in the data directory).
     static func path(of part: Receipt.Part, in receipt: Receipt) -> String {
         let version = receipt.storedVersion

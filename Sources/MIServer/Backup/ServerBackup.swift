@@ -104,11 +104,12 @@ struct ServerBackup {
             for (relative, url) in templates {
                 try writer.add("\(BackupArchive.templatesFolder)/\(relative)", data: try Self.read(url))
             }
+            // Paths joined as text: a URL per file costs more (a stat each) than reading it.
+            let root = layout.root.path
             for (index, receipt) in receipts.enumerated() {
-                let folder = layout.folder(of: receipt)
                 for part in receipt.parts {
-                    try writer.addFile(BackupArchive.path(of: part, in: receipt), from: folder.appendingPathComponent(part.filename),
-                                       size: part.size, sha256: part.sha256)
+                    let path = BackupArchive.path(of: part, in: receipt)
+                    try writer.addFile(path, from: root + "/" + path, size: part.size, sha256: part.sha256)
                 }
                 progress.update(submissions: index + 1, of: receipts.count, bytes: output.written)
             }
@@ -175,21 +176,21 @@ struct ServerBackup {
         /// Streams a stored file, checking it against its receipt's size on the way and its
         /// SHA-256 (hashed on a second thread while the next chunk is read; a small file on this
         /// one) before the manifest.
-        mutating func addFile(_ path: String, from url: URL, size: Int64, sha256: String) throws {
-            let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        mutating func addFile(_ path: String, from file: String, size: Int64, sha256: String) throws {
+            let fd = open(file, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else {
-                throw BackupError.storedFileDiffers(path: url.path, problem: "cannot be read (\(String(cString: strerror(errno))))")
+                throw BackupError.storedFileDiffers(path: file, problem: "cannot be read (\(String(cString: strerror(errno))))")
             }
             defer { close(fd) }
             try output.write(Tar.header(path: path, size: size, modified: modified))
             if size <= Int64(PipelinedDigest.inlineBytes) {
                 let buffer = digest.inlineBuffer
-                try Self.fill(buffer, count: Int(size), from: fd, url: url, size: size)
+                try Self.fill(buffer, count: Int(size), from: fd, file: file, size: size)
                 let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<Int(size)])
                 try output.write(bytes)
                 let computed = Hex.lowercase(SHA256.hash(data: bytes))
                 guard computed == sha256 else {
-                    throw BackupError.storedFileDiffers(path: url.path, problem: "has SHA-256 \(computed), its receipt \(sha256)")
+                    throw BackupError.storedFileDiffers(path: file, problem: "has SHA-256 \(computed), its receipt \(sha256)")
                 }
             } else {
                 var remaining = size
@@ -197,7 +198,7 @@ struct ServerBackup {
                     let (index, buffer) = digest.take()
                     let count = Int(min(Int64(buffer.count), remaining))
                     do {
-                        try Self.fill(buffer, count: count, from: fd, url: url, size: size)
+                        try Self.fill(buffer, count: count, from: fd, file: file, size: size)
                         try output.write(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
                     } catch {
                         digest.giveBack(buffer: index)
@@ -206,11 +207,11 @@ struct ServerBackup {
                     remaining -= Int64(count)
                     digest.hash(buffer: index, count: count, endsFile: remaining == 0)
                 }
-                pending.append((manifest.count, url.path, sha256))
+                pending.append((manifest.count, file, sha256))
             }
             var extra: UInt8 = 0
             guard Glibc.read(fd, &extra, 1) == 0 else {
-                throw BackupError.storedFileDiffers(path: url.path, problem: "is longer than its receipt's \(size) bytes")
+                throw BackupError.storedFileDiffers(path: file, problem: "is longer than its receipt's \(size) bytes")
             }
             try output.write(Tar.padding(size))
             manifest.append(.init(path: path, size: size, sha256: sha256))
@@ -218,13 +219,13 @@ struct ServerBackup {
 
         /// Reads exactly `count` bytes of `fd` into `buffer`: a file shorter than its receipt says
         /// or unreadable is named.
-        private static func fill(_ buffer: UnsafeMutableRawBufferPointer, count: Int, from fd: Int32, url: URL, size: Int64) throws {
+        private static func fill(_ buffer: UnsafeMutableRawBufferPointer, count: Int, from fd: Int32, file: String, size: Int64) throws {
             var filled = 0
             while filled < count {
                 let read = Glibc.read(fd, buffer.baseAddress! + filled, count - filled)
                 if read < 0 && errno == EINTR { continue }
                 guard read > 0 else {
-                    throw BackupError.storedFileDiffers(path: url.path, problem: read == 0 ? "is shorter than its receipt's \(size) bytes"
+                    throw BackupError.storedFileDiffers(path: file, problem: read == 0 ? "is shorter than its receipt's \(size) bytes"
                                                             : "cannot be read (\(String(cString: strerror(errno))))")
                 }
                 filled += read
@@ -245,7 +246,7 @@ struct ServerBackup {
         /// The manifest (last) and the end of the archive.
         mutating func finish() throws {
             try checkDigests()
-            let data = try BackupArchive.encoder.encode(BackupArchive.Manifest(files: manifest))
+            let data = BackupArchive.manifestJSON(manifest)
             try output.write(Tar.header(path: BackupArchive.manifestPath, size: Int64(data.count), modified: modified))
             try data.withUnsafeBytes { try output.write($0) }
             try output.write(Tar.padding(Int64(data.count)))
