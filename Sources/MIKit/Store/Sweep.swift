@@ -233,23 +233,23 @@ public enum SweepRepair: Sendable, Hashable {
 }
 
 /// Results written by several threads, each to its own index, and read once all are done.
-final class Slots<Value>: @unchecked Sendable {
+public final class Slots<Value>: @unchecked Sendable {
     private let buffer: UnsafeMutableBufferPointer<Value>
     private var filled: [Bool]
 
-    init(count: Int) {
+    public init(count: Int) {
         buffer = .allocate(capacity: count)
         filled = Array(repeating: false, count: count)
     }
 
     deinit { buffer.deallocate() }
 
-    func set(_ index: Int, _ value: Value) {
+    public func set(_ index: Int, _ value: Value) {
         (buffer.baseAddress! + index).initialize(to: value)
     }
 
     /// Every value, moved out; call once, after every index was set.
-    func values() -> [Value] {
+    public func values() -> [Value] {
         let values = (0..<buffer.count).map { (buffer.baseAddress! + $0).move() }
         return values
     }

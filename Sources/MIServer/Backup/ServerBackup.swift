@@ -92,13 +92,7 @@ struct ServerBackup {
                                               submissions: current, versions: receipts.count - current,
                                               templateFiles: templates.count, secrets: includeSecrets)
             try writer.add(BackupArchive.formatPath, data: try BackupArchive.encoder.encode(format))
-            var lines = Data()
-            let encoder = BackupArchive.encoder
-            for receipt in receipts {
-                lines.append(try encoder.encode(receipt))
-                lines.append(0x0A)
-            }
-            try writer.add(BackupArchive.submissionsPath, data: lines)
+            try writer.add(BackupArchive.submissionsPath, data: try BackupArchive.receiptLines(receipts))
             try writer.add(ArchivedTables.reviewPath, data: try ArchivedTables.reviewFile(tables))
             try writer.add(ArchivedTables.auditPath, data: try ArchivedTables.auditFile(tables))
             for (relative, url) in templates {
