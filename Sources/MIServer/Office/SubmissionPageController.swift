@@ -101,9 +101,8 @@ struct SubmissionPageController {
                         "hasChanges": number > 1, "changesURL": "/submissions/\(id)?version=\(number)#changes"]
             },
         ] as [String: Any]
-        let earlier = from ?? (version > 1 ? String(version - 1) : nil)
-        guard let earlier else { return }
-        let diff = try await review.service.diff(id, from: earlier, to: String(version), session: session)
+        guard from != nil || version > 1 else { return }
+        let diff = try await review.service.diff(all, from: from, to: String(version))
         values["changes"] = [
             "from": diff.from, "to": diff.to, "none": diff.changes.isEmpty,
             "items": diff.changes.map { change -> [String: Any] in

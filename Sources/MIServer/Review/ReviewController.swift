@@ -64,10 +64,7 @@ struct ReviewController {
                 throw HTTPError(.badRequest, message: "parameter `\(name)` is \"\(SafeName.printable(value))\" — give a version number (1, 2, …)")
             }
         }
-        let current = try await service.versions(of: id, session: session).current
-        let to = query["to"] ?? String(current)
-        let from = query["from"] ?? String((Int(to) ?? current) - 1)
-        let diff = try await service.diff(id, from: from, to: to, session: session)
+        let diff = try await service.diff(try await service.versions(of: id, session: session), from: query["from"], to: query["to"])
         await context.audit.record(.submissionView, actor: session.sub, subject: diff.id.description,
                                    detail: "diff \(diff.from)→\(diff.to) (API)")
         return try JSONResponse.make(.ok, diff)

@@ -77,17 +77,22 @@ struct ReviewService: Sendable {
 
     /// Version `number` (its text, from a path or query) of submission `id`: its receipt.
     func version(_ number: String, of id: String, session: SessionClaims) async throws -> Receipt {
-        let all = try await versions(of: id, session: session)
+        try Self.version(number, in: try await versions(of: id, session: session))
+    }
+
+    /// Version `number` among `all`: 404 naming those there are.
+    static func version(_ number: String, in all: SubmissionVersions) throws -> Receipt {
         guard let wanted = Int(number), let receipt = all.versions.first(where: { $0.storedVersion == wanted }) else {
             throw SubmissionRefusal(.notFound, "submission \(all.id) has no version \(SafeName.printable(number)) — it has \(all.versions.map { String($0.storedVersion) }.joined(separator: ", "))")
         }
         return receipt
     }
 
-    /// What changed from version `from` to version `to` of submission `id` (`FormDiff`).
-    func diff(_ id: String, from: String, to: String, session: SessionClaims) async throws -> SubmissionDiff {
-        let earlier = try await version(from, of: id, session: session)
-        let later = try await version(to, of: id, session: session)
+    /// What changed from version `from` to version `to` among `all` (`FormDiff`): `to` is the
+    /// current version unless given, `from` the one before `to`.
+    func diff(_ all: SubmissionVersions, from: String?, to: String?) async throws -> SubmissionDiff {
+        let later = try Self.version(to ?? String(all.current), in: all)
+        let earlier = try Self.version(from ?? String(later.storedVersion - 1), in: all)
         let (old, _) = try await SubmissionAccess.form(of: earlier, layout: layout)
         let (new, _) = try await SubmissionAccess.form(of: later, layout: layout)
         return SubmissionDiff(id: later.id, from: earlier.storedVersion, to: later.storedVersion,
