@@ -110,7 +110,7 @@ final class BackupArchiveTests: XCTestCase {
     func testTheManifestIsWhatTheEncoderWrites() throws {
         let files = [
             BackupArchive.ManifestEntry(path: "submissions/x/Qid0(1).jpg", size: 12, sha256: String(repeating: "a", count: 64)),
-            BackupArchive.ManifestEntry(path: "templates/ñandú \"quoted\" \\ back/slash\u{1}\t.png", size: 0, sha256: "b"),
+            BackupArchive.ManifestEntry(path: "templates/ñandú \"quoted\" \\ back/slash\u{1}\t\u{8}\u{c}\u{7f}.png", size: 0, sha256: "b"),
             BackupArchive.ManifestEntry(path: "templates/🙂.json", size: 1 << 40, sha256: "c"),
         ]
         let direct = BackupArchive.manifestJSON(files)

@@ -110,7 +110,8 @@ public enum ListingJSON {
         out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: depth * 2))
     }
 
-    static func writeString(_ string: String, to out: inout [UInt8]) {
+    /// `string` as JSONEncoder writes a string (quoted; `"`, `\\` and C0 controls escaped).
+    public static func writeString(_ string: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         for byte in string.utf8 {
             switch byte {

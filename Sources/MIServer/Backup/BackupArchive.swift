@@ -76,36 +76,20 @@ enum BackupArchive {
     /// spaces): written directly, since a backup's manifest lists every file and Codable's
     /// encoder costs more than reading the smaller ones.
     static func manifestJSON(_ files: [ManifestEntry]) -> Data {
-        var text = #"{"files":["#
-        text.reserveCapacity(files.count * 140)
+        var out = Array(#"{"files":["#.utf8)
+        out.reserveCapacity(files.count * 140)
         for (index, file) in files.enumerated() {
-            if index > 0 { text += "," }
-            text += #"{"path":"# + jsonString(file.path) + #","sha256":"# + jsonString(file.sha256) + #","size":"# + String(file.size) + "}"
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: #"{"path":"#.utf8)
+            ListingJSON.writeString(file.path, to: &out)
+            out.append(contentsOf: #","sha256":"#.utf8)
+            ListingJSON.writeString(file.sha256, to: &out)
+            out.append(contentsOf: #","size":"#.utf8)
+            out.append(contentsOf: String(file.size).utf8)
+            out.append(UInt8(ascii: "}"))
         }
-        text += "]}"
-        return Data(text.utf8)
-    }
-
-    /// `text` as a JSON string: quoted, with `"`, `\` and control characters escaped.
-    static func jsonString(_ text: String) -> String {
-        // Almost every path needs no escape: one pass over its bytes to tell.
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            return "\"" + text + "\""
-        }
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                result += String(format: "\\u%04x", scalar.value)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        out.append(contentsOf: "]}".utf8)
+        return Data(out)
     }
 
     /// `mi-backup/submissions.jsonl` of `receipts`: one encoded receipt a line, in order, the
