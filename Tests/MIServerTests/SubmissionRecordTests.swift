@@ -116,9 +116,9 @@ class SubmissionRecordTests: XCTestCase {
         let (stored, storedForm) = try form(name: "stored")
         _ = try await repository.record(stored, form: storedForm, placeFiles: {}, removeFiles: {})
         let calls = Calls()
-        let kept = try await repository.discardUnrecorded(id: stored.id, remove: { calls.remove() })
+        let kept = try await repository.discardUnrecorded(id: stored.id, version: 1, remove: { calls.remove() })
         XCTAssertFalse(kept)
-        let leftover = try await repository.discardUnrecorded(id: FormID(), remove: { calls.remove() })
+        let leftover = try await repository.discardUnrecorded(id: FormID(), version: 1, remove: { calls.remove() })
         XCTAssertTrue(leftover)
         XCTAssertEqual(calls.removedCount, 1)
 
@@ -132,7 +132,7 @@ class SubmissionRecordTests: XCTestCase {
             }, removeFiles: {})
         }
         while calls.placedCount == 0 { try await Task.sleep(nanoseconds: 5_000_000) }
-        let discarded = try await repository.discardUnrecorded(id: racing.id, remove: { calls.remove() })
+        let discarded = try await repository.discardUnrecorded(id: racing.id, version: 1, remove: { calls.remove() })
         XCTAssertFalse(discarded, "the files of a commit under way are kept")
         let outcome = try await committing.value
         XCTAssertEqual(outcome, .recorded(racing))

@@ -198,6 +198,21 @@ class VersionAPITests: EngineTestCase {
             let leftovers = try FileManager.default.contentsOfDirectory(atPath: fixture.layout.versions.appendingPathComponent(Self.id).path)
             XCTAssertEqual(leftovers, ["2"])
         }
+        // What a server killed between placing a version and committing it leaves is swept at
+        // the next start; the committed version 2 stays.
+        let versions = fixture.layout.versions
+        let other = FormID().description
+        for folder in ["\(Self.id)/3", "\(Self.id)/02", "\(other)/2", "not-a-form/2"] {
+            try FileManager.default.createDirectory(at: versions.appendingPathComponent(folder), withIntermediateDirectories: true)
+            try Data("x".utf8).write(to: versions.appendingPathComponent(folder).appendingPathComponent("form.json"))
+        }
+        let kept = try Self.files(fixture.layout.submission(ServerFixture.formID, version: 2))
+        try await fixture.test { _ in }
+        XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: versions.path)), [Self.id, other])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: versions.appendingPathComponent(Self.id).path), ["2"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: versions.appendingPathComponent(other).path), [])
+        XCTAssertEqual(try Self.files(fixture.layout.submission(ServerFixture.formID, version: 2)), kept)
+        XCTAssertTrue(fixture.logs.messages.contains { $0.contains("removed unfinished uploads left by an earlier run") }, "\(fixture.logs.messages)")
     }
 
     func testTheOfficeListsTheVersionsAndShowsWhatChanged() async throws {

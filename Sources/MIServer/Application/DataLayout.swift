@@ -58,6 +58,38 @@ struct DataLayout: Sendable {
         try DurableFile.makeFolder(versions)
     }
 
+    /// The `versions/<id>/<n>` folders of versions that were never committed (and any folder
+    /// there that is no form's version), each under the repository's lock for its id. A form's
+    /// folder stays even when empty: another server may be placing a version in it. Returns the
+    /// names removed.
+    private func removeUncommittedVersions(repository: any SubmissionRepository) async throws -> [String] {
+        let versions = self.versions
+        let forms = (try? await Blocking.run { try FileManager.default.contentsOfDirectory(atPath: versions.path) }) ?? []
+        var removed: [String] = []
+        for name in forms.sorted() {
+            let form = versions.appendingPathComponent(name, isDirectory: true)
+            guard let id = FormID(name), id.description == name else {
+                try? FileManager.default.removeItem(at: form)
+                removed.append("versions/\(name)")
+                continue
+            }
+            let numbers = (try? FileManager.default.contentsOfDirectory(atPath: form.path)) ?? []
+            for number in numbers.sorted() {
+                let folder = form.appendingPathComponent(number, isDirectory: true)
+                guard let version = Int(number), version > 1, String(version) == number else {
+                    try? FileManager.default.removeItem(at: folder)
+                    removed.append("versions/\(name)/\(number)")
+                    continue
+                }
+                if try await repository.discardUnrecorded(id: id, version: version, remove: { try? FileManager.default.removeItem(at: folder) }) {
+                    removed.append("versions/\(name)/\(number)")
+                }
+            }
+        }
+        if !removed.isEmpty { try await Blocking.run { try DurableFile.syncFolder(versions) } }
+        return removed
+    }
+
     /// Removes `url`; false when it is already gone (another server starting at the same time
     /// swept it first).
     private static func remove(_ url: URL) throws -> Bool {
@@ -72,8 +104,9 @@ struct DataLayout: Sendable {
     /// Removes what servers killed mid-upload left: the receiving folders under `incoming/` of
     /// servers that are gone (`DataDirectoryLock.whenAbandoned`: a live server's, on this machine
     /// or another sharing the folder, is left alone), and every `submissions/<id>` folder without
-    /// a committed row (a rename done just before a commit that never happened), each removed
-    /// under the repository's lock for that id so a commit under way elsewhere keeps its files.
+    /// a committed row and `versions/<id>/<n>` folder of a version never committed (a rename done
+    /// just before a commit that never happened), each removed under the repository's lock for
+    /// that id so a commit under way elsewhere keeps its files.
     /// Returns the names removed.
     @discardableResult
     func removeLeftovers(repository: any SubmissionRepository, logger: Logger) async throws -> [String] {
@@ -118,12 +151,13 @@ struct DataLayout: Sendable {
                 continue
             }
             guard !committed.contains(id) else { continue }
-            if try await repository.discardUnrecorded(id: id, remove: { try? FileManager.default.removeItem(at: folder) }) {
+            if try await repository.discardUnrecorded(id: id, version: 1, remove: { try? FileManager.default.removeItem(at: folder) }) {
                 removed.append("submissions/\(name)")
                 removedSubmissions = true
             }
         }
         if removedSubmissions { try await Blocking.run { try DurableFile.syncFolder(submissions) } }
+        removed += try await removeUncommittedVersions(repository: repository)
         if !removed.isEmpty {
             logger.notice("removed unfinished uploads left by an earlier run", metadata: [
                 "removed": .array(removed.map { .string($0) }),

@@ -300,11 +300,11 @@ public final class PostgresSubmissionRepository: SubmissionEngine {
         }
     }
 
-    public func discardUnrecorded(id: FormID, remove: @escaping @Sendable () -> Void) async throws -> Bool {
+    func discardUnrecorded(id: FormID, version: Int, remove: @escaping @Sendable () -> Void) async throws -> Bool {
         let sql = self.sql, logger = self.logger
         return try await transaction { connection in
             try await Self.lock(connection, id.description, logger: logger)
-            guard try await Self.receipt(connection, sql, id: id, logger: logger) == nil else { return false }
+            guard (try await Self.receipt(connection, sql, id: id, logger: logger)?.storedVersion ?? 0) < version else { return false }
             remove()
             return true
         }

@@ -267,10 +267,10 @@ public final class SQLiteSubmissionRepository: SubmissionEngine {
         }
     }
 
-    public func discardUnrecorded(id: FormID, remove: @escaping @Sendable () -> Void) async throws -> Bool {
+    func discardUnrecorded(id: FormID, version: Int, remove: @escaping @Sendable () -> Void) async throws -> Bool {
         let sql = self.sql
         return try await pool.write { db in
-            guard try Self.receipt(db, sql, id: id) == nil else { return false }
+            guard (try Self.receipt(db, sql, id: id)?.storedVersion ?? 0) < version else { return false }
             remove()
             return true
         }

@@ -59,11 +59,12 @@ protocol SubmissionRepository: Sendable {
     func unsummarized() async throws -> [(id: FormID, version: Int)]
     /// Stores the summary and search text of submission `id` from its `form`.
     func summarize(id: FormID, form: Form) async throws
-    /// Runs `remove` (it removes the files of `id`) when no submission `id` is committed,
-    /// serialized with `record` of the same id — on PostgreSQL across every server sharing the
-    /// database, so a folder another server placed and is committing right now is kept.
-    /// Returns whether `remove` ran.
-    func discardUnrecorded(id: FormID, remove: @escaping @Sendable () -> Void) async throws -> Bool
+    /// Runs `remove` (it removes the files of version `version` of `id`) when that version is
+    /// not committed — no submission `id` for version 1, a current version before `version` for
+    /// a later one — serialized with `record` and `supersede` of the same id: on PostgreSQL across
+    /// every server sharing the database, so a folder another server placed and is committing
+    /// right now is kept. Returns whether `remove` ran.
+    func discardUnrecorded(id: FormID, version: Int, remove: @escaping @Sendable () -> Void) async throws -> Bool
     /// Every committed submission's receipt, in the order stored, then every version they
     /// superseded (by form, oldest first), and the rows each of `also` selects, read at one
     /// instant (what `mi-server backup` archives): on SQLite from a copy made with the online
