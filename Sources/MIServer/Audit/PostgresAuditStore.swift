@@ -48,14 +48,14 @@ final class PostgresAuditStore: AuditStore {
     private static let migrationLock: Int64 = 0x6D69_5F61_7564
 
     private func migrate() async throws {
-        try await transaction { connection in
+        try await repository.transaction { connection in
             try await PostgresMigrations.apply(Self.migrations, table: "audit_migration", lock: Self.migrationLock,
                                                on: connection, logger: logger)
         }
     }
 
     func append(_ entry: AuditEntry, at date: Date) async throws -> AuditRecord {
-        try await transaction { connection in
+        try await repository.transaction { connection in
             var head: (Int64, String)?
             for try await row in try await connection.query("SELECT seq, sha256 FROM audit_head WHERE id = 1 FOR UPDATE",
                                                             logger: logger).decode((Int64, String).self) {
@@ -127,16 +127,5 @@ final class PostgresAuditStore: AuditStore {
             try row.decode((Int64, Int64, String, String, String, String, String, String, String).self)
         return AuditRecord(seq: seq, atMilliseconds: at, actor: actor, address: address, action: action, subject: subject,
                           detail: detail, prevSHA256: prev, sha256: sha)
-    }
-
-    /// Runs `body` in a transaction; throws `body`'s own error, not postgres-nio's wrapper.
-    private func transaction<Result>(_ body: (PostgresConnection) async throws -> sending Result) async throws
-        -> sending Result {
-        do {
-            return try await client.withTransaction(logger: logger, body)
-        } catch let error as PostgresTransactionError {
-            if let cause = error.closureError ?? error.beginError ?? error.commitError { throw cause }
-            throw error
-        }
     }
 }

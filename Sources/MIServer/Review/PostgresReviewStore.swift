@@ -53,7 +53,7 @@ struct PostgresReviewStore: ReviewStore {
     }
 
     private func migrate() async throws {
-        try await transaction { connection in
+        try await repository.transaction { connection in
             try await PostgresMigrations.apply(Self.migrations, table: "mi_migration", lock: Self.migrationLock,
                                                on: connection, logger: logger)
         }
@@ -72,7 +72,7 @@ struct PostgresReviewStore: ReviewStore {
     }
 
     func record(_ event: ReviewEvent, submission id: FormID, version: Int) async throws {
-        try await transaction { connection in
+        try await repository.transaction { connection in
             try await Self.insert(connection, event, submission: id, version: version, logger: logger)
             if event.reviewState != .hasIssues {
                 try await connection.query("UPDATE send_back SET \"open\" = false WHERE submission_id = \(id.description) AND \"open\"",
@@ -83,7 +83,7 @@ struct PostgresReviewStore: ReviewStore {
 
     func sendBack(_ sendBack: StoredSendBack) async throws {
         let flags = try ReviewFlagsColumn.encode(sendBack.flags)
-        try await transaction { connection in
+        try await repository.transaction { connection in
             try await connection.query("""
                 UPDATE send_back SET "open" = false WHERE submission_id = \(sendBack.submissionID.description) AND "open"
                 """, logger: logger)
@@ -135,15 +135,5 @@ struct PostgresReviewStore: ReviewStore {
         // The submission's row says where its review stands, for the listing's filter.
         try await connection.query("UPDATE submission SET review_state = \(event.reviewState.rawValue) WHERE id = \(id.description)",
                                    logger: logger)
-    }
-
-    /// Runs `body` in a transaction; throws `body`'s own error, not postgres-nio's wrapper.
-    private func transaction<Result>(_ body: (PostgresConnection) async throws -> sending Result) async throws -> sending Result {
-        do {
-            return try await client.withTransaction(logger: logger, body)
-        } catch let error as PostgresTransactionError {
-            if let cause = error.closureError ?? error.beginError ?? error.commitError { throw cause }
-            throw error
-        }
     }
 }

@@ -210,7 +210,8 @@ public final class PostgresSubmissionRepository: SubmissionEngine {
 
     /// Runs `body` in a transaction (committed when it returns, rolled back when it throws);
     /// throws `body`'s own error, not postgres-nio's wrapper, so callers can tell what failed.
-    private func transaction<Result>(_ body: (PostgresConnection) async throws -> sending Result) async throws
+    /// The review and audit stores beside the repository run theirs here too.
+    func transaction<Result>(_ body: (PostgresConnection) async throws -> sending Result) async throws
         -> sending Result {
         do {
             return try await client.withTransaction(logger: logger, body)
