@@ -23,6 +23,30 @@ final class BackupEntryWriterTests: XCTestCase {
         return (ServerBackup.EntryWriter(output: ArchiveOutput(fd: fd, name: archive.path), modified: 1_700_000_000), fd, archive)
     }
 
+    /// Written to a pipe (`--output - | ssh …`), the archive asks for a 1 MiB pipe so the backup
+    /// and its reader do not take turns every 64 KiB; what it writes is unchanged.
+    func testAPipeIsEnlargedToAWholeChunk() throws {
+        var ends: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&ends), 0)
+        defer { close(ends[0]); close(ends[1]) }
+        let getPipeSize: Int32 = 1032   // F_GETPIPE_SZ
+        XCTAssertEqual(fcntl(ends[0], getPipeSize), 64 << 10, "a new pipe holds 64 KiB")
+        let output = ArchiveOutput(fd: ends[1], name: "pipe")
+        XCTAssertEqual(fcntl(ends[0], getPipeSize), 1 << 20)
+        let bytes = [UInt8](repeating: 7, count: 300_000)
+        try output.write(bytes)
+        try output.flush()   // fits in the pipe now: no reader is needed for it to return
+        var back = [UInt8](repeating: 0, count: bytes.count)
+        var read = 0
+        while read < bytes.count {
+            let count = back.withUnsafeMutableBytes { Foundation.read(ends[0], $0.baseAddress! + read, bytes.count - read) }
+            XCTAssertGreaterThan(count, 0)
+            guard count > 0 else { break }
+            read += count
+        }
+        XCTAssertEqual(back, bytes)
+    }
+
     func testManifestHoldsEveryFilesDigestAcrossChunksAndEmptyFiles() throws {
         let folder = try TemporaryDirectory()
         // Empty, one byte, exactly one chunk, several chunks and a ragged end.
