@@ -25,7 +25,7 @@ final class BackupEntryWriterTests: XCTestCase {
 
     /// Written to a pipe (`--output - | ssh …`), the archive asks for a 1 MiB pipe so the backup
     /// and its reader do not take turns every 64 KiB; what it writes is unchanged.
-    func testAPipeIsEnlargedToAWholeChunk() throws {
+    func testAPipeEitherWayIsEnlargedToAWholeChunk() throws {
         var ends: [Int32] = [0, 0]
         XCTAssertEqual(pipe(&ends), 0)
         defer { close(ends[0]); close(ends[1]) }
@@ -45,6 +45,13 @@ final class BackupEntryWriterTests: XCTestCase {
             read += count
         }
         XCTAssertEqual(back, bytes)
+
+        // Read from a pipe (`ssh … | mi-server restore --from -`), likewise.
+        var other: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&other), 0)
+        defer { close(other[0]); close(other[1]) }
+        _ = ArchiveInput(fd: other[0], name: "stdin")
+        XCTAssertEqual(fcntl(other[1], getPipeSize), 1 << 20)
     }
 
     func testManifestHoldsEveryFilesDigestAcrossChunksAndEmptyFiles() throws {

@@ -143,8 +143,8 @@ class VersionAPITests: EngineTestCase {
             XCTAssertEqual(Array(every.first?.suffix(3) ?? []), ["ReviewState", "Version", "Supersedes"])
             XCTAssertEqual(every.dropFirst().map { [$0[notes]] + $0.suffix(2) },
                            [["all fine", "1", ""], ["seal replaced, no leak", "2", "1"]])
-            XCTAssertEqual(try everyZip.entry("media/\(Self.id)/Qid0(1).jpg")?.data, Array(try XCTUnwrap(ServerFixture.media["Qid0(1).jpg"])))
-            XCTAssertEqual(try everyZip.entry("media/\(Self.id)/v2/Qid0(1).jpg")?.data, Array(Self.retaken))
+            XCTAssertEqual(everyZip.entry("media/\(Self.id)/Qid0(1).jpg")?.data, Array(try XCTUnwrap(ServerFixture.media["Qid0(1).jpg"])))
+            XCTAssertEqual(everyZip.entry("media/\(Self.id)/v2/Qid0(1).jpg")?.data, Array(Self.retaken))
             let bad = try await client.get(ExportAPITests.path + "?allVersions=yes", token: fiona)
             XCTAssertEqual(bad.status, .badRequest, bad.text)
 

@@ -136,27 +136,35 @@ enum Tar {
     }
 }
 
+/// An archive written to or read from a pipe (`--output - | ssh …`, `ssh … | restore --from -`).
+enum ArchivePipe {
+    /// F_SETPIPE_SZ: Linux's fcntl.h declares it only under _GNU_SOURCE, which Glibc's module leaves out.
+    private static let setPipeSize: Int32 = 1031
+
+    /// A pipe holds 64 KiB unless asked: MI and the program at the other end (`cat`, `ssh`,
+    /// `age`) would take turns every 64 KiB, two context switches each, which cost a backup more
+    /// than its copying. Asked for `bytes` (1 MiB is an unprivileged process's limit), each side
+    /// runs a whole chunk. Anything but a pipe is left alone; a refusal only keeps the default.
+    static func enlarge(_ fd: Int32, to bytes: Int) {
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFIFO else { return }
+        _ = fcntl(fd, setPipeSize, Int32(bytes))
+    }
+}
+
 /// Bytes written to a file descriptor through a 1 MiB buffer.
 final class ArchiveOutput: @unchecked Sendable {
     let fd: Int32
     let name: String
     private var buffer: [UInt8] = []
     private static let capacity = 1 << 20
-    /// F_SETPIPE_SZ: Linux's fcntl.h declares it only under _GNU_SOURCE, which Glibc's module leaves out.
-    private static let setPipeSize: Int32 = 1031
     private(set) var written: Int64 = 0
 
     init(fd: Int32, name: String) {
         self.fd = fd
         self.name = name
         buffer.reserveCapacity(Self.capacity)
-        // A pipe holds 64 KiB unless asked: the backup and its reader (`cat`, `ssh`, `age`) would
-        // take turns every 64 KiB, two context switches each. 1 MiB, an unprivileged process's
-        // limit, lets each side run a whole chunk. A refusal only keeps the default.
-        var info = stat()
-        if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFIFO {
-            _ = fcntl(fd, Self.setPipeSize, Int32(Self.capacity))
-        }
+        ArchivePipe.enlarge(fd, to: Self.capacity)
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws {
@@ -200,6 +208,7 @@ final class ArchiveInput: @unchecked Sendable {
     init(fd: Int32, name: String) {
         self.fd = fd
         self.name = name
+        ArchivePipe.enlarge(fd, to: buffer.count)
     }
 
     /// Up to `limit` bytes (fewer only at the end of the input), handed to `body` without copying.
