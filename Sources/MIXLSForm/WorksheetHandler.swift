@@ -35,7 +35,7 @@ final class WorksheetHandler: XMLHandler {
 
     var wantsText: Bool { inValue || (inInline && inline.wantsText) }
 
-    func start(_ element: String, attributes: [String: String]) throws {
+    func start(_ element: String, attributes: XMLAttributes) throws {
         if inCell {
             switch element {
             case "v":
@@ -152,9 +152,7 @@ final class WorksheetHandler: XMLHandler {
             }
             return .string(sharedStrings[index])
         case "str":
-            var native = valueText
-            native.makeContiguousUTF8()
-            return .string(native)
+            return .string(valueText)
         case "b":
             switch Self.trimmed(valueText).lowercased() {
             case "1", "true": return .bool(true)
