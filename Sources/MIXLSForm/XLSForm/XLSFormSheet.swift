@@ -21,6 +21,9 @@ struct XLSFormTable {
 
     let sheet: String
     let columns: [Column]
+    /// The columns of each canonical name, in column order (the importer asks for them by name
+    /// for every row).
+    private let columnsByName: [String: [Column]]
     let records: [Record]
     let headerRow: Int
 
@@ -44,6 +47,7 @@ struct XLSFormTable {
             records.append(Record(row: row.number, cells: Dictionary(cells.map { ($0.column, $0.text) }) { first, _ in first }))
         }
         self.columns = columns
+        columnsByName = Dictionary(grouping: columns, by: \.name)
         self.records = records
         self.headerRow = headerRow
     }
@@ -96,10 +100,13 @@ struct XLSFormTable {
 
     /// The column of that canonical name: the one without a language, else `language`'s.
     func column(_ name: String, language: String? = nil) -> Column? {
-        let candidates = columns.filter { $0.name == name }
+        let candidates = columns(named: name)
         if let language, let match = candidates.first(where: { $0.language == language }) { return match }
         return candidates.first { $0.language == nil } ?? (language == nil ? candidates.first : nil)
     }
+
+    /// The columns of that canonical name, in column order.
+    func columns(named name: String) -> [Column] { columnsByName[name] ?? [] }
 
     /// The languages the label columns are written in, in column order; a column without one
     /// counts as the nil language. (Other texts follow the labels' language, falling back to
