@@ -120,6 +120,15 @@ extension TemplateValidator {
                 problem(question, key, "a text in several languages needs the template's \"\(keys[.defaultLanguage])\" (one of \(texts.keys.sorted().map { "\"\(DisplayText.escaped($0))\"" }.joined(separator: ", ")))")
                 return nil
             }
+            // The usual object, every text fine, is taken as it is; otherwise each language in
+            // order, so the problems come in the order of their names.
+            let fine = texts.allSatisfy { language, text in
+                guard let string = text.stringValue, !BlankText.isBlankOrNewlines(string), !BlankText.isBlank(language) else { return false }
+                return !refusesControlCharacters || !Self.mayHoldControlCharacter(string)
+            }
+            if fine, let text = texts[defaultLanguage]?.stringValue {
+                return (text, texts.mapValues { $0.stringValue ?? "" })
+            }
             var translations: [String: String] = [:]
             for (language, text) in texts.sorted(by: { $0.key < $1.key }) {
                 guard let string = text.stringValue, !BlankText.isBlankOrNewlines(string) else {

@@ -130,13 +130,18 @@ public struct TemplateValidator {
     public mutating func checkText(_ text: String, _ question: String?, _ key: TemplateKeys.Key, field: @autoclosure () -> String,
                             allowNewlines: Bool = false, always: Bool = false) {
         guard refusesControlCharacters || always else { return }
-        // Most texts hold no C0 byte, no DEL and no 0xC2 (the lead byte of every C1 character in UTF-8).
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }) { return }
+        if !Self.mayHoldControlCharacter(text) { return }
         do {
             try TextRules.check(text, field: field(), allowNewlines: allowNewlines)
         } catch {
             problem(question, key, error.localizedDescription.replacingOccurrences(of: "; nothing was saved", with: ""))
         }
+    }
+
+    /// False when `text` certainly holds no control character: no C0 byte, no DEL and no 0xC2
+    /// (the lead byte of every C1 character in UTF-8), as most texts.
+    static func mayHoldControlCharacter(_ text: String) -> Bool {
+        text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 })
     }
 
     mutating func template(_ json: JSONValue) -> Template? {
