@@ -72,9 +72,9 @@ final class WorksheetHandler: XMLHandler {
             lastColumn = 0
         case "c" where inSheetData:
             inCell = true
-            if let text = attributes["r"] {
-                guard let reference = XLSXCellReference(text) else {
-                    throw XLSXError.badCellReference(sheet: sheetName, reference: String(text.prefix(40)))
+            if let bytes = attributes.bytes("r") {
+                guard let reference = XLSXCellReference(utf8: bytes) else {
+                    throw XLSXError.badCellReference(sheet: sheetName, reference: String((attributes["r"] ?? "").prefix(40)))
                 }
                 guard reference.row == rowNumber, reference.column > lastColumn else {
                     throw XLSXError.badCellValue(sheet: sheetName, cell: reference.description,
@@ -88,8 +88,8 @@ final class WorksheetHandler: XMLHandler {
                 cellReference = reference
             }
             lastColumn = cellReference?.column ?? lastColumn
-            cellType = attributes["t"] ?? "n"
-            cellStyle = attributes["s"].flatMap { Int($0) } ?? 0
+            cellType = attributes.bytes("t").map { Self.knownCellType($0) ?? attributes["t"] ?? "" } ?? "n"
+            cellStyle = attributes.bytes("s").map(Self.style) ?? 0
             valueText = ""
             hasValue = false
         case "mergeCell":
@@ -185,6 +185,21 @@ final class WorksheetHandler: XMLHandler {
             throw XLSXError.badCellValue(sheet: sheetName, cell: reference.description,
                                          detail: "unknown cell type t=\"\(cellType.prefix(20))\"")
         }
+    }
+
+    private static let cellTypes = ["s", "n", "str", "inlineStr", "b", "e", "d"]
+
+    /// The `t` attribute when it is one of the known types, without making a new String.
+    private static func knownCellType(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        cellTypes.first { $0.utf8.count == bytes.count && $0.utf8.elementsEqual(bytes) }
+    }
+
+    /// The `s` attribute as `Int(text)` reads it (0 when it does not); plain digits without a String.
+    private static func style(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        guard !bytes.isEmpty, bytes.count <= 9, bytes.allSatisfy({ (0x30...0x39).contains($0) }) else {
+            return Int(String(decoding: bytes, as: UTF8.self)) ?? 0
+        }
+        return bytes.reduce(0) { $0 * 10 + Int($1 - 0x30) }
     }
 
     /// Without surrounding spaces and tabs; the common case (none) without Foundation's scan.

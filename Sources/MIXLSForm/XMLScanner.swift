@@ -27,6 +27,18 @@ struct XMLAttributes {
         return nil
     }
 
+    /// The UTF-8 of the unprefixed attribute `name` as libxml2 holds it, valid only during the
+    /// handler's call (an `&` reads `&#38;` here; the subscript gives the value itself).
+    func bytes(_ name: String) -> UnsafeBufferPointer<UInt8>? {
+        for index in 0..<count where pointers?[index * 5 + 1] == nil {
+            if let local = pointers?[index * 5], Self.equals(local, name),
+               let start = pointers?[index * 5 + 3], let end = pointers?[index * 5 + 4] {
+                return UnsafeBufferPointer(start: start, count: end - start)
+            }
+        }
+        return nil
+    }
+
     /// The value of the first attribute whose local name is `name` and that has a prefix,
     /// whatever the prefix (`r:id`, the relationship id in the relationships namespace).
     func prefixed(_ name: String) -> String? {
@@ -38,10 +50,11 @@ struct XMLAttributes {
 
     private func value(at index: Int) -> String {
         guard let start = pointers?[index * 5 + 3], let end = pointers?[index * 5 + 4] else { return "" }
-        let value = String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
+        let bytes = UnsafeBufferPointer(start: start, count: end - start)
+        let value = String(decoding: bytes, as: UTF8.self)
         // Without entity substitution libxml2 hands an `&` (written `&amp;` or `&#38;`) over as
         // `&#38;` and every other reference already replaced, so each `&` starts one.
-        guard value.utf8.contains(UInt8(ascii: "&")) else { return value }
+        guard memchr(start, Int32(UInt8(ascii: "&")), bytes.count) != nil else { return value }
         return value.replacingOccurrences(of: "&#38;", with: "&")
     }
 

@@ -303,7 +303,9 @@ struct XLSFormImporter {
         }
         claim(name, record: record, survey: survey, column: nameColumn)
 
-        var object: [String: JSONValue] = ["id": .string(name)]
+        // Room for the keys a question usually gets, so the object is not rehashed as it grows.
+        var object = [String: JSONValue](minimumCapacity: 12)
+        object["id"] = .string(name)
         object["text"] = localizedJSON(record, survey, "label", fallback: name) ?? .string(name)
         if let hint = localizedJSON(record, survey, "hint") { object["help"] = hint }
         if let image = localizedJSON(record, survey, "media::image") { object["image"] = image }
@@ -523,7 +525,8 @@ struct XLSFormImporter {
 
     /// `yes`, `true`, `true()`, `1` → true; `no`, `false`, `false()`, `0` → false; else nil (an expression).
     static func flag(_ text: String) -> Bool? {
-        let lowered = text.lowercased().replacingOccurrences(of: " ", with: "")
+        var lowered = text.lowercased()
+        if lowered.utf8.contains(UInt8(ascii: " ")) { lowered = lowered.replacingOccurrences(of: " ", with: "") }
         if ["yes", "true", "true()", "1", "y"].contains(lowered) { return true }
         if ["no", "false", "false()", "0", "n"].contains(lowered) { return false }
         return nil
@@ -615,8 +618,9 @@ struct XLSFormImporter {
     private func localized(_ record: XLSFormTable.Record, _ table: XLSFormTable, _ name: String,
                            fallback: String? = nil) -> (text: String?, translations: [String: String]) {
         guard isMultilingual else { return (table.text(record, table.column(name, language: language)), [:]) }
-        var texts: [String: String] = [:]
+        var texts = [String: String](minimumCapacity: columnLanguages.count + 1)
         var order: [String] = []
+        order.reserveCapacity(columnLanguages.count)
         for columnLanguage in columnLanguages {
             guard let column = table.columns(named: name).first(where: { $0.language == columnLanguage }),
                   let text = table.text(record, column) else { continue }

@@ -120,6 +120,8 @@ extension String {
     /// Typographic quotes (‘ ’ “ ”, what a word processor or a phone keyboard types) as straight
     /// ones: pyxform reads expressions so.
     var straightQuotes: String {
+        // ‘ ’ “ ” are U+2018, U+2019, U+201C, U+201D, each starting with the byte E2 in UTF-8.
+        guard utf8.contains(0xE2) else { return self }
         guard contains(where: { "‘’“”".contains($0) }) else { return self }
         return String(map { character -> Character in
             switch character {
