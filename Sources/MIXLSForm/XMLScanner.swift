@@ -78,8 +78,12 @@ final class XMLScanner {
     private var sawDocumentType = false
     private var depth = 0
     private var sawRoot = false
-    /// Element names already made into Strings, by their bytes: a part uses a handful of names.
-    private var names: [(bytes: [UInt8], name: String)] = []
+    /// Element names already made into Strings (a part uses a handful), with their NUL-terminated
+    /// bytes, chained by their first byte.
+    private var nameStrings: [String] = []
+    private var nameBytes: [ContiguousArray<xmlChar>] = []
+    private var nextOfByte: [Int] = []
+    private var firstOfByte = [Int](repeating: -1, count: 256)
 
     private init(handler: any XMLHandler) {
         self.handler = handler
@@ -167,17 +171,29 @@ final class XMLScanner {
     }
 
     private func name(_ bytes: UnsafePointer<xmlChar>) -> String {
-        let length = strlen(UnsafeRawPointer(bytes).assumingMemoryBound(to: CChar.self))
-        let buffer = UnsafeBufferPointer(start: bytes, count: length)
-        for entry in names where entry.bytes.count == length {
-            let same = entry.bytes.withUnsafeBufferPointer { cached in
-                cached.baseAddress.map { memcmp($0, bytes, length) == 0 } ?? (length == 0)
-            }
-            if same { return entry.name }
+        var index = firstOfByte[Int(bytes[0])]
+        while index >= 0 {
+            if Self.same(nameBytes[index], bytes) { return nameStrings[index] }
+            index = nextOfByte[index]
         }
-        let name = String(decoding: buffer, as: UTF8.self)
-        if names.count < 64 { names.append((Array(buffer), name)) }
+        let name = String(cString: bytes)
+        if nameStrings.count < 64 {
+            let length = strlen(UnsafeRawPointer(bytes).assumingMemoryBound(to: CChar.self))
+            nameBytes.append(ContiguousArray(UnsafeBufferPointer(start: bytes, count: length + 1)))
+            nameStrings.append(name)
+            nextOfByte.append(firstOfByte[Int(bytes[0])])
+            firstOfByte[Int(bytes[0])] = nameStrings.count - 1
+        }
         return name
+    }
+
+    /// Whether the NUL-terminated `bytes` are `stored` (which ends with its NUL); stops at the
+    /// first difference, so it never reads past either end.
+    private static func same(_ stored: ContiguousArray<xmlChar>, _ bytes: UnsafePointer<xmlChar>) -> Bool {
+        stored.withUnsafeBufferPointer { buffer in
+            for index in buffer.indices where buffer[index] != bytes[index] { return false }
+            return true
+        }
     }
 
     private func start(_ localName: UnsafePointer<xmlChar>, _ attributes: XMLAttributes) {

@@ -114,9 +114,13 @@ public struct TemplateValidator {
     /// The question's texts in each language, gathered while it is read (`QuestionLogic`'s messages too).
     var questionTranslations: [String: QuestionTexts] = [:]
 
+    /// The question types by their name under `keys`.
+    private let types: [String: any QuestionType.Type]
+
     init(keys: TemplateKeys, refusesControlCharacters: Bool) {
         self.keys = keys
         self.refusesControlCharacters = refusesControlCharacters
+        types = QuestionTypes.byName(keys: keys)
     }
 
     /// Records a problem with `question` (nil: the template) and its `key`.
@@ -362,7 +366,7 @@ public struct TemplateValidator {
         }
         var kind: Question.Kind?
         if let type = string(object, .type, question: label) {
-            if let known = QuestionTypes.named(type, keys: keys) {
+            if let known = types[type] {
                 kind = decode(known, object, label)
             } else {
                 let names = TemplateKeys.Key.typeNames.map { "\"\(keys[$0])\"" }.joined(separator: ", ")

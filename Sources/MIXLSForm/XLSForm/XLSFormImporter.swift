@@ -621,8 +621,9 @@ struct XLSFormImporter {
         var texts = [String: String](minimumCapacity: columnLanguages.count + 1)
         var order: [String] = []
         order.reserveCapacity(columnLanguages.count)
+        let columns = table.columns(named: name)
         for columnLanguage in columnLanguages {
-            guard let column = table.columns(named: name).first(where: { $0.language == columnLanguage }),
+            guard let column = columns.first(where: { $0.language == columnLanguage }),
                   let text = table.text(record, column) else { continue }
             texts[languageName(columnLanguage)] = text
             order.append(languageName(columnLanguage))
