@@ -119,7 +119,8 @@ struct RichTextCollector {
     }
 
     static func unescape(_ text: String) -> String {
-        guard text.utf8.contains(UInt8(ascii: "_")) else { return text }
+        var bytes = text
+        guard bytes.withUTF8({ $0.contains(UInt8(ascii: "_")) }) else { return text }
         var result = ""
         var scalars = Array(text.unicodeScalars)[...]
         while let first = scalars.first {

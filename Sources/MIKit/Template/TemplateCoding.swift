@@ -145,7 +145,8 @@ public struct TemplateValidator {
     /// False when `text` certainly holds no control character: no C0 byte, no DEL and no 0xC2
     /// (the lead byte of every C1 character in UTF-8), as most texts.
     static func mayHoldControlCharacter(_ text: String) -> Bool {
-        text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 })
+        var text = text
+        return text.withUTF8 { bytes in bytes.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 } }
     }
 
     mutating func template(_ json: JSONValue) -> Template? {
@@ -400,7 +401,8 @@ public struct TemplateValidator {
         }
         for (index, question) in template.questions.enumerated() {
             for (key, expression) in question.logic.expressions {
-                let attributes: Set<String> = question.type.filterableChoices.map { choices in
+                // Only a choice filter reads the options' attributes.
+                let attributes: Set<String> = key != .choiceFilter ? [] : question.type.filterableChoices.map { choices in
                     Set(["name", "label"] + choices.flatMap(\.attributes.keys)).reduce(into: []) { $0.insert(QuestionLogic.optionPrefix + $1) }
                 } ?? []
                 for error in expression.unknownReferences({ ids.contains($0) || (key == .choiceFilter && attributes.contains($0)) }) {
