@@ -120,7 +120,7 @@ final class XMLScanner {
         sax.cdataBlock = sax.characters
         sax.internalSubset = { context, _, _, _ in
             guard let context else { return }
-            Unmanaged<XMLScanner>.fromOpaque(context).takeUnretainedValue().sawDocumentType = true
+            Unmanaged<XMLScanner>.fromOpaque(context).takeUnretainedValue().refuseDocumentType()
         }
         // Errors are read from the context afterwards; nothing is printed.
         sax.serror = { _, _ in }
@@ -164,6 +164,12 @@ final class XMLScanner {
 
     /// The parser running this scanner, to stop it when the handler throws.
     private var context: xmlParserCtxtPtr?
+
+    /// A DOCTYPE got past the prolog check: the parser stops before reading its declarations.
+    private func refuseDocumentType() {
+        sawDocumentType = true
+        if let context { xmlStopParser(context) }
+    }
 
     private func stop(_ error: any Error) {
         thrown = error
