@@ -68,7 +68,7 @@ final class WorksheetHandler: XMLHandler {
                     throw XLSXError.badCellReference(sheet: sheetName, reference: "row \(rowNumber)")
                 }
             }
-            rowCells = []
+            rowCells.removeAll(keepingCapacity: true)
             lastColumn = 0
         case "c" where inSheetData:
             inCell = true
@@ -124,7 +124,10 @@ final class WorksheetHandler: XMLHandler {
         switch element {
         case "row" where inSheetData:
             if !rowCells.isEmpty { rows.append(XLSXRow(number: rowNumber, cells: rowCells)) }
+            // Rows of a sheet tend to be alike: room for as many cells as this one had.
+            let count = rowCells.count
             rowCells = []
+            rowCells.reserveCapacity(count)
         case "sheetData":
             inSheetData = false
         default:
@@ -187,11 +190,25 @@ final class WorksheetHandler: XMLHandler {
         }
     }
 
-    private static let cellTypes = ["s", "n", "str", "inlineStr", "b", "e", "d"]
-
     /// The `t` attribute when it is one of the known types, without making a new String.
     private static func knownCellType(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        cellTypes.first { $0.utf8.count == bytes.count && $0.utf8.elementsEqual(bytes) }
+        switch bytes.count {
+        case 1:
+            switch bytes[0] {
+            case UInt8(ascii: "s"): return "s"
+            case UInt8(ascii: "n"): return "n"
+            case UInt8(ascii: "b"): return "b"
+            case UInt8(ascii: "e"): return "e"
+            case UInt8(ascii: "d"): return "d"
+            default: return nil
+            }
+        case 3:
+            return bytes.elementsEqual("str".utf8) ? "str" : nil
+        case 9:
+            return bytes.elementsEqual("inlineStr".utf8) ? "inlineStr" : nil
+        default:
+            return nil
+        }
     }
 
     /// The `s` attribute as `Int(text)` reads it (0 when it does not); plain digits without a String.

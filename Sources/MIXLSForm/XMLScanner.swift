@@ -78,12 +78,7 @@ final class XMLScanner {
     private var sawDocumentType = false
     private var depth = 0
     private var sawRoot = false
-    /// Element names already made into Strings (a part uses a handful), with their NUL-terminated
-    /// bytes, chained by their first byte.
-    private var nameStrings: [String] = []
-    private var nameBytes: [ContiguousArray<xmlChar>] = []
-    private var nextOfByte: [Int] = []
-    private var firstOfByte = [Int](repeating: -1, count: 256)
+    private let names = ElementNames()
 
     private init(handler: any XMLHandler) {
         self.handler = handler
@@ -176,31 +171,7 @@ final class XMLScanner {
         if let context { xmlStopParser(context) }
     }
 
-    private func name(_ bytes: UnsafePointer<xmlChar>) -> String {
-        var index = firstOfByte[Int(bytes[0])]
-        while index >= 0 {
-            if Self.same(nameBytes[index], bytes) { return nameStrings[index] }
-            index = nextOfByte[index]
-        }
-        let name = String(cString: bytes)
-        if nameStrings.count < 64 {
-            let length = strlen(UnsafeRawPointer(bytes).assumingMemoryBound(to: CChar.self))
-            nameBytes.append(ContiguousArray(UnsafeBufferPointer(start: bytes, count: length + 1)))
-            nameStrings.append(name)
-            nextOfByte.append(firstOfByte[Int(bytes[0])])
-            firstOfByte[Int(bytes[0])] = nameStrings.count - 1
-        }
-        return name
-    }
-
-    /// Whether the NUL-terminated `bytes` are `stored` (which ends with its NUL); stops at the
-    /// first difference, so it never reads past either end.
-    private static func same(_ stored: ContiguousArray<xmlChar>, _ bytes: UnsafePointer<xmlChar>) -> Bool {
-        stored.withUnsafeBufferPointer { buffer in
-            for index in buffer.indices where buffer[index] != bytes[index] { return false }
-            return true
-        }
-    }
+    private func name(_ bytes: UnsafePointer<xmlChar>) -> String { names.name(bytes) }
 
     private func start(_ localName: UnsafePointer<xmlChar>, _ attributes: XMLAttributes) {
         depth += 1
@@ -254,5 +225,42 @@ final class XMLScanner {
             }
             return false
         }
+    }
+}
+
+/// Element names made into Strings once per part (a part uses a handful). libxml2 hands a name
+/// over as a pointer into its dictionary, the same pointer for every use of the name, so a slot is
+/// found by the pointer; the bytes are compared too (a copy is kept), and a slot that does not
+/// match is taken over by the new name. Kept in fixed buffers: this runs for every element.
+private final class ElementNames {
+    private static let slots = 64
+    private let pointers = UnsafeMutablePointer<UnsafePointer<xmlChar>?>.allocate(capacity: slots)
+    private let copies = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: slots)
+    private let names = UnsafeMutablePointer<String>.allocate(capacity: slots)
+
+    init() {
+        pointers.initialize(repeating: nil, count: Self.slots)
+        copies.initialize(repeating: nil, count: Self.slots)
+        names.initialize(repeating: "", count: Self.slots)
+    }
+
+    deinit {
+        for slot in 0..<Self.slots { free(copies[slot]) }
+        names.deinitialize(count: Self.slots)
+        pointers.deallocate()
+        copies.deallocate()
+        names.deallocate()
+    }
+
+    func name(_ bytes: UnsafePointer<xmlChar>) -> String {
+        let slot = Int(truncatingIfNeeded: UInt(bitPattern: bytes) >> 3) & (Self.slots - 1)
+        let cString = UnsafeRawPointer(bytes).assumingMemoryBound(to: CChar.self)
+        if pointers[slot] == bytes, let copy = copies[slot], strcmp(copy, cString) == 0 { return names[slot] }
+        let name = String(cString: bytes)
+        free(copies[slot])
+        copies[slot] = strdup(cString)
+        pointers[slot] = copies[slot] == nil ? nil : bytes
+        names[slot] = name
+        return name
     }
 }
