@@ -30,13 +30,15 @@ let package = Package(
             "CMISystem",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
-        // .xlsx workbooks read and written (zip through ZIPFoundation, XML through Foundation's streaming
-        // XMLParser), and XLSForm ⇄ template (MIXLSForm/XLSForm: the one conversion `mi` and mi-server use);
+        // .xlsx workbooks read and written (zip through ZIPFoundation, XML read with libxml2's SAX2
+        // parser), and XLSForm ⇄ template (MIXLSForm/XLSForm: the one conversion `mi` and mi-server use);
         // a target of its own so MIKit stays free of zip and XML.
         .target(name: "MIXLSForm", dependencies: [
-            "MIKit",
+            "MIKit", "CLibXML2",
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ]),
+        // libxml2, for reading the XML parts of .xlsx workbooks.
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // Prints what MIXLSForm reads from a workbook as JSON (development, tests, scripts/bench-xlsx.sh).
         .executableTarget(name: "xlsx-dump", dependencies: ["MIXLSForm"]),
         // OpenLDAP's libldap.

@@ -12,6 +12,7 @@ packages=(
   nginx-light                                                         # several mi-servers behind nginx: tests, demo, benchmark (scripts/nginx-test.sh)
   libldap2-dev slapd ldap-utils                                       # directory login (CLDAP) and the test and demo slapd
   libedit-dev                                                         # line editing in `mi fill` (CEdit)
+  libxml2-dev                                                         # reading .xlsx parts, XLSForms (CLibXML2)
   libcairo2-dev libpango1.0-dev fonts-dejavu-core                     # PDF reports (CCairo)
   poppler-utils                                                       # reading the PDFs back in tests
   chromium chromium-driver                                            # the office's browser tests (headless, through Selenium)

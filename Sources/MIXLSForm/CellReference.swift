@@ -17,11 +17,16 @@ public struct XLSXCellReference: Hashable, Comparable, Sendable, CustomStringCon
 
     /// Parses `B7`, `$B$7` or `xfd1048576`; nil for anything else or beyond the sheet's limits.
     public init?(_ text: some StringProtocol) {
+        self.init(utf8: text.utf8)
+    }
+
+    /// Parses the UTF-8 bytes of `B7`, `$B$7` or `xfd1048576`, as `init?(_:)` does text.
+    init?(utf8: some Sequence<UInt8>) {
         var column = 0
         var row = 0
         var letters = 0
         var digits = 0
-        for byte in text.utf8 {
+        for byte in utf8 {
             switch byte {
             case UInt8(ascii: "$") where digits == 0:
                 continue

@@ -11,7 +11,7 @@ final class RelationshipsHandler: XMLHandler {
     private(set) var relationships: [String: Relationship] = [:]
     var wantsText: Bool { false }
 
-    func start(_ element: String, attributes: [String: String]) throws {
+    func start(_ element: String, attributes: XMLAttributes) throws {
         guard element == "Relationship", let id = attributes["Id"], let target = attributes["Target"] else { return }
         relationships[id] = Relationship(type: attributes["Type"] ?? "", target: target,
                                          isExternal: attributes["TargetMode"] == "External")
@@ -61,7 +61,7 @@ final class WorkbookHandler: XMLHandler {
     private(set) var date1904 = false
     var wantsText: Bool { false }
 
-    func start(_ element: String, attributes: [String: String]) throws {
+    func start(_ element: String, attributes: XMLAttributes) throws {
         switch element {
         case "workbookPr":
             if let value = attributes["date1904"] { date1904 = value == "1" || value.lowercased() == "true" }
@@ -70,7 +70,7 @@ final class WorkbookHandler: XMLHandler {
                 throw XLSXError.badSheetEntry(sheet: "number \(sheets.count + 1)", detail: "it has no name")
             }
             // The relationship id is `r:id` in the relationships namespace, whatever its prefix.
-            guard let id = attributes.first(where: { $0.key.hasSuffix(":id") })?.value else {
+            guard let id = attributes.prefixed("id") else {
                 throw XLSXError.badSheetEntry(sheet: name, detail: "it has no r:id naming its part")
             }
             let state = attributes["state"] ?? "visible"
@@ -115,14 +115,12 @@ struct RichTextCollector {
     /// literal underscore) decoded; resets for the next string.
     mutating func take() -> String {
         defer { text = ""; inText = false; depthInPhonetic = 0 }
-        // Native UTF-8: on Linux XMLParser hands over NSString-backed text, slow in every later use.
-        var native = Self.unescape(text)
-        native.makeContiguousUTF8()
-        return native
+        return Self.unescape(text)
     }
 
     static func unescape(_ text: String) -> String {
-        guard text.utf8.contains(UInt8(ascii: "_")) else { return text }
+        var bytes = text
+        guard bytes.withUTF8({ $0.contains(UInt8(ascii: "_")) }) else { return text }
         var result = ""
         var scalars = Array(text.unicodeScalars)[...]
         while let first = scalars.first {
@@ -152,7 +150,7 @@ final class SharedStringsHandler: XMLHandler {
 
     var wantsText: Bool { inItem && collector.wantsText }
 
-    func start(_ element: String, attributes: [String: String]) throws {
+    func start(_ element: String, attributes: XMLAttributes) throws {
         if element == "si" {
             inItem = true
         } else if inItem {
@@ -180,7 +178,7 @@ final class StylesHandler: XMLHandler {
     private var xfDepth = 0
     var wantsText: Bool { false }
 
-    func start(_ element: String, attributes: [String: String]) throws {
+    func start(_ element: String, attributes: XMLAttributes) throws {
         switch element {
         case "numFmt":
             if let id = attributes["numFmtId"].flatMap({ Int($0) }), let code = attributes["formatCode"] {

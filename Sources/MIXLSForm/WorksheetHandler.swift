@@ -35,7 +35,7 @@ final class WorksheetHandler: XMLHandler {
 
     var wantsText: Bool { inValue || (inInline && inline.wantsText) }
 
-    func start(_ element: String, attributes: [String: String]) throws {
+    func start(_ element: String, attributes: XMLAttributes) throws {
         if inCell {
             switch element {
             case "v":
@@ -68,13 +68,13 @@ final class WorksheetHandler: XMLHandler {
                     throw XLSXError.badCellReference(sheet: sheetName, reference: "row \(rowNumber)")
                 }
             }
-            rowCells = []
+            rowCells.removeAll(keepingCapacity: true)
             lastColumn = 0
         case "c" where inSheetData:
             inCell = true
-            if let text = attributes["r"] {
-                guard let reference = XLSXCellReference(text) else {
-                    throw XLSXError.badCellReference(sheet: sheetName, reference: String(text.prefix(40)))
+            if let bytes = attributes.bytes("r") {
+                guard let reference = XLSXCellReference(utf8: bytes) else {
+                    throw XLSXError.badCellReference(sheet: sheetName, reference: String((attributes["r"] ?? "").prefix(40)))
                 }
                 guard reference.row == rowNumber, reference.column > lastColumn else {
                     throw XLSXError.badCellValue(sheet: sheetName, cell: reference.description,
@@ -88,8 +88,8 @@ final class WorksheetHandler: XMLHandler {
                 cellReference = reference
             }
             lastColumn = cellReference?.column ?? lastColumn
-            cellType = attributes["t"] ?? "n"
-            cellStyle = attributes["s"].flatMap { Int($0) } ?? 0
+            cellType = attributes.bytes("t").map { Self.knownCellType($0) ?? attributes["t"] ?? "" } ?? "n"
+            cellStyle = attributes.bytes("s").map(Self.style) ?? 0
             valueText = ""
             hasValue = false
         case "mergeCell":
@@ -124,7 +124,10 @@ final class WorksheetHandler: XMLHandler {
         switch element {
         case "row" where inSheetData:
             if !rowCells.isEmpty { rows.append(XLSXRow(number: rowNumber, cells: rowCells)) }
+            // Rows of a sheet tend to be alike: room for as many cells as this one had.
+            let count = rowCells.count
             rowCells = []
+            rowCells.reserveCapacity(count)
         case "sheetData":
             inSheetData = false
         default:
@@ -152,9 +155,7 @@ final class WorksheetHandler: XMLHandler {
             }
             return .string(sharedStrings[index])
         case "str":
-            var native = valueText
-            native.makeContiguousUTF8()
-            return .string(native)
+            return .string(valueText)
         case "b":
             switch Self.trimmed(valueText).lowercased() {
             case "1", "true": return .bool(true)
@@ -187,6 +188,35 @@ final class WorksheetHandler: XMLHandler {
             throw XLSXError.badCellValue(sheet: sheetName, cell: reference.description,
                                          detail: "unknown cell type t=\"\(cellType.prefix(20))\"")
         }
+    }
+
+    /// The `t` attribute when it is one of the known types, without making a new String.
+    private static func knownCellType(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        switch bytes.count {
+        case 1:
+            switch bytes[0] {
+            case UInt8(ascii: "s"): return "s"
+            case UInt8(ascii: "n"): return "n"
+            case UInt8(ascii: "b"): return "b"
+            case UInt8(ascii: "e"): return "e"
+            case UInt8(ascii: "d"): return "d"
+            default: return nil
+            }
+        case 3:
+            return bytes.elementsEqual("str".utf8) ? "str" : nil
+        case 9:
+            return bytes.elementsEqual("inlineStr".utf8) ? "inlineStr" : nil
+        default:
+            return nil
+        }
+    }
+
+    /// The `s` attribute as `Int(text)` reads it (0 when it does not); plain digits without a String.
+    private static func style(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        guard !bytes.isEmpty, bytes.count <= 9, bytes.allSatisfy({ (0x30...0x39).contains($0) }) else {
+            return Int(String(decoding: bytes, as: UTF8.self)) ?? 0
+        }
+        return bytes.reduce(0) { $0 * 10 + Int($1 - 0x30) }
     }
 
     /// Without surrounding spaces and tabs; the common case (none) without Foundation's scan.

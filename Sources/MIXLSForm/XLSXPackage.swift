@@ -1,4 +1,5 @@
 import Foundation
+import MIKit
 import ZIPFoundation
 
 /// How much a workbook may unpack to. The defaults are far above any form (a 2,000-question
@@ -55,14 +56,18 @@ struct XLSXPackage {
         var data = Data()
         data.reserveCapacity(Int(min(entry.uncompressedSize, UInt64(partLimit))))
         var total = totalBytes
+        // The CRC is MIKit's eight-bytes-at-a-time one: ZIPFoundation's own goes byte by byte
+        // on Linux, where it has no zlib module to call.
+        var crc = MIKit.CRC32()
         do {
-            let checksum = try archive.extract(entry, bufferSize: 64 * 1024, skipCRC32: false) { chunk in
+            _ = try archive.extract(entry, bufferSize: 64 * 1024, skipCRC32: true) { chunk in
                 data.append(chunk)
+                chunk.withUnsafeBytes { crc.update($0) }
                 total += chunk.count
                 if data.count > partLimit { throw XLSXError.partTooLarge(part: path, limit: partLimit) }
                 if total > totalLimit { throw XLSXError.workbookTooLarge(limit: totalLimit) }
             }
-            guard checksum == entry.checksum else {
+            guard crc.value == entry.checksum else {
                 throw XLSXError.unreadablePart(part: path, detail: "its CRC-32 checksum does not match")
             }
         } catch let error as XLSXError {

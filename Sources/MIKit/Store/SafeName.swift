@@ -7,15 +7,23 @@ public enum SafeName {
     public static func problem(_ name: String) -> String? {
         if name.isEmpty { return "it is empty" }
         if name.utf8.count > 200 { return "it is longer than 200 bytes" }
+        // Most names are printable ASCII: the same checks on the bytes, without Foundation's
+        // `contains`, which goes through NSString on Linux.
+        let utf8 = name.utf8
+        if utf8.allSatisfy({ (0x20...0x7E).contains($0) }) {
+            if utf8.contains(UInt8(ascii: "/")) { return "it contains \"/\"" }
+            if utf8.contains(UInt8(ascii: "\\")) { return "it contains \"\\\"" }
+            if zip(utf8, utf8.dropFirst()).contains(where: { $0 == UInt8(ascii: ".") && $1 == UInt8(ascii: ".") }) { return "it contains \"..\"" }
+            if utf8.first == UInt8(ascii: ".") { return "it starts with \".\"" }
+            if utf8.first == UInt8(ascii: "-") { return "it starts with \"-\"" }
+            if utf8.first == 0x20 || utf8.last == 0x20 { return "it starts or ends with a space" }
+            return nil
+        }
         if name.contains("/") { return "it contains \"/\"" }
         if name.contains("\\") { return "it contains \"\\\"" }
         if name.contains("..") { return "it contains \"..\"" }
         if name.hasPrefix(".") { return "it starts with \".\"" }
         if name.hasPrefix("-") { return "it starts with \"-\"" }
-        // Most names are printable ASCII with no space at either end: nothing more to check
-        // (the listing checks every user and form folder name).
-        let utf8 = name.utf8
-        if utf8.allSatisfy({ (0x20...0x7E).contains($0) }), utf8.first != 0x20, utf8.last != 0x20 { return nil }
         for scalar in name.unicodeScalars {
             if scalar.value == 0 { return "it contains a NUL character" }
             if TextRules.isControl(scalar) || scalar.properties.generalCategory == .format

@@ -108,29 +108,38 @@ extension TemplateValidator {
     /// A text that may be a string or an object of language → text: the default language's text
     /// and the translations (every language's, the default's included; empty for a plain
     /// string). An object needs the template's `defaultLanguage` and a text in it.
-    mutating func localizedText(_ value: JSONValue, _ question: String?, _ key: TemplateKeys.Key, field: String,
+    mutating func localizedText(_ value: JSONValue, _ question: String?, _ key: TemplateKeys.Key, field: @autoclosure () -> String,
                                 allowNewlines: Bool = false) -> (text: String, translations: [String: String])? {
         switch value {
         case .string(let text):
-            guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { problem(question, key, "empty"); return nil }
-            checkText(text, question, key, field: field, allowNewlines: allowNewlines)
+            guard !BlankText.isBlankOrNewlines(text) else { problem(question, key, "empty"); return nil }
+            checkText(text, question, key, field: field(), allowNewlines: allowNewlines)
             return (text, [:])
         case .object(let texts):
             guard let defaultLanguage else {
                 problem(question, key, "a text in several languages needs the template's \"\(keys[.defaultLanguage])\" (one of \(texts.keys.sorted().map { "\"\(DisplayText.escaped($0))\"" }.joined(separator: ", ")))")
                 return nil
             }
+            // The usual object, every text fine, is taken as it is; otherwise each language in
+            // order, so the problems come in the order of their names.
+            let fine = texts.allSatisfy { language, text in
+                guard let string = text.stringValue, !BlankText.isBlankOrNewlines(string), !BlankText.isBlank(language) else { return false }
+                return !refusesControlCharacters || !Self.mayHoldControlCharacter(string)
+            }
+            if fine, let text = texts[defaultLanguage]?.stringValue {
+                return (text, texts.mapValues { $0.stringValue ?? "" })
+            }
             var translations: [String: String] = [:]
             for (language, text) in texts.sorted(by: { $0.key < $1.key }) {
-                guard let string = text.stringValue, !string.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                guard let string = text.stringValue, !BlankText.isBlankOrNewlines(string) else {
                     problem(question, key, "the \(DisplayText.escaped(language)) text must be a non-empty string, found \(describe(text))")
                     continue
                 }
-                if language.trimmingCharacters(in: .whitespaces).isEmpty {
+                if BlankText.isBlank(language) {
                     problem(question, key, "a language name is empty")
                     continue
                 }
-                checkText(string, question, key, field: "\(field) (\(language))", allowNewlines: allowNewlines)
+                checkText(string, question, key, field: "\(field()) (\(language))", allowNewlines: allowNewlines)
                 translations[language] = string
             }
             guard let text = translations[defaultLanguage] else {

@@ -133,7 +133,7 @@ public struct QuestionLogic: Sendable, Equatable {
     static func expression(_ object: [String: JSONValue], _ key: TemplateKeys.Key, label: String,
                            validator: inout TemplateValidator) -> Expression? {
         guard let value = object[validator.keys[key]], value != .null else { return nil }
-        guard let text = value.stringValue, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+        guard let text = value.stringValue, !BlankText.isBlankOrNewlines(text) else {
             validator.problem(label, key, "expected an expression in a string, found \(validator.describe(value))")
             return nil
         }
@@ -152,7 +152,8 @@ public struct QuestionLogic: Sendable, Equatable {
         }
         func text(_ key: TemplateKeys.Key) -> String? {
             guard let value = object[validator.keys[key]], value != .null else { return nil }
-            guard let (text, translations) = validator.localizedText(value, label, key, field: validator.keys[key]) else { return nil }
+            let keyName = validator.keys[key]
+            guard let (text, translations) = validator.localizedText(value, label, key, field: keyName) else { return nil }
             for (language, translation) in translations {
                 if key == .constraintMessage { validator.questionTranslations[language, default: QuestionTexts()].constraintMessage = translation }
                 if key == .requiredMessage { validator.questionTranslations[language, default: QuestionTexts()].requiredMessage = translation }

@@ -114,9 +114,13 @@ public struct TemplateValidator {
     /// The question's texts in each language, gathered while it is read (`QuestionLogic`'s messages too).
     var questionTranslations: [String: QuestionTexts] = [:]
 
+    /// The question types by their name under `keys`.
+    private let types: [String: any QuestionType.Type]
+
     init(keys: TemplateKeys, refusesControlCharacters: Bool) {
         self.keys = keys
         self.refusesControlCharacters = refusesControlCharacters
+        types = QuestionTypes.byName(keys: keys)
     }
 
     /// Records a problem with `question` (nil: the template) and its `key`.
@@ -126,14 +130,23 @@ public struct TemplateValidator {
 
     /// `TextRules`' control-character rule on one text, when this coding refuses them (or
     /// `always`); `field` names the text in the message ("title", "option 2").
-    public mutating func checkText(_ text: String, _ question: String?, _ key: TemplateKeys.Key, field: String,
+    /// `field` is worked out only for a message: most texts pass.
+    public mutating func checkText(_ text: String, _ question: String?, _ key: TemplateKeys.Key, field: @autoclosure () -> String,
                             allowNewlines: Bool = false, always: Bool = false) {
         guard refusesControlCharacters || always else { return }
+        if !Self.mayHoldControlCharacter(text) { return }
         do {
-            try TextRules.check(text, field: field, allowNewlines: allowNewlines)
+            try TextRules.check(text, field: field(), allowNewlines: allowNewlines)
         } catch {
             problem(question, key, error.localizedDescription.replacingOccurrences(of: "; nothing was saved", with: ""))
         }
+    }
+
+    /// False when `text` certainly holds no control character: no C0 byte, no DEL and no 0xC2
+    /// (the lead byte of every C1 character in UTF-8), as most texts.
+    static func mayHoldControlCharacter(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in bytes.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 } }
     }
 
     mutating func template(_ json: JSONValue) -> Template? {
@@ -148,7 +161,7 @@ public struct TemplateValidator {
         }
         switch object[keys[.defaultLanguage]] {
         case nil, .null?: break
-        case .string(let language)? where !language.trimmingCharacters(in: .whitespaces).isEmpty: defaultLanguage = language
+        case .string(let language)? where !BlankText.isBlank(language): defaultLanguage = language
         case let value?: problem(nil, .defaultLanguage, "expected a language name, found \(describe(value))")
         }
         var title: String?
@@ -200,7 +213,7 @@ public struct TemplateValidator {
         switch object[keys[.consent]] {
         case nil, .null?: break
         case .string(let text)?:
-            if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            if BlankText.isBlankOrNewlines(text) {
                 problem(nil, .consent, "empty (leave the key out when there is no consent to accept)")
             } else {
                 let before = problems.count
@@ -256,7 +269,7 @@ public struct TemplateValidator {
         var labels: [String: String] = [:]
         switch object[keys[.text]] {
         case nil, .null?: break
-        case .string(let value)? where value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty: break
+        case .string(let value)? where BlankText.isBlankOrNewlines(value): break
         case let value?:
             if let localized = localizedText(value, label, .text, field: "\(kind.rawValue)'s label", allowNewlines: true) {
                 (text, labels) = localized
@@ -354,7 +367,7 @@ public struct TemplateValidator {
         }
         var kind: Question.Kind?
         if let type = string(object, .type, question: label) {
-            if let known = QuestionTypes.named(type, keys: keys) {
+            if let known = types[type] {
                 kind = decode(known, object, label)
             } else {
                 let names = TemplateKeys.Key.typeNames.map { "\"\(keys[$0])\"" }.joined(separator: ", ")
@@ -388,7 +401,8 @@ public struct TemplateValidator {
         }
         for (index, question) in template.questions.enumerated() {
             for (key, expression) in question.logic.expressions {
-                let attributes: Set<String> = question.type.filterableChoices.map { choices in
+                // Only a choice filter reads the options' attributes.
+                let attributes: Set<String> = key != .choiceFilter ? [] : question.type.filterableChoices.map { choices in
                     Set(["name", "label"] + choices.flatMap(\.attributes.keys)).reduce(into: []) { $0.insert(QuestionLogic.optionPrefix + $1) }
                 } ?? []
                 for error in expression.unknownReferences({ ids.contains($0) || (key == .choiceFilter && attributes.contains($0)) }) {
@@ -428,7 +442,7 @@ public struct TemplateValidator {
             problem(question, key, "expected a string, found \(value.kindDescription)")
             return nil
         }
-        if string.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { problem(question, key, "empty"); return nil }
+        if BlankText.isBlankOrNewlines(string) { problem(question, key, "empty"); return nil }
         return string
     }
 
@@ -440,11 +454,12 @@ public struct TemplateValidator {
         }
         var result: [String] = []
         for (index, element) in array.enumerated() {
-            guard let string = element.stringValue, !string.trimmingCharacters(in: .whitespaces).isEmpty else {
+            guard let string = element.stringValue, !BlankText.isBlank(string) else {
                 problem(question, key, "entry \(index + 1) must be a non-empty string, found \(describe(element))")
                 return nil
             }
-            checkText(string, question, key, field: "\(keys[key]) entry \(index + 1)")
+            let keyName = keys[key]
+            checkText(string, question, key, field: "\(keyName) entry \(index + 1)")
             result.append(string)
         }
         return result

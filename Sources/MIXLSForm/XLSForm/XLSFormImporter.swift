@@ -123,8 +123,11 @@ struct XLSFormImporter {
             .map { ["yes", "true", "1"].contains($0.lowercased()) } ?? false
         var lists = choices.map { readChoices($0, allowDuplicates: allowDuplicates) } ?? [:]
         // `or_other` adds "other" to its list, as pyxform does: every question of that list offers it.
+        let typeColumn = survey.column("type")
         for record in survey.records {
-            let words = survey.text(record, survey.column("type"))?.split(whereSeparator: { $0.isWhitespace }).map(String.init) ?? []
+            // Only a type ending in `or_other` (any case) matters here: its last letter is an r.
+            guard let type = survey.text(record, typeColumn), type.utf8.last == UInt8(ascii: "r") || type.utf8.last == UInt8(ascii: "R") else { continue }
+            let words = type.words
             guard words.count >= 2, words.last?.lowercased() == "or_other", let select = Self.select(words.map { $0.lowercased() }),
                   !select.fromFile, select.consumed == words.count - 2 else { continue }
             let list = words[words.count - 2]
@@ -242,7 +245,7 @@ struct XLSFormImporter {
             }
             return
         }
-        let words = rawType.split(whereSeparator: { $0.isWhitespace }).map(String.init)
+        let words = rawType.words
         let keyword = words.map { $0.lowercased() }
         let head = keyword.joined(separator: " ")
 
@@ -300,7 +303,9 @@ struct XLSFormImporter {
         }
         claim(name, record: record, survey: survey, column: nameColumn)
 
-        var object: [String: JSONValue] = ["id": .string(name)]
+        // Room for the keys a question usually gets, so the object is not rehashed as it grows.
+        var object = [String: JSONValue](minimumCapacity: 12)
+        object["id"] = .string(name)
         object["text"] = localizedJSON(record, survey, "label", fallback: name) ?? .string(name)
         if let hint = localizedJSON(record, survey, "hint") { object["help"] = hint }
         if let image = localizedJSON(record, survey, "media::image") { object["image"] = image }
@@ -391,33 +396,47 @@ struct XLSFormImporter {
         }
     }
 
+    /// Whether `needle`'s bytes stand somewhere in `haystack`'s.
+    private static func contains(_ haystack: String.UTF8View, _ needle: String.UTF8View) -> Bool {
+        guard let first = needle.first else { return true }
+        var start = haystack.startIndex
+        while let found = haystack[start...].firstIndex(of: first) {
+            if haystack[found...].starts(with: needle) { return true }
+            start = haystack.index(after: found)
+        }
+        return false
+    }
+
+    private static let groupKeywords: [String: (Bool, String)] = [
+        "begin_group": (true, "group"), "end_group": (false, "group"),
+        "begin_repeat": (true, "repeat"), "end_repeat": (false, "repeat"),
+    ]
+
     /// `begin group`, `begin_group`, `end repeat`, … → (begin?, "group" or "repeat").
     static func groupKeyword(_ keyword: [String]) -> (Bool, String)? {
-        let joined = keyword.joined(separator: "_")
-        let table: [String: (Bool, String)] = [
-            "begin_group": (true, "group"), "end_group": (false, "group"),
-            "begin_repeat": (true, "repeat"), "end_repeat": (false, "repeat"),
-        ]
-        return table[joined]
+        guard let first = keyword.first, first.hasPrefix("begin") || first.hasPrefix("end") else { return nil }
+        return groupKeywords[keyword.joined(separator: "_")]
     }
 
     /// `select_one`, `select one`, `select_multiple`, `select all that apply`, `select one from`,
     /// `select_one_from_file`, `select one from file`: how many words the keyword takes.
     static func select(_ keyword: [String]) -> (multiple: Bool, fromFile: Bool, consumed: Int)? {
-        let spellings: [([String], Bool, Bool)] = [
-            (["select_one_from_file"], false, true), (["select_multiple_from_file"], true, true),
-            (["select", "one", "from", "file"], false, true), (["select", "multiple", "from", "file"], true, true),
-            (["select_one"], false, false), (["select_multiple"], true, false),
-            (["select", "one", "from"], false, false), (["select", "multiple", "from"], true, false),
-            (["select", "one"], false, false), (["select", "multiple"], true, false),
-            (["select", "all", "that", "apply"], true, false), (["select", "all", "that", "apply", "from"], true, false),
-        ]
+        guard keyword.first?.hasPrefix("select") == true else { return nil }
         var best: (Bool, Bool, Int)?
-        for (words, multiple, fromFile) in spellings where keyword.count > words.count && Array(keyword.prefix(words.count)) == words {
+        for (words, multiple, fromFile) in selectSpellings where keyword.count > words.count && keyword.starts(with: words) {
             if best == nil || words.count > (best?.2 ?? 0) { best = (multiple, fromFile, words.count) }
         }
         return best.map { (multiple: $0.0, fromFile: $0.1, consumed: $0.2) }
     }
+
+    private static let selectSpellings: [([String], Bool, Bool)] = [
+        (["select_one_from_file"], false, true), (["select_multiple_from_file"], true, true),
+        (["select", "one", "from", "file"], false, true), (["select", "multiple", "from", "file"], true, true),
+        (["select_one"], false, false), (["select_multiple"], true, false),
+        (["select", "one", "from"], false, false), (["select", "multiple", "from"], true, false),
+        (["select", "one"], false, false), (["select", "multiple"], true, false),
+        (["select", "all", "that", "apply"], true, false), (["select", "all", "that", "apply", "from"], true, false),
+    ]
 
     /// Records `name` as used; a second use is refused (MI's names are unique in the whole form).
     private mutating func claim(_ name: String, record: XLSFormTable.Record, survey: XLSFormTable, column: XLSFormTable.Column?) {
@@ -434,7 +453,7 @@ struct XLSFormImporter {
         let column = survey.column(columnName)
         guard let text = survey.text(record, column) else { return nil }
         let straight = text.straightQuotes
-        for (function, reason) in XLSFormVocabulary.refusedFunctions.sorted(by: { $0.key < $1.key }) {
+        for (function, reason) in Self.refusedFunctionsByName {
             if Self.calls(function, in: straight) {
                 problems.append(survey.problem(record, column, reason))
                 return nil
@@ -443,8 +462,13 @@ struct XLSFormImporter {
         return straight
     }
 
+    /// The refused functions in the order their messages are given.
+    private static let refusedFunctionsByName = XLSFormVocabulary.refusedFunctions.sorted(by: { $0.key < $1.key })
+
     /// Whether `text` calls `function(` outside quoted strings.
     static func calls(_ function: String, in text: String) -> Bool {
+        // A call needs the name's bytes somewhere in the text; most expressions have none.
+        guard contains(text.utf8, function.utf8) else { return false }
         var inQuote: Character?
         let characters = Array(text)
         let target = Array(function)
@@ -501,7 +525,8 @@ struct XLSFormImporter {
 
     /// `yes`, `true`, `true()`, `1` → true; `no`, `false`, `false()`, `0` → false; else nil (an expression).
     static func flag(_ text: String) -> Bool? {
-        let lowered = text.lowercased().replacingOccurrences(of: " ", with: "")
+        var lowered = text.lowercased()
+        if lowered.utf8.contains(UInt8(ascii: " ")) { lowered = lowered.replacingOccurrences(of: " ", with: "") }
         if ["yes", "true", "true()", "1", "y"].contains(lowered) { return true }
         if ["no", "false", "false()", "0", "n"].contains(lowered) { return false }
         return nil
@@ -593,10 +618,12 @@ struct XLSFormImporter {
     private func localized(_ record: XLSFormTable.Record, _ table: XLSFormTable, _ name: String,
                            fallback: String? = nil) -> (text: String?, translations: [String: String]) {
         guard isMultilingual else { return (table.text(record, table.column(name, language: language)), [:]) }
-        var texts: [String: String] = [:]
+        var texts = [String: String](minimumCapacity: columnLanguages.count + 1)
         var order: [String] = []
+        order.reserveCapacity(columnLanguages.count)
+        let columns = table.columns(named: name)
         for columnLanguage in columnLanguages {
-            guard let column = table.columns.first(where: { $0.name == name && $0.language == columnLanguage }),
+            guard let column = columns.first(where: { $0.language == columnLanguage }),
                   let text = table.text(record, column) else { continue }
             texts[languageName(columnLanguage)] = text
             order.append(languageName(columnLanguage))
@@ -605,7 +632,7 @@ struct XLSFormImporter {
         let defaultName = languageName(language)
         let text = texts[defaultName] ?? fallback ?? order.first.flatMap { texts[$0] }
         if let text { texts[defaultName] = text }
-        if Set(texts.values).count <= 1 { return (text, [:]) }
+        if let first = texts.values.first, texts.values.allSatisfy({ $0 == first }) { return (text, [:]) }
         return (text, texts)
     }
 

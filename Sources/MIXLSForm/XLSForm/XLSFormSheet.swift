@@ -16,15 +16,31 @@ struct XLSFormTable {
 
     struct Record {
         var row: Int
-        var cells: [Int: String]
+        /// The cells with a value, in column order.
+        var cells: [(column: Int, text: String)]
+
+        /// The text in `column`, nil when that cell is empty.
+        subscript(column: Int) -> String? {
+            var low = 0
+            var high = cells.count
+            while low < high {
+                let middle = (low + high) / 2
+                if cells[middle].column < column { low = middle + 1 } else { high = middle }
+            }
+            return low < cells.count && cells[low].column == column ? cells[low].text : nil
+        }
     }
 
     let sheet: String
     let columns: [Column]
+    /// The columns of each canonical name, in column order (the importer asks for them by name
+    /// for every row).
+    private let columnsByName: [String: [Column]]
     let records: [Record]
     let headerRow: Int
 
-    init(sheet: String, rows: [(number: Int, cells: [(column: Int, text: String)])]) {
+    /// `rows` in order, each with its cells in column order.
+    init(sheet: String, rows: some Sequence<(number: Int, cells: [(column: Int, text: String)])>) {
         self.sheet = sheet
         var columns: [Column] = []
         var records: [Record] = []
@@ -41,15 +57,16 @@ struct XLSFormTable {
                 columns = cells.map { Self.column(header: $0.text, index: $0.column) }
                 continue
             }
-            records.append(Record(row: row.number, cells: Dictionary(cells.map { ($0.column, $0.text) }) { first, _ in first }))
+            records.append(Record(row: row.number, cells: cells))
         }
         self.columns = columns
+        columnsByName = Dictionary(grouping: columns, by: \.name)
         self.records = records
         self.headerRow = headerRow
     }
 
     init(_ sheet: XLSXSheet) {
-        self.init(sheet: sheet.name, rows: sheet.rows.map { row in
+        self.init(sheet: sheet.name, rows: sheet.rows.lazy.map { row in
             (row.number, row.cells.map { ($0.column, $0.value.text) })
         })
     }
@@ -96,10 +113,13 @@ struct XLSFormTable {
 
     /// The column of that canonical name: the one without a language, else `language`'s.
     func column(_ name: String, language: String? = nil) -> Column? {
-        let candidates = columns.filter { $0.name == name }
+        let candidates = columns(named: name)
         if let language, let match = candidates.first(where: { $0.language == language }) { return match }
         return candidates.first { $0.language == nil } ?? (language == nil ? candidates.first : nil)
     }
+
+    /// The columns of that canonical name, in column order.
+    func columns(named name: String) -> [Column] { columnsByName[name] ?? [] }
 
     /// The languages the label columns are written in, in column order; a column without one
     /// counts as the nil language. (Other texts follow the labels' language, falling back to
@@ -114,7 +134,7 @@ struct XLSFormTable {
 
     /// The trimmed text of `record`'s cell in `column`, nil when empty.
     func text(_ record: Record, _ column: Column?) -> String? {
-        guard let column, let text = record.cells[column.index] else { return nil }
+        guard let column, let text = record[column.index] else { return nil }
         return text
     }
 

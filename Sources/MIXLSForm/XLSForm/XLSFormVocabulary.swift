@@ -120,6 +120,8 @@ extension String {
     /// Typographic quotes (‘ ’ “ ”, what a word processor or a phone keyboard types) as straight
     /// ones: pyxform reads expressions so.
     var straightQuotes: String {
+        // ‘ ’ “ ” are U+2018, U+2019, U+201C, U+201D, each starting with the byte E2 in UTF-8.
+        guard utf8.contains(0xE2) else { return self }
         guard contains(where: { "‘’“”".contains($0) }) else { return self }
         return String(map { character -> Character in
             switch character {
@@ -131,10 +133,25 @@ extension String {
     }
 }
 
+extension String {
+    /// The words between runs of white space, as `split(whereSeparator: \.isWhitespace)` gives
+    /// them; an ASCII text (a type cell, nearly always) split on its bytes.
+    var words: [String] {
+        let utf8 = self.utf8
+        guard utf8.allSatisfy({ $0 < 0x80 }) else { return split(whereSeparator: { $0.isWhitespace }).map(String.init) }
+        return utf8.split(whereSeparator: { $0 == 0x20 || (0x09...0x0D).contains($0) }).map { String(decoding: $0, as: UTF8.self) }
+    }
+}
+
 extension StringProtocol {
     /// Without leading and trailing white space and newlines — in Swift, without Foundation's
     /// `trimmingCharacters(in:)`, which on Linux goes through NSString for every cell.
     var trimmed: String {
+        // Most cells start and end with a printable ASCII character: nothing to trim.
+        let text = String(self)
+        if let first = text.utf8.first, let last = text.utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F {
+            return text
+        }
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
               let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }

@@ -190,7 +190,7 @@ def make_layout(out):
     choices.append(["yn", 0, "No"])
     accented = book.create_sheet("Ajustes y más")
     accented["B2"] = "settings"
-    book.create_sheet("Ñandú 2")["A1"] = 1
+    book.create_sheet("Ñandú & <2>")["A1"] = 1  # & and < are escaped in workbook.xml's name attribute
     empty = book.create_sheet("Aaa empty")
     empty.sheet_state = "hidden"
     book.save(out)

@@ -121,10 +121,10 @@ public struct MultipleChoiceQuestion: QuestionType {
     /// attributes to filter on.
     static func choice(_ item: JSONValue, entry: Int, question label: String, filtered: Bool = false,
                        validator: inout TemplateValidator) -> Choice? {
-        let (nameKey, labelKey) = (validator.keys[.choiceName], validator.keys[.choiceLabel])
+        let (nameKey, labelKey, optionsKey) = (validator.keys[.choiceName], validator.keys[.choiceLabel], validator.keys[.options])
         switch item {
-        case .string(let text) where !text.trimmingCharacters(in: .whitespaces).isEmpty:
-            validator.checkText(text, label, .options, field: "\(validator.keys[.options]) entry \(entry)")
+        case .string(let text) where !BlankText.isBlank(text):
+            validator.checkText(text, label, .options, field: "\(optionsKey) entry \(entry)")
             return Choice(text)
         case .object(let fields):
             func text(_ key: String) -> String? {
@@ -132,11 +132,11 @@ public struct MultipleChoiceQuestion: QuestionType {
                     validator.problem(label, .options, "entry \(entry) has no \"\(key)\"")
                     return nil
                 }
-                guard let text = value.stringValue, !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+                guard let text = value.stringValue, !BlankText.isBlank(text) else {
                     validator.problem(label, .options, "entry \(entry): \"\(key)\" must be a non-empty string, found \(validator.describe(value))")
                     return nil
                 }
-                validator.checkText(text, label, .options, field: "\(validator.keys[.options]) entry \(entry) \(key)")
+                validator.checkText(text, label, .options, field: "\(optionsKey) entry \(entry) \(key)")
                 return text
             }
             let name = text(nameKey)
@@ -145,7 +145,7 @@ public struct MultipleChoiceQuestion: QuestionType {
             switch fields[labelKey] {
             case nil: validator.problem(label, .options, "entry \(entry) has no \"\(labelKey)\"")
             case let value?:
-                if let localized = validator.localizedText(value, label, .options, field: "\(validator.keys[.options]) entry \(entry) \(labelKey)") {
+                if let localized = validator.localizedText(value, label, .options, field: "\(optionsKey) entry \(entry) \(labelKey)") {
                     (shown, labels) = localized
                 }
             }
@@ -158,7 +158,7 @@ public struct MultipleChoiceQuestion: QuestionType {
                 }
             }
             guard let name, let shown else { return nil }
-            if name.unicodeScalars.contains(where: { CharacterSet.whitespacesAndNewlines.contains($0) }) {
+            if BlankText.containsSpaceOrNewline(name) {
                 validator.problem(label, .options, "entry \(entry): the name \"\(DisplayText.escaped(name))\" has white space (names are written space-separated in exports; use the label for words)")
                 return nil
             }

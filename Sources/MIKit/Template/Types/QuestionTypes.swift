@@ -26,4 +26,12 @@ public enum QuestionTypes {
     static func named(_ name: String, keys: TemplateKeys) -> (any QuestionType.Type)? {
         all.first { keys[$0.typeKey] == name }
     }
+
+    /// Every type by its name under `keys`, as `named(_:keys:)` finds them (the first type of a
+    /// name): for reading a whole template, one lookup a question.
+    static func byName(keys: TemplateKeys) -> [String: any QuestionType.Type] {
+        var types: [String: any QuestionType.Type] = [:]
+        for type in all where types[keys[type.typeKey]] == nil { types[keys[type.typeKey]] = type }
+        return types
+    }
 }
