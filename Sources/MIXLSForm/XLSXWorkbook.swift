@@ -29,13 +29,8 @@ public struct XLSXRow: Hashable, Sendable {
 
     /// The value in `column` (from 1), or nil when that cell is empty.
     public subscript(column: Int) -> XLSXValue? {
-        var low = 0
-        var high = cells.count
-        while low < high {
-            let middle = (low + high) / 2
-            if cells[middle].column < column { low = middle + 1 } else { high = middle }
-        }
-        return low < cells.count && cells[low].column == column ? cells[low].value : nil
+        let index = cells.lowerBound(of: column) { $0.column }
+        return index < cells.count && cells[index].column == column ? cells[index].value : nil
     }
 
     /// The row as optional values from column A to its last cell with a value.
@@ -65,13 +60,8 @@ public struct XLSXSheet: Hashable, Sendable {
 
     /// The value at `reference`, or nil when that cell is empty.
     public subscript(reference: XLSXCellReference) -> XLSXValue? {
-        var low = 0
-        var high = rows.count
-        while low < high {
-            let middle = (low + high) / 2
-            if rows[middle].number < reference.row { low = middle + 1 } else { high = middle }
-        }
-        return low < rows.count && rows[low].number == reference.row ? rows[low][reference.column] : nil
+        let index = rows.lowerBound(of: reference.row) { $0.number }
+        return index < rows.count && rows[index].number == reference.row ? rows[index][reference.column] : nil
     }
 
     /// The merged range a cell belongs to, if any.

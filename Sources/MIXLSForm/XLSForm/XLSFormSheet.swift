@@ -21,13 +21,8 @@ struct XLSFormTable {
 
         /// The text in `column`, nil when that cell is empty.
         subscript(column: Int) -> String? {
-            var low = 0
-            var high = cells.count
-            while low < high {
-                let middle = (low + high) / 2
-                if cells[middle].column < column { low = middle + 1 } else { high = middle }
-            }
-            return low < cells.count && cells[low].column == column ? cells[low].text : nil
+            let index = cells.lowerBound(of: column) { $0.column }
+            return index < cells.count && cells[index].column == column ? cells[index].text : nil
         }
     }
 
