@@ -37,6 +37,22 @@ final class TextRulesTests: XCTestCase {
         XCTAssertNil(refusal("x\u{A0}y"), "U+00A0 (no-break space) is past C1")
     }
 
+    /// The byte-level shortcut never lets a control character through: every scalar up to U+FFFF,
+    /// alone and after other text, is refused exactly when it is a control character.
+    func testTheByteShortcutMissesNoControlCharacter() {
+        for value: UInt32 in 0...0xFFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let text = "pump ñ " + String(Character(scalar))
+            if TextRules.isControl(scalar) {
+                XCTAssertTrue(TextRules.mayHoldControl(text), "U+\(String(value, radix: 16))")
+                XCTAssertNotNil(refusal(text), "U+\(String(value, radix: 16))")
+            } else {
+                XCTAssertNil(refusal(text), "U+\(String(value, radix: 16))")
+            }
+        }
+        XCTAssertFalse(TextRules.mayHoldControl("Hall 3, pump B — ok ✓ ∅ ünïcödé 😀"))
+    }
+
     func testTabIsRefusedWithAHint() {
         XCTAssertEqual(refusal("a\tb")?.errorDescription?.contains("a tab: use spaces"), true)
     }

@@ -13,9 +13,17 @@ public enum TextRules {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 
+    /// False when `text` certainly holds no control character, looking at its UTF-8 alone: no C0
+    /// byte, no DEL and no 0xC2 (the lead byte of every C1 character), as most texts.
+    public static func mayHoldControl(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in bytes.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 } }
+    }
+
     /// Throws when `text` holds a control character; `field` names the text in the message
     /// ("comment of question q3"), `allowNewlines` lets "\n" through.
     public static func check(_ text: String, field: String, allowNewlines: Bool = false) throws(TextRuleError) {
+        guard mayHoldControl(text) else { return }
         for (offset, scalar) in text.unicodeScalars.enumerated() where isControl(scalar) {
             if allowNewlines && scalar == "\n" { continue }
             throw .controlCharacter(field: field, scalar: scalar.value, position: offset + 1)

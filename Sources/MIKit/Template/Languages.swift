@@ -124,7 +124,7 @@ extension TemplateValidator {
             // order, so the problems come in the order of their names.
             let fine = texts.allSatisfy { language, text in
                 guard let string = text.stringValue, !BlankText.isBlankOrNewlines(string), !BlankText.isBlank(language) else { return false }
-                return !refusesControlCharacters || !Self.mayHoldControlCharacter(string)
+                return !refusesControlCharacters || !TextRules.mayHoldControl(string)
             }
             if fine, let text = texts[defaultLanguage]?.stringValue {
                 return (text, texts.mapValues { $0.stringValue ?? "" })

@@ -134,19 +134,12 @@ public struct TemplateValidator {
     public mutating func checkText(_ text: String, _ question: String?, _ key: TemplateKeys.Key, field: @autoclosure () -> String,
                             allowNewlines: Bool = false, always: Bool = false) {
         guard refusesControlCharacters || always else { return }
-        if !Self.mayHoldControlCharacter(text) { return }
+        if !TextRules.mayHoldControl(text) { return }
         do {
             try TextRules.check(text, field: field(), allowNewlines: allowNewlines)
         } catch {
             problem(question, key, error.localizedDescription.replacingOccurrences(of: "; nothing was saved", with: ""))
         }
-    }
-
-    /// False when `text` certainly holds no control character: no C0 byte, no DEL and no 0xC2
-    /// (the lead byte of every C1 character in UTF-8), as most texts.
-    static func mayHoldControlCharacter(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { bytes in bytes.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 } }
     }
 
     mutating func template(_ json: JSONValue) -> Template? {
