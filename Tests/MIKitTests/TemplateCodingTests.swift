@@ -332,6 +332,22 @@ final class TemplateCodingTests: XCTestCase {
         .maxAnswers: "max-choices", .noCells: "blocked", .multipleChoice: "MC", .max: "upTo",
     ])
 
+    func testKeySetsNameEveryKeyAndCompareByTheNamesTheyGive() {
+        for key in TemplateKeys.Key.allCases {
+            XCTAssertEqual(TemplateKeys.default[key], key.defaultName)
+            XCTAssertEqual(TemplateKeys.logical[key], key.rawValue)
+        }
+        XCTAssertEqual(TemplateKeys.default[.maxAnswers], "Max-answers")
+        XCTAssertEqual(TemplateKeys.logical[.maxAnswers], "maxAnswers")
+        XCTAssertEqual(renamed[.maxAnswers], "max-choices")
+        XCTAssertEqual(renamed[.id], "id", "a key not renamed keeps its default name")
+        // However a set was made, the names it gives decide equality.
+        XCTAssertEqual(TemplateKeys.logical, TemplateKeys(names: Dictionary(uniqueKeysWithValues: TemplateKeys.Key.allCases.map { ($0, $0.rawValue) })))
+        XCTAssertEqual(TemplateKeys.default, TemplateKeys(names: [.maxAnswers: "Max-answers"]))
+        XCTAssertNotEqual(TemplateKeys.default, TemplateKeys.logical)
+        XCTAssertNotEqual(TemplateKeys.default, renamed)
+    }
+
     func testRenamedKeysAreRead() throws {
         let data = Data(#"""
         {"id": "r", "title": "Renamed", "version": 2, "questions": [

@@ -58,17 +58,34 @@ public struct TemplateKeys: Sendable, Equatable {
         }
     }
 
+    /// The keys renamed (Config.plist's `TemplateKeys`); the others take their default JSON
+    /// name, or their logical name when `unnamedAreLogical`.
     private var names: [Key: String]
+    private var unnamedAreLogical = false
 
     public static let `default` = TemplateKeys(names: [:])
 
     /// The logical names themselves (`maxAnswers`, not `Max-answers`): how `--json` names a
     /// question's settings.
-    public static let logical = TemplateKeys(names: Dictionary(uniqueKeysWithValues: Key.allCases.map { ($0, $0.rawValue) }))
+    public static let logical: TemplateKeys = {
+        var keys = TemplateKeys(names: [:])
+        keys.unnamedAreLogical = true
+        return keys
+    }()
 
     public init(names: [Key: String]) { self.names = names }
 
-    public subscript(key: Key) -> String { names[key] ?? key.defaultName }
+    /// A key's JSON name. Templates are read by looking names up for every field of every
+    /// question, so the usual case — nothing renamed — costs no hashing.
+    public subscript(key: Key) -> String {
+        if !names.isEmpty, let name = names[key] { return name }
+        return unnamedAreLogical ? key.rawValue : key.defaultName
+    }
+
+    /// Two key sets are equal when they give every key the same name, however they were made.
+    public static func == (lhs: TemplateKeys, rhs: TemplateKeys) -> Bool {
+        Key.allCases.allSatisfy { lhs[$0] == rhs[$0] }
+    }
 
     /// Pairs of logical keys that would read the same JSON key in one object.
     func conflicts() -> [(Key, Key, String)] {

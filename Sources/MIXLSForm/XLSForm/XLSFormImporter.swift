@@ -139,8 +139,9 @@ struct XLSFormImporter {
 
         var stack = [Frame(kind: nil, object: [:])]
         var appearances: [String: [Int]] = [:]
+        let columns = surveyColumns(survey)
         for record in survey.records {
-            readRow(record, survey: survey, lists: lists, choicesSheet: choices?.sheet, stack: &stack, appearances: &appearances)
+            readRow(record, survey: survey, columns, lists: lists, choicesSheet: choices?.sheet, stack: &stack, appearances: &appearances)
         }
         while stack.count > 1, let open = stack.popLast() {
             let kind = open.kind ?? "group"
@@ -181,27 +182,43 @@ struct XLSFormImporter {
             return [:]
         }
         var lists: [String: [Option]] = [:]
+        let columns = choiceColumns(table)
         for record in table.records {
             guard let list = table.text(record, listColumn) else {
                 problems.append(table.problem(record, listColumn, "the choice has no list_name; give the list it belongs to, or delete the row"))
                 continue
             }
-            if let option = readOption(record, table: table, list: lists[list] ?? [], allowDuplicates: allowDuplicates) {
+            if let option = readOption(record, table: table, columns, list: lists[list] ?? [], allowDuplicates: allowDuplicates) {
                 lists[list, default: []].append(option)
             }
         }
         return lists
     }
 
+    /// The columns a choices table's rows are read from, found once for the table.
+    private struct ChoiceColumns {
+        var name: XLSFormTable.Column?
+        var label: TextColumns
+        /// The columns that become an option's attributes (`choice_filter` reads them).
+        var attributes: [XLSFormTable.Column]
+    }
+
+    private func choiceColumns(_ table: XLSFormTable) -> ChoiceColumns {
+        let skipped: Set<String> = ["list_name", "name", "label", "media::image", XLSFormVocabulary.miSettings]
+        return ChoiceColumns(name: table.column("name"), label: textColumns(table, "label"),
+                             attributes: table.columns.filter { !skipped.contains($0.name) && !XLSFormVocabulary.translatable.contains($0.name) })
+    }
+
     /// One choice row (of the choices sheet or a CSV); nil when it is refused or dropped.
-    private mutating func readOption(_ record: XLSFormTable.Record, table: XLSFormTable, list: [Option], allowDuplicates: Bool) -> Option? {
-        let nameColumn = table.column("name")
+    private mutating func readOption(_ record: XLSFormTable.Record, table: XLSFormTable, _ columns: ChoiceColumns, list: [Option],
+                                     allowDuplicates: Bool) -> Option? {
+        let nameColumn = columns.name
         guard let name = table.text(record, nameColumn) else {
             problems.append(table.problem(record, named: "name", "the choice has no name; give the name answers store (a word or a number)"))
             return nil
         }
-        let labelColumn = table.column("label", language: language)
-        let labels = localized(record, table, "label", fallback: name)
+        let labelColumn = columns.label.preferred
+        let labels = localized(record, table, columns.label, fallback: name)
         let label = labels.text ?? name
         // A name with spaces is MI's plain option (its label is its name); otherwise one word.
         if name != label, name.unicodeScalars.contains(where: { CharacterSet.whitespacesAndNewlines.contains($0) }) {
@@ -225,8 +242,7 @@ struct XLSFormImporter {
             return nil
         }
         var attributes: [String: String] = [:]
-        let skipped: Set<String> = ["list_name", "name", "label", "media::image", XLSFormVocabulary.miSettings]
-        for column in table.columns where !skipped.contains(column.name) && !XLSFormVocabulary.translatable.contains(column.name) {
+        for column in columns.attributes {
             if let value = table.text(record, column) { attributes[column.header] = value }
         }
         return Option(row: record.row, name: name, label: label, labels: labels.translations, attributes: attributes)
@@ -234,13 +250,32 @@ struct XLSFormImporter {
 
     // MARK: - Survey
 
-    private mutating func readRow(_ record: XLSFormTable.Record, survey: XLSFormTable, lists: [String: [Option]],
+    /// The survey's columns, found once (every row reads them).
+    private struct SurveyColumns {
+        var type, name, relevant, constraint, required, calculation, defaultValue, readOnly: XLSFormTable.Column?
+        var choiceFilter, repeatCount, appearance, parameters, miSettings: XLSFormTable.Column?
+        var label, hint, image, constraintMessage, requiredMessage: TextColumns
+    }
+
+    private func surveyColumns(_ survey: XLSFormTable) -> SurveyColumns {
+        SurveyColumns(type: survey.column("type"), name: survey.column("name"), relevant: survey.column("relevant"),
+                      constraint: survey.column("constraint"), required: survey.column("required"),
+                      calculation: survey.column("calculation"), defaultValue: survey.column("default"),
+                      readOnly: survey.column("read_only"), choiceFilter: survey.column("choice_filter"),
+                      repeatCount: survey.column("repeat_count"), appearance: survey.column("appearance"),
+                      parameters: survey.column("parameters"), miSettings: survey.column(XLSFormVocabulary.miSettings),
+                      label: textColumns(survey, "label"), hint: textColumns(survey, "hint"), image: textColumns(survey, "media::image"),
+                      constraintMessage: textColumns(survey, "constraint_message"),
+                      requiredMessage: textColumns(survey, "required_message"))
+    }
+
+    private mutating func readRow(_ record: XLSFormTable.Record, survey: XLSFormTable, _ columns: SurveyColumns, lists: [String: [Option]],
                                   choicesSheet: String?, stack: inout [Frame], appearances: inout [String: [Int]]) {
-        let typeColumn = survey.column("type")
-        let nameColumn = survey.column("name")
+        let typeColumn = columns.type
+        let nameColumn = columns.name
         let name = survey.text(record, nameColumn)
         guard let rawType = survey.text(record, typeColumn) else {
-            if name != nil || survey.text(record, survey.column("label", language: language)) != nil {
+            if name != nil || survey.text(record, columns.label.preferred) != nil {
                 problems.append(survey.problem(record, typeColumn, "the row has no type; give its type (text, integer, select_one LIST, …) or delete the row"))
             }
             return
@@ -259,18 +294,18 @@ struct XLSFormImporter {
                 }
                 claim(name, record: record, survey: survey, column: nameColumn)
                 var object: [String: JSONValue] = ["type": .string(kind), "id": .string(name)]
-                if let label = localizedJSON(record, survey, "label") { object["text"] = label }
-                if let relevant = expression(record, "relevant", survey) { object["relevant"] = .string(relevant) }
-                if let count = survey.text(record, survey.column("repeat_count")) {
+                if let label = localizedJSON(record, survey, columns.label) { object["text"] = label }
+                if let relevant = expression(record, columns.relevant, survey) { object["relevant"] = .string(relevant) }
+                if let count = survey.text(record, columns.repeatCount) {
                     if kind == "group" {
-                        problems.append(survey.problem(record, survey.column("repeat_count"), "a group has no count; make it begin repeat, or empty the cell"))
+                        problems.append(survey.problem(record, columns.repeatCount, "a group has no count; make it begin repeat, or empty the cell"))
                     } else if let number = Double(count) {
                         object["repeatCount"] = .number(number)
-                    } else if let text = expression(record, "repeat_count", survey) {
+                    } else if let text = expression(record, columns.repeatCount, survey) {
                         object["repeatCount"] = .string(text)
                     }
                 }
-                if let appearance = survey.text(record, survey.column("appearance")) {
+                if let appearance = survey.text(record, columns.appearance) {
                     appearances[appearance, default: []].append(record.row)
                 }
                 stack.append(Frame(kind: kind, object: object, record: record))
@@ -306,9 +341,9 @@ struct XLSFormImporter {
         // Room for the keys a question usually gets, so the object is not rehashed as it grows.
         var object = [String: JSONValue](minimumCapacity: 12)
         object["id"] = .string(name)
-        object["text"] = localizedJSON(record, survey, "label", fallback: name) ?? .string(name)
-        if let hint = localizedJSON(record, survey, "hint") { object["help"] = hint }
-        if let image = localizedJSON(record, survey, "media::image") { object["image"] = image }
+        object["text"] = localizedJSON(record, survey, columns.label, fallback: name) ?? .string(name)
+        if let hint = localizedJSON(record, survey, columns.hint) { object["help"] = hint }
+        if let image = localizedJSON(record, survey, columns.image) { object["image"] = image }
 
         var otherFollowUp: [String: JSONValue]?
         if let select = Self.select(keyword) {
@@ -333,8 +368,9 @@ struct XLSFormImporter {
                     return
                 }
                 options = []
+                let columns = choiceColumns(table)
                 for choice in table.records {
-                    if let option = readOption(choice, table: table, list: options, allowDuplicates: false) { options.append(option) }
+                    if let option = readOption(choice, table: table, columns, list: options, allowDuplicates: false) { options.append(option) }
                 }
             } else {
                 guard let list = lists[source] else {
@@ -351,7 +387,7 @@ struct XLSFormImporter {
                 otherFollowUp = ["id": .string(name + "_other"), "type": .string("shortAnswer"), "text": .string("Specify other."),
                                  "relevant": .string("selected(${\(name)}, 'other')")]
             }
-            let filtered = survey.text(record, survey.column("choice_filter")) != nil
+            let filtered = survey.text(record, columns.choiceFilter) != nil
             object["type"] = .string("multipleChoice")
             object["maxAnswers"] = .number(select.multiple ? 0 : 1)
             object["options"] = .array(options.map { option in
@@ -374,19 +410,19 @@ struct XLSFormImporter {
             return
         }
 
-        readParameters(record, survey: survey, into: &object)
-        readLogic(record, survey: survey, into: &object)
-        if let appearance = survey.text(record, survey.column("appearance")) {
+        readParameters(record, survey: survey, columns.parameters, into: &object)
+        readLogic(record, survey: survey, columns, into: &object)
+        if let appearance = survey.text(record, columns.appearance) {
             if appearance.lowercased().contains("search(") {
-                problems.append(survey.problem(record, survey.column("appearance"), XLSFormVocabulary.refusedFunctions["search"] ?? ""))
+                problems.append(survey.problem(record, columns.appearance, XLSFormVocabulary.refusedFunctions["search"] ?? ""))
             } else if appearance.lowercased() == "signature" || appearance.lowercased() == "draw" || appearance.lowercased() == "annotate" {
-                problems.append(survey.problem(record, survey.column("appearance"),
+                problems.append(survey.problem(record, columns.appearance,
                     "MI cannot let the technician draw (\(appearance)); delete the appearance to take a photo"))
             } else {
                 appearances[appearance, default: []].append(record.row)
             }
         }
-        readMISettings(record, survey: survey, into: &object)
+        readMISettings(record, survey: survey, columns.miSettings, into: &object)
         stack[stack.count - 1].items.append(.object(object))
         if var followUp = otherFollowUp {
             let otherName = followUp["id"]?.stringValue ?? ""
@@ -449,8 +485,7 @@ struct XLSFormImporter {
     }
 
     /// An expression cell with typographic quotes straightened; functions MI cannot evaluate refused.
-    private mutating func expression(_ record: XLSFormTable.Record, _ columnName: String, _ survey: XLSFormTable) -> String? {
-        let column = survey.column(columnName)
+    private mutating func expression(_ record: XLSFormTable.Record, _ column: XLSFormTable.Column?, _ survey: XLSFormTable) -> String? {
         guard let text = survey.text(record, column) else { return nil }
         let straight = text.straightQuotes
         for (function, reason) in Self.refusedFunctionsByName {
@@ -490,36 +525,36 @@ struct XLSFormImporter {
         return false
     }
 
-    private mutating func readLogic(_ record: XLSFormTable.Record, survey: XLSFormTable, into object: inout [String: JSONValue]) {
-        if let text = expression(record, "relevant", survey) { object["relevant"] = .string(text) }
-        if let text = expression(record, "constraint", survey) { object["constraint"] = .string(text) }
-        if let text = localizedJSON(record, survey, "constraint_message") { object["constraintMessage"] = text }
-        if let text = survey.text(record, survey.column("required")) {
+    private mutating func readLogic(_ record: XLSFormTable.Record, survey: XLSFormTable, _ columns: SurveyColumns, into object: inout [String: JSONValue]) {
+        if let text = expression(record, columns.relevant, survey) { object["relevant"] = .string(text) }
+        if let text = expression(record, columns.constraint, survey) { object["constraint"] = .string(text) }
+        if let text = localizedJSON(record, survey, columns.constraintMessage) { object["constraintMessage"] = text }
+        if let text = survey.text(record, columns.required) {
             switch Self.flag(text) {
             case true?: object["required"] = .bool(true)
             case false?: object["required"] = .bool(false)
-            case nil: if let expression = expression(record, "required", survey) { object["required"] = .string(expression) }
+            case nil: if let expression = expression(record, columns.required, survey) { object["required"] = .string(expression) }
             }
         }
-        if let text = localizedJSON(record, survey, "required_message") { object["requiredMessage"] = text }
-        if let text = expression(record, "calculation", survey) { object["calculation"] = .string(text) }
-        if let text = survey.text(record, survey.column("default")) {
+        if let text = localizedJSON(record, survey, columns.requiredMessage) { object["requiredMessage"] = text }
+        if let text = expression(record, columns.calculation, survey) { object["calculation"] = .string(text) }
+        if let text = survey.text(record, columns.defaultValue) {
             if XLSFormImporter.calls("pulldata", in: text) {
-                problems.append(survey.problem(record, survey.column("default"), XLSFormVocabulary.refusedFunctions["pulldata"] ?? ""))
+                problems.append(survey.problem(record, columns.defaultValue, XLSFormVocabulary.refusedFunctions["pulldata"] ?? ""))
             } else {
                 object["default"] = .string(text)
             }
         }
-        if let text = survey.text(record, survey.column("read_only")) {
+        if let text = survey.text(record, columns.readOnly) {
             switch Self.flag(text) {
             case true?: object["readOnly"] = .bool(true)
             case false?: break
-            case nil: problems.append(survey.problem(record, survey.column("read_only"), "read_only is yes or no, found \"\(text)\""))
+            case nil: problems.append(survey.problem(record, columns.readOnly, "read_only is yes or no, found \"\(text)\""))
             }
         }
-        if let text = expression(record, "choice_filter", survey) { object["choiceFilter"] = .string(text) }
-        if survey.text(record, survey.column("repeat_count")) != nil {
-            problems.append(survey.problem(record, survey.column("repeat_count"), "only a begin repeat row has a count; empty the cell"))
+        if let text = expression(record, columns.choiceFilter, survey) { object["choiceFilter"] = .string(text) }
+        if survey.text(record, columns.repeatCount) != nil {
+            problems.append(survey.problem(record, columns.repeatCount, "only a begin repeat row has a count; empty the cell"))
         }
     }
 
@@ -533,8 +568,8 @@ struct XLSFormImporter {
     }
 
     /// `start=1 end=10 step=1` (a range), `capture-accuracy=5` (a geopoint); others are warned about.
-    private mutating func readParameters(_ record: XLSFormTable.Record, survey: XLSFormTable, into object: inout [String: JSONValue]) {
-        let column = survey.column("parameters")
+    private mutating func readParameters(_ record: XLSFormTable.Record, survey: XLSFormTable, _ column: XLSFormTable.Column?,
+                                         into object: inout [String: JSONValue]) {
         guard let text = survey.text(record, column) else { return }
         let pairs = text.split(whereSeparator: { $0.isWhitespace || $0 == "," || $0 == ";" })
         for pair in pairs {
@@ -557,8 +592,8 @@ struct XLSFormImporter {
     }
 
     /// The `mi_settings` cell: MI settings XLSForm has no column for (a JSON object MI's export wrote).
-    private mutating func readMISettings(_ record: XLSFormTable.Record, survey: XLSFormTable, into object: inout [String: JSONValue]) {
-        let column = survey.column(XLSFormVocabulary.miSettings)
+    private mutating func readMISettings(_ record: XLSFormTable.Record, survey: XLSFormTable, _ column: XLSFormTable.Column?,
+                                         into object: inout [String: JSONValue]) {
         guard let text = survey.text(record, column) else { return }
         guard let parsed = try? JSONValue.parse(Data(text.utf8)), case .object(let fields) = parsed else {
             problems.append(survey.problem(record, column, "expected a JSON object of MI question settings ({\"min\": 0}), as MI's export writes it"))
@@ -615,29 +650,51 @@ struct XLSFormImporter {
     /// languages and they differ, in every language (keyed by the template's names). A language
     /// without a text reads the default's; a default without one takes `fallback`, else the first
     /// language's text.
-    private func localized(_ record: XLSFormTable.Record, _ table: XLSFormTable, _ name: String,
+    private func localized(_ record: XLSFormTable.Record, _ table: XLSFormTable, _ columns: TextColumns,
                            fallback: String? = nil) -> (text: String?, translations: [String: String]) {
-        guard isMultilingual else { return (table.text(record, table.column(name, language: language)), [:]) }
-        var texts = [String: String](minimumCapacity: columnLanguages.count + 1)
-        var order: [String] = []
-        order.reserveCapacity(columnLanguages.count)
-        let columns = table.columns(named: name)
-        for columnLanguage in columnLanguages {
-            guard let column = columns.first(where: { $0.language == columnLanguage }),
-                  let text = table.text(record, column) else { continue }
-            texts[languageName(columnLanguage)] = text
-            order.append(languageName(columnLanguage))
+        guard isMultilingual else { return (table.text(record, columns.preferred), [:]) }
+        var found: [(name: String, isDefault: Bool, text: String)] = []
+        found.reserveCapacity(columns.languages.count)
+        for language in columns.languages {
+            if let text = table.text(record, language.column) { found.append((language.name, language.isDefault, text)) }
         }
-        guard !texts.isEmpty else { return (table.text(record, table.column(name)), [:]) }
+        guard let first = found.first else { return (table.text(record, columns.plain), [:]) }
+        // Usually every language's text is there and they differ, or the form says it once.
+        let same = found.allSatisfy { $0.text == first.text }
+        if same, fallback == nil || fallback == first.text || found.contains(where: \.isDefault) { return (first.text, [:]) }
+        var texts = [String: String](minimumCapacity: found.count + 1)
+        for language in found { texts[language.name] = language.text }
         let defaultName = languageName(language)
-        let text = texts[defaultName] ?? fallback ?? order.first.flatMap { texts[$0] }
+        let text = texts[defaultName] ?? fallback ?? texts[first.name]
         if let text { texts[defaultName] = text }
-        if let first = texts.values.first, texts.values.allSatisfy({ $0 == first }) { return (text, [:]) }
+        if let value = texts.values.first, texts.values.allSatisfy({ $0 == value }) { return (text, [:]) }
         return (text, texts)
     }
 
-    private func localizedJSON(_ record: XLSFormTable.Record, _ table: XLSFormTable, _ name: String, fallback: String? = nil) -> JSONValue? {
-        let found = localized(record, table, name, fallback: fallback)
+    /// A translatable column (label, hint, …) of one table, found once: its column in each of the
+    /// form's languages (in the order `columnLanguages` has them) with the template's name for
+    /// the language; the column without a language; and the default language's, which a form of
+    /// one language reads alone.
+    struct TextColumns {
+        var languages: [(name: String, isDefault: Bool, column: XLSFormTable.Column)] = []
+        var plain: XLSFormTable.Column?
+        var preferred: XLSFormTable.Column?
+    }
+
+    private func textColumns(_ table: XLSFormTable, _ name: String) -> TextColumns {
+        let candidates = table.columns(named: name)
+        var result = TextColumns(plain: table.column(name), preferred: table.column(name, language: language))
+        let defaultName = languageName(language)
+        for columnLanguage in columnLanguages {
+            guard let column = candidates.first(where: { $0.language == columnLanguage }) else { continue }
+            let name = languageName(columnLanguage)
+            result.languages.append((name, name == defaultName, column))
+        }
+        return result
+    }
+
+    private func localizedJSON(_ record: XLSFormTable.Record, _ table: XLSFormTable, _ columns: TextColumns, fallback: String? = nil) -> JSONValue? {
+        let found = localized(record, table, columns, fallback: fallback)
         return found.text.map { json($0, found.translations) }
     }
 
