@@ -2,7 +2,33 @@ import Foundation
 
 /// One worksheet part, streamed: rows and cells as the `<row>` and `<c>` elements give them (the
 /// declared `<dimension>` is ignored, so a sheet that claims a million rows costs what it holds).
+///
+/// The reading is done by a `WorksheetReader` value the handler owns through a pointer: a class's
+/// stored properties are checked for overlapping access each time they are touched, a value's
+/// fields inside its own methods are not, and this runs for every element of the sheet.
 final class WorksheetHandler: XMLHandler {
+    private let reader: UnsafeMutablePointer<WorksheetReader>
+
+    init(sheetName: String, sharedStrings: [String], dateStyles: [Bool], date1904: Bool) {
+        reader = .allocate(capacity: 1)
+        reader.initialize(to: WorksheetReader(sheetName: sheetName, sharedStrings: sharedStrings, dateStyles: dateStyles, date1904: date1904))
+    }
+
+    deinit {
+        reader.deinitialize(count: 1)
+        reader.deallocate()
+    }
+
+    var rows: [XLSXRow] { reader.pointee.rows }
+    var mergedRanges: [XLSXCellRange] { reader.pointee.mergedRanges }
+    var wantsText: Bool { reader.pointee.wantsText }
+    func start(_ element: String, attributes: XMLAttributes) throws { try reader.pointee.start(element, attributes: attributes) }
+    func end(_ element: String) throws { try reader.pointee.end(element) }
+    func text(_ text: String) { reader.pointee.text(text) }
+}
+
+/// The rows and merged ranges of one worksheet, read element by element.
+struct WorksheetReader {
     private let sheetName: String
     private let sharedStrings: [String]
     private let dateStyles: [Bool]
@@ -35,7 +61,7 @@ final class WorksheetHandler: XMLHandler {
 
     var wantsText: Bool { inValue || (inInline && inline.wantsText) }
 
-    func start(_ element: String, attributes: XMLAttributes) throws {
+    mutating func start(_ element: String, attributes: XMLAttributes) throws {
         if inCell {
             switch element {
             case "v":
@@ -104,7 +130,7 @@ final class WorksheetHandler: XMLHandler {
         }
     }
 
-    func end(_ element: String) throws {
+    mutating func end(_ element: String) throws {
         if inCell {
             switch element {
             case "v":
@@ -135,11 +161,11 @@ final class WorksheetHandler: XMLHandler {
         }
     }
 
-    func text(_ text: String) {
+    mutating func text(_ text: String) {
         if inValue { valueText += text } else { inline.append(text) }
     }
 
-    private func cellValue(at reference: XLSXCellReference) throws -> XLSXValue? {
+    private mutating func cellValue(at reference: XLSXCellReference) throws -> XLSXValue? {
         if cellType == "inlineStr" {
             let text = inline.take()
             return hasValue ? .string(text) : nil
@@ -203,12 +229,17 @@ final class WorksheetHandler: XMLHandler {
             default: return nil
             }
         case 3:
-            return bytes.elementsEqual("str".utf8) ? "str" : nil
+            return equals(bytes, "str") ? "str" : nil
         case 9:
-            return bytes.elementsEqual("inlineStr".utf8) ? "inlineStr" : nil
+            return equals(bytes, "inlineStr") ? "inlineStr" : nil
         default:
             return nil
         }
+    }
+
+    private static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
+        guard let base = bytes.baseAddress, bytes.count == literal.utf8CodeUnitCount else { return bytes.isEmpty && literal.utf8CodeUnitCount == 0 }
+        return memcmp(base, literal.utf8Start, bytes.count) == 0
     }
 
     /// The `s` attribute as `Int(text)` reads it (0 when it does not); plain digits without a String.

@@ -142,22 +142,71 @@ public struct XLSXWorkbook: Hashable, Sendable {
             dateStyles = handler.dateStyles
         }
 
+        // The sheets' parts are unpacked one after another (one reader goes through the zip), then
+        // scanned on every core. What goes wrong is reported as reading them one at a time would:
+        // the first sheet in tab order with a problem, unpacking before scanning.
         var seen: Set<String> = []
-        var sheets: [XLSXSheet] = []
+        var parts: [Data] = []
+        var unpackingError: (any Error)?
         for entry in workbook.sheets {
-            guard seen.insert(entry.name.lowercased()).inserted else { throw XLSXError.duplicateSheetName(entry.name) }
-            guard let relationship = rels.relationships[entry.relationshipID], !relationship.isExternal else {
-                throw XLSXError.badSheetEntry(sheet: entry.name,
-                                              detail: "its r:id \(entry.relationshipID) is not in \(relsPath)")
+            do {
+                guard seen.insert(entry.name.lowercased()).inserted else { throw XLSXError.duplicateSheetName(entry.name) }
+                guard let relationship = rels.relationships[entry.relationshipID], !relationship.isExternal else {
+                    throw XLSXError.badSheetEntry(sheet: entry.name,
+                                                  detail: "its r:id \(entry.relationshipID) is not in \(relsPath)")
+                }
+                let path = RelationshipsHandler.resolve(relationship.target, relativeTo: workbookPath)
+                parts.append(try package.requiredPart(path))
+            } catch {
+                unpackingError = error
+                break
             }
-            let path = RelationshipsHandler.resolve(relationship.target, relativeTo: workbookPath)
-            let handler = WorksheetHandler(sheetName: entry.name, sharedStrings: sharedStrings,
-                                           dateStyles: dateStyles, date1904: workbook.date1904)
-            try XMLScanner.scan(try package.requiredPart(path), part: path, with: handler)
-            sheets.append(XLSXSheet(name: entry.name, isHidden: entry.isHidden, rows: handler.rows,
-                                    mergedRanges: handler.mergedRanges))
         }
+        let date1904 = workbook.date1904
+        let scanned = SheetScans(count: parts.count)
+        let names = workbook.sheets.map(\.name)
+        let paths = workbook.sheets.prefix(parts.count).map { entry in
+            rels.relationships[entry.relationshipID].map { RelationshipsHandler.resolve($0.target, relativeTo: workbookPath) } ?? ""
+        }
+        let (strings, styles, sheetParts) = (sharedStrings, dateStyles, parts)
+        let scan: @Sendable (Int) -> Void = { index in
+            let handler = WorksheetHandler(sheetName: names[index], sharedStrings: strings, dateStyles: styles, date1904: date1904)
+            do {
+                try XMLScanner.scan(sheetParts[index], part: paths[index], with: handler)
+                scanned.set(index, .success((handler.rows, handler.mergedRanges)))
+            } catch {
+                scanned.set(index, .failure(error))
+            }
+        }
+        if parts.count > 1 {
+            DispatchQueue.concurrentPerform(iterations: parts.count, execute: scan)
+        } else if parts.count == 1 {
+            scan(0)
+        }
+        var sheets: [XLSXSheet] = []
+        for (index, result) in scanned.results.enumerated() {
+            let entry = workbook.sheets[index]
+            let (rows, mergedRanges) = try result.get()
+            sheets.append(XLSXSheet(name: entry.name, isHidden: entry.isHidden, rows: rows, mergedRanges: mergedRanges))
+        }
+        if let unpackingError { throw unpackingError }
         return XLSXWorkbook(sheets: sheets, uses1904DateSystem: workbook.date1904)
+    }
+
+    /// The sheets scanned at once, each into its own slot.
+    private final class SheetScans: @unchecked Sendable {
+        private let lock = NSLock()
+        private var slots: [Result<([XLSXRow], [XLSXCellRange]), any Error>]
+
+        init(count: Int) {
+            slots = Array(repeating: .failure(XLSXError.noSheets), count: count)
+        }
+
+        func set(_ index: Int, _ result: Result<([XLSXRow], [XLSXCellRange]), any Error>) {
+            lock.withLock { slots[index] = result }
+        }
+
+        var results: [Result<([XLSXRow], [XLSXCellRange]), any Error>] { lock.withLock { slots } }
     }
 
     /// `xl/workbook.xml` → `xl/_rels/workbook.xml.rels`.

@@ -29,7 +29,7 @@ struct XMLAttributes {
 
     /// The UTF-8 of the unprefixed attribute `name` as libxml2 holds it, valid only during the
     /// handler's call (an `&` reads `&#38;` here; the subscript gives the value itself).
-    func bytes(_ name: String) -> UnsafeBufferPointer<UInt8>? {
+    func bytes(_ name: StaticString) -> UnsafeBufferPointer<UInt8>? {
         for index in 0..<count where pointers?[index * 5 + 1] == nil {
             if let local = pointers?[index * 5], Self.equals(local, name),
                let start = pointers?[index * 5 + 3], let end = pointers?[index * 5 + 4] {
@@ -56,6 +56,14 @@ struct XMLAttributes {
         // `&#38;` and every other reference already replaced, so each `&` starts one.
         guard memchr(start, Int32(UInt8(ascii: "&")), bytes.count) != nil else { return value }
         return value.replacingOccurrences(of: "&#38;", with: "&")
+    }
+
+    /// Whether the NUL-terminated `bytes` are `name`'s UTF-8 (a literal: the names cells are read by, compared without a String).
+    private static func equals(_ bytes: UnsafePointer<xmlChar>, _ name: StaticString) -> Bool {
+        let count = name.utf8CodeUnitCount
+        let literal = name.utf8Start
+        for offset in 0..<count where bytes[offset] != literal[offset] { return false }
+        return bytes[count] == 0
     }
 
     /// Whether the NUL-terminated `bytes` are `name`'s UTF-8.

@@ -42,6 +42,18 @@ final class HostileWorkbookTests: XCTestCase {
         XCTAssertEqual(try error(reading: "duplicate-sheet-names"), .duplicateSheetName("SURVEY"))
     }
 
+    func testOfSeveralBadSheetsTheFirstInTabOrderIsReported() throws {
+        // Sheets are scanned at once; the error is still the one reading them in order meets first.
+        XCTAssertEqual(try error(reading: "second-sheet-bad-cell"),
+                       .badCellValue(sheet: "choices", cell: "A1", detail: "the cell is out of place in the file (in row 1, after column B)"))
+        guard case .malformedXML(let part, _, _) = try error(reading: "first-sheet-malformed-third-missing") else {
+            return XCTFail("not a malformed-XML error")
+        }
+        XCTAssertEqual(part, "xl/worksheets/sheet1.xml", "the first sheet's XML, before the third sheet's missing part")
+        XCTAssertEqual(try error(reading: "third-sheet-unknown-relationship"),
+                       .badSheetEntry(sheet: "settings", detail: "its r:id rId9 is not in xl/_rels/workbook.xml.rels"))
+    }
+
     func testMalformedXMLNamesThePartAndLine() throws {
         guard case .malformedXML(let part, let line, _) = try error(reading: "malformed-sheet") else {
             return XCTFail("not a malformed-XML error")

@@ -497,8 +497,19 @@ public struct FormLogic: Sendable {
 
     /// Calculations that read themselves, directly or through others (each cycle once, as ids).
     static func calculationCycles(_ template: Template) -> [[String]] {
-        let calculations = Dictionary(template.questions.compactMap { question in question.logic.calculation.map { (question.id, $0.references) } },
-                                      uniquingKeysWith: { first, _ in first })
+        // Fields are read through a buffer (`questions[index].id`): an array's element would be
+        // copied whole, which costs more than the walk, and templates are read often.
+        var calculations: [String: [String]] = [:]
+        var calculated: [String] = []
+        template.questions.withUnsafeBufferPointer { questions in
+            for index in questions.indices {
+                if let calculation = questions[index].logic.calculation, calculations[questions[index].id] == nil {
+                    calculations[questions[index].id] = calculation.references
+                    calculated.append(questions[index].id)
+                }
+            }
+        }
+        guard !calculations.isEmpty else { return [] }
         var cycles: [[String]] = []
         var done: Set<String> = []
         func visit(_ id: String, _ path: [String]) {
@@ -510,8 +521,8 @@ public struct FormLogic: Sendable {
             for input in inputs { visit(input, path + [id]) }
             done.insert(id)
         }
-        for question in template.questions where calculations[question.id] != nil && !done.contains(question.id) {
-            visit(question.id, [])
+        for id in calculated where !done.contains(id) {
+            visit(id, [])
         }
         return cycles
     }

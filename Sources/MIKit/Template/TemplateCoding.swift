@@ -245,8 +245,7 @@ public struct TemplateValidator {
                       questions: &questions, groups: &groups, seen: &seen)
                 continue
             }
-            guard var question = question(element, position: index + 1) else { continue }
-            question.group = parent?.id
+            guard let question = question(element, position: index + 1, group: parent?.id) else { continue }
             questions.append(question)
         }
     }
@@ -303,7 +302,8 @@ public struct TemplateValidator {
         }
     }
 
-    mutating func question(_ json: JSONValue, position: Int) -> Question? {
+    /// One question object; `group` is the id of the group or repeat it stands in.
+    mutating func question(_ json: JSONValue, position: Int, group: String? = nil) -> Question? {
         guard let object = json.objectValue else {
             problem("#\(position)", nil, "expected a JSON object, found \(json.kindDescription)")
             return nil
@@ -317,7 +317,8 @@ public struct TemplateValidator {
         if let value = object[keys[.text]] {
             if let localized = localizedText(value, label, .text, field: "question's text", allowNewlines: true) {
                 text = localized.text
-                for (language, translation) in localized.translations { questionTranslations[language, default: QuestionTexts()].text = translation }
+                // The first texts read: the languages' entries made in one go, without hashing.
+                questionTranslations = localized.translations.mapValues { QuestionTexts(text: $0) }
             }
         } else {
             problem(label, .text, "missing")
@@ -369,14 +370,20 @@ public struct TemplateValidator {
         }
         let logic = QuestionLogic.decode(object, question: label, validator: &self)
         guard let id, let text, let kind else { return nil }
-        return Question(id: id, text: text, help: help, image: image, kind: kind, logic: logic, translations: questionTranslations)
+        return Question(id: id, text: text, help: help, image: image, kind: kind, logic: logic, group: group, translations: questionTranslations)
     }
 
     /// The checks of form logic that need the whole template: every `${name}` names a question
     /// (at its position in the expression), calculations do not depend on themselves, a
     /// `calculate` question has a calculation, and a `default` is an answer the question takes.
     mutating func checkLogic(_ template: Template) {
-        let ids = Set(template.questions.map(\.id) + template.groups.map(\.id))
+        // Questions are read through a buffer, field by field (`questions[index].id`): an array's
+        // element would be copied whole, and that costs more than these checks.
+        var ids = Set<String>(minimumCapacity: template.questions.count + template.groups.count)
+        template.questions.withUnsafeBufferPointer { questions in
+            for index in questions.indices { ids.insert(questions[index].id) }
+        }
+        for group in template.groups { ids.insert(group.id) }
         for group in template.groups {
             for (key, expression) in group.expressions {
                 for error in expression.unknownReferences({ ids.contains($0) }) {
@@ -392,28 +399,33 @@ public struct TemplateValidator {
                 }
             }
         }
-        for (index, question) in template.questions.enumerated() {
-            for (key, expression) in question.logic.expressions {
-                // Only a choice filter reads the options' attributes.
-                let attributes: Set<String> = key != .choiceFilter ? [] : question.type.filterableChoices.map { choices in
-                    Set(["name", "label"] + choices.flatMap(\.attributes.keys)).reduce(into: []) { $0.insert(QuestionLogic.optionPrefix + $1) }
-                } ?? []
-                for error in expression.unknownReferences({ ids.contains($0) || (key == .choiceFilter && attributes.contains($0)) }) {
-                    problem(question.id, key, "\(error) in \"\(DisplayText.escaped(expression.text))\"")
+        template.questions.withUnsafeBufferPointer { questions in
+            for index in questions.indices {
+                let id = questions[index].id
+                let logic = questions[index].logic
+                let type = questions[index].kind.type
+                for (key, expression) in logic.expressions {
+                    // Only a choice filter reads the options' attributes.
+                    let attributes: Set<String> = key != .choiceFilter ? [] : type.filterableChoices.map { choices in
+                        Set(["name", "label"] + choices.flatMap(\.attributes.keys)).reduce(into: []) { $0.insert(QuestionLogic.optionPrefix + $1) }
+                    } ?? []
+                    for error in expression.unknownReferences({ ids.contains($0) || (key == .choiceFilter && attributes.contains($0)) }) {
+                        problem(id, key, "\(error) in \"\(DisplayText.escaped(expression.text))\"")
+                    }
                 }
-            }
-            if question.type.holdsCalculation, question.logic.calculation == nil {
-                problem(question.id, .calculation, "missing (a \(keys[.calculate]) question holds the value of its calculation)")
-            }
-            if question.logic.choiceFilter != nil, question.type.filterableChoices == nil {
-                problem(question.id, .choiceFilter, "only a multiple-choice question's options can be filtered")
-            }
-            if let text = question.logic.defaultValue {
-                let rules = AnswerRules(question: question, position: index + 1, count: template.questions.count)
-                do { _ = try question.type.value(fromLine: text, rules: rules) } catch let error as AnswerError {
-                    problem(question.id, .defaultValue, "\"\(DisplayText.escaped(text))\" is not an answer the question takes: \(error.rule)")
-                } catch {
-                    problem(question.id, .defaultValue, "\"\(DisplayText.escaped(text))\" is not an answer the question takes")
+                if type.holdsCalculation, logic.calculation == nil {
+                    problem(id, .calculation, "missing (a \(keys[.calculate]) question holds the value of its calculation)")
+                }
+                if logic.choiceFilter != nil, type.filterableChoices == nil {
+                    problem(id, .choiceFilter, "only a multiple-choice question's options can be filtered")
+                }
+                if let text = logic.defaultValue {
+                    let rules = AnswerRules(question: questions[index], position: index + 1, count: questions.count)
+                    do { _ = try type.value(fromLine: text, rules: rules) } catch let error as AnswerError {
+                        problem(id, .defaultValue, "\"\(DisplayText.escaped(text))\" is not an answer the question takes: \(error.rule)")
+                    } catch {
+                        problem(id, .defaultValue, "\"\(DisplayText.escaped(text))\" is not an answer the question takes")
+                    }
                 }
             }
         }

@@ -393,7 +393,8 @@ struct XLSFormImporter {
             object["options"] = .array(options.map { option in
                 let attributes = filtered ? option.attributes : [:]
                 if option.name == option.label && option.labels.isEmpty && attributes.isEmpty { return .string(option.label) }
-                var fields = attributes.mapValues(JSONValue.string)
+                var fields = [String: JSONValue](minimumCapacity: attributes.count + 2)
+                for (attribute, value) in attributes { fields[attribute] = .string(value) }
                 fields["name"] = .string(option.name)
                 fields["label"] = json(option.label, option.labels)
                 return .object(fields)

@@ -35,7 +35,8 @@ struct XLSFormTable {
     let headerRow: Int
 
     /// `rows` in order, each with its cells in column order.
-    init(sheet: String, rows: some Sequence<(number: Int, cells: [(column: Int, text: String)])>) {
+    init<Rows: Sequence, Cells: Sequence>(sheet: String, rows: Rows)
+    where Rows.Element == (number: Int, cells: Cells), Cells.Element == (column: Int, text: String) {
         self.sheet = sheet
         var columns: [Column] = []
         var records: [Record] = []
@@ -61,8 +62,9 @@ struct XLSFormTable {
     }
 
     init(_ sheet: XLSXSheet) {
+        // Each row's cells are trimmed as they are read, without an array of them in between.
         self.init(sheet: sheet.name, rows: sheet.rows.lazy.map { row in
-            (row.number, row.cells.map { ($0.column, $0.value.text) })
+            (number: row.number, cells: row.cells.lazy.map { (column: $0.column, text: $0.value.text) })
         })
     }
 

@@ -278,6 +278,32 @@ HOSTILE = {
         "</sheets>", '<sheet name="SURVEY" sheetId="2" r:id="rId1"/></sheets>')},
 }
 
+# Workbooks of three sheets, each wrong in its own way: what is reported is what reading the sheets
+# one at a time in tab order meets first.
+SECOND_SHEETS = {
+    "xl/workbook.xml": MINIMAL["xl/workbook.xml"].replace(
+        "</sheets>", '<sheet name="choices" sheetId="2" r:id="rId3"/><sheet name="settings" sheetId="3" r:id="rId4"/></sheets>'),
+    "xl/_rels/workbook.xml.rels": MINIMAL["xl/_rels/workbook.xml.rels"].replace(
+        "</Relationships>",
+        '<Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet2.xml"/>'
+        '<Relationship Id="rId4" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet3.xml"/>'
+        "</Relationships>"),
+    "xl/worksheets/sheet2.xml": MINIMAL["xl/worksheets/sheet1.xml"],
+    "xl/worksheets/sheet3.xml": MINIMAL["xl/worksheets/sheet1.xml"],
+}
+HOSTILE.update({
+    # The second sheet out of place, the third malformed.
+    "second-sheet-bad-cell": dict(SECOND_SHEETS, **{
+        "xl/worksheets/sheet2.xml": sheet_with('<c r="B1"><v>1</v></c><c r="A1"><v>2</v></c>'),
+        "xl/worksheets/sheet3.xml": MINIMAL["xl/worksheets/sheet1.xml"][:-40]}),
+    # The first sheet malformed, the third missing from the zip.
+    "first-sheet-malformed-third-missing": dict(SECOND_SHEETS, **{
+        "xl/worksheets/sheet1.xml": MINIMAL["xl/worksheets/sheet1.xml"][:-40], "xl/worksheets/sheet3.xml": None}),
+    # The third sheet's relationship unknown, the first and second fine.
+    "third-sheet-unknown-relationship": dict(SECOND_SHEETS, **{
+        "xl/workbook.xml": SECOND_SHEETS["xl/workbook.xml"].replace('r:id="rId4"', 'r:id="rId9"')}),
+})
+
 
 def write_parts(out, parts, compression=zipfile.ZIP_DEFLATED):
     with zipfile.ZipFile(out, "w", compression) as book:
@@ -328,7 +354,7 @@ def make_hostile(kind, out):
     parts = dict(MINIMAL)
     for name, data in HOSTILE[kind].items():
         if data is None:
-            del parts[name]
+            parts.pop(name, None)
         else:
             parts[name] = data
     write_parts(out, parts)

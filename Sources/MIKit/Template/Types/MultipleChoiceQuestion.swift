@@ -79,9 +79,10 @@ public struct MultipleChoiceQuestion: QuestionType {
             return nil
         }
         var choices: [Choice] = []
+        choices.reserveCapacity(items.count)
+        let filtered = object[validator.keys[.choiceFilter]] != nil
         for (index, item) in items.enumerated() {
-            guard let choice = Self.choice(item, entry: index + 1, question: label, filtered: object[validator.keys[.choiceFilter]] != nil,
-                                           validator: &validator) else { return nil }
+            guard let choice = Self.choice(item, entry: index + 1, question: label, filtered: filtered, validator: &validator) else { return nil }
             choices.append(choice)
         }
         if choices.isEmpty { validator.problem(label, .options, "a multiple-choice question needs at least one option"); return nil }
