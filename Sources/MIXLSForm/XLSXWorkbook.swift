@@ -1,4 +1,5 @@
 import Foundation
+import MIKit
 
 /// One cell that holds a value.
 public struct XLSXCell: Hashable, Sendable {
@@ -147,6 +148,7 @@ public struct XLSXWorkbook: Hashable, Sendable {
         // the first sheet in tab order with a problem, unpacking before scanning.
         var seen: Set<String> = []
         var parts: [Data] = []
+        var paths: [String] = []
         var unpackingError: (any Error)?
         for entry in workbook.sheets {
             do {
@@ -157,56 +159,30 @@ public struct XLSXWorkbook: Hashable, Sendable {
                 }
                 let path = RelationshipsHandler.resolve(relationship.target, relativeTo: workbookPath)
                 parts.append(try package.requiredPart(path))
+                paths.append(path)
             } catch {
                 unpackingError = error
                 break
             }
         }
-        let date1904 = workbook.date1904
-        let scanned = SheetScans(count: parts.count)
         let names = workbook.sheets.map(\.name)
-        let paths = workbook.sheets.prefix(parts.count).map { entry in
-            rels.relationships[entry.relationshipID].map { RelationshipsHandler.resolve($0.target, relativeTo: workbookPath) } ?? ""
-        }
-        let (strings, styles, sheetParts) = (sharedStrings, dateStyles, parts)
-        let scan: @Sendable (Int) -> Void = { index in
+        let (strings, styles, sheetParts, partPaths, date1904) = (sharedStrings, dateStyles, parts, paths, workbook.date1904)
+        let scanned = Slots<Result<([XLSXRow], [XLSXCellRange]), any Error>>(count: parts.count)
+        WorkPieces.run(WorkPieces.ranges(of: parts.count, pieces: parts.count)) { index, _ in
             let handler = WorksheetHandler(sheetName: names[index], sharedStrings: strings, dateStyles: styles, date1904: date1904)
-            do {
-                try XMLScanner.scan(sheetParts[index], part: paths[index], with: handler)
-                scanned.set(index, .success((handler.rows, handler.mergedRanges)))
-            } catch {
-                scanned.set(index, .failure(error))
-            }
-        }
-        if parts.count > 1 {
-            DispatchQueue.concurrentPerform(iterations: parts.count, execute: scan)
-        } else if parts.count == 1 {
-            scan(0)
+            scanned.set(index, Result {
+                try XMLScanner.scan(sheetParts[index], part: partPaths[index], with: handler)
+                return (handler.rows, handler.mergedRanges)
+            })
         }
         var sheets: [XLSXSheet] = []
-        for (index, result) in scanned.results.enumerated() {
+        for (index, result) in scanned.values().enumerated() {
             let entry = workbook.sheets[index]
             let (rows, mergedRanges) = try result.get()
             sheets.append(XLSXSheet(name: entry.name, isHidden: entry.isHidden, rows: rows, mergedRanges: mergedRanges))
         }
         if let unpackingError { throw unpackingError }
         return XLSXWorkbook(sheets: sheets, uses1904DateSystem: workbook.date1904)
-    }
-
-    /// The sheets scanned at once, each into its own slot.
-    private final class SheetScans: @unchecked Sendable {
-        private let lock = NSLock()
-        private var slots: [Result<([XLSXRow], [XLSXCellRange]), any Error>]
-
-        init(count: Int) {
-            slots = Array(repeating: .failure(XLSXError.noSheets), count: count)
-        }
-
-        func set(_ index: Int, _ result: Result<([XLSXRow], [XLSXCellRange]), any Error>) {
-            lock.withLock { slots[index] = result }
-        }
-
-        var results: [Result<([XLSXRow], [XLSXCellRange]), any Error>] { lock.withLock { slots } }
     }
 
     /// `xl/workbook.xml` → `xl/_rels/workbook.xml.rels`.

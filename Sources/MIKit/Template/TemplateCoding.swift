@@ -103,7 +103,7 @@ public struct TemplateCoding: Sendable {
 
 /// Walks template JSON, collecting every problem with the question and field it belongs to.
 /// Question types read their own keys through it (`QuestionType.decode`).
-public struct TemplateValidator {
+public struct TemplateValidator: Sendable {
     /// The key names the template is read with.
     public let keys: TemplateKeys
     let refusesControlCharacters: Bool
@@ -117,9 +117,14 @@ public struct TemplateValidator {
     /// The question types by their name under `keys`.
     private let types: [String: any QuestionType.Type]
 
-    init(keys: TemplateKeys, refusesControlCharacters: Bool) {
+    /// Templates of at least this many entries (questions, groups and repeats, nested ones
+    /// included) are read in two halves at once (`topLevelItems`).
+    let entriesReadInHalves: Int
+
+    init(keys: TemplateKeys, refusesControlCharacters: Bool, entriesReadInHalves: Int = 256) {
         self.keys = keys
         self.refusesControlCharacters = refusesControlCharacters
+        self.entriesReadInHalves = entriesReadInHalves
         types = QuestionTypes.byName(keys: keys)
     }
 
@@ -178,8 +183,7 @@ public struct TemplateValidator {
         case nil: problem(nil, .questions, "missing")
         case .array(let array)?:
             if array.isEmpty { problem(nil, .questions, "a template needs at least one question") }
-            var seen: Set<String> = []
-            items(array, in: nil, questions: &questions, groups: &groups, seen: &seen)
+            topLevelItems(array, questions: &questions, groups: &groups)
         case let value?: problem(nil, .questions, "expected an array, found \(value.kindDescription)")
         }
         var scoring: Scoring?
@@ -228,12 +232,80 @@ public struct TemplateValidator {
         return template
     }
 
+    /// The template's own `questions` array. A large template is read in two halves, one per
+    /// core, each by a copy of this validator; when no id stands in both halves, the halves'
+    /// questions, groups and problems put together are exactly what one pass in order gives.
+    /// When one does (a duplicate across the halves), the template is read again in one pass, so
+    /// the problems come in the same order whatever the template's size.
+    mutating func topLevelItems(_ array: [JSONValue], questions: inout [Question], groups: inout [QuestionGroup]) {
+        guard let split = halves(of: array) else {
+            var seen: Set<String> = []
+            items(array, in: nil, questions: &questions, groups: &groups, seen: &seen)
+            return
+        }
+        // Each half is read by a copy of this validator (the template's header already read)
+        // starting with no problems of its own.
+        var base = self
+        base.problems = []
+        let reader = base
+        let halves = [0..<split, split..<array.count]
+        let slots = Slots<Half>(count: 2)
+        WorkPieces.run(halves) { piece, range in
+            var half = Half(validator: reader)
+            half.validator.items(Array(array[range]), in: nil, questions: &half.questions, groups: &half.groups, seen: &half.seen,
+                                 positionsFrom: range.lowerBound)
+            slots.set(piece, half)
+        }
+        let read = slots.values()
+        let (a, b) = (read[0], read[1])
+        let (smaller, larger) = a.seen.count <= b.seen.count ? (a.seen, b.seen) : (b.seen, a.seen)
+        guard !smaller.contains(where: larger.contains) else {
+            var seen: Set<String> = []
+            items(array, in: nil, questions: &questions, groups: &groups, seen: &seen)
+            return
+        }
+        problems += a.validator.problems + b.validator.problems
+        questions += a.questions + b.questions
+        groups += a.groups + b.groups
+    }
+
+    /// Where the template's `questions` array is cut to be read in halves, each holding about
+    /// half its entries; nil when it is read in one pass (too few entries, or one item holds most).
+    func halves(of array: [JSONValue]) -> Int? {
+        let weights = array.map { entries($0) }
+        let total = weights.reduce(0, +)
+        guard total >= entriesReadInHalves else { return nil }
+        var split = 0
+        var before = 0
+        while split < array.count - 1, before + weights[split] <= total / 2 {
+            before += weights[split]
+            split += 1
+        }
+        return split > 0 ? split : nil
+    }
+
+    /// How many entries an item of a `questions` array holds: 1, and a group's or repeat's own.
+    private func entries(_ item: JSONValue) -> Int {
+        guard case .array(let nested)? = item.objectValue?[keys[.questions]] else { return 1 }
+        return nested.reduce(1) { $0 + entries($1) }
+    }
+
+    /// What one half of a template's entries gave its reader.
+    private struct Half {
+        var validator: TemplateValidator
+        var questions: [Question] = []
+        var groups: [QuestionGroup] = []
+        var seen: Set<String> = []
+    }
+
     /// The entries of a `questions` array (of the template, a group or a repeat): questions,
     /// and groups and repeats read with their own questions, in order. Ids are unique across
-    /// the whole template, questions and groups alike.
+    /// the whole template, questions and groups alike. `positionsFrom`: how many entries of the
+    /// same array come before these (a half of the template's), for the positions in messages.
     mutating func items(_ array: [JSONValue], in parent: QuestionGroup?, questions: inout [Question],
-                        groups: inout [QuestionGroup], seen: inout Set<String>) {
-        for (index, element) in array.enumerated() {
+                        groups: inout [QuestionGroup], seen: inout Set<String>, positionsFrom offset: Int = 0) {
+        for (position, element) in array.enumerated() {
+            let index = offset + position
             // The id is compared before the rest is read, so a repeated id is reported even
             // while the question has other problems (an empty text, say).
             if let id = element.objectValue?[keys[.id]]?.stringValue, !id.isEmpty, !seen.insert(id).inserted {
