@@ -19,8 +19,9 @@ struct XMLAttributes {
     fileprivate let pointers: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
     fileprivate let count: Int
 
-    /// The value of the attribute `name` written without a prefix (`r="A1"`, `t="s"`).
-    subscript(name: String) -> String? {
+    /// The value of the attribute `name` written without a prefix (`r="A1"`, `t="s"`). Names are
+    /// literals, compared with libxml2's bytes without making a String.
+    subscript(name: StaticString) -> String? {
         for index in 0..<count where pointers?[index * 5 + 1] == nil {
             if let local = pointers?[index * 5], Self.equals(local, name) { return value(at: index) }
         }
@@ -41,7 +42,7 @@ struct XMLAttributes {
 
     /// The value of the first attribute whose local name is `name` and that has a prefix,
     /// whatever the prefix (`r:id`, the relationship id in the relationships namespace).
-    func prefixed(_ name: String) -> String? {
+    func prefixed(_ name: StaticString) -> String? {
         for index in 0..<count where pointers?[index * 5 + 1] != nil {
             if let local = pointers?[index * 5], Self.equals(local, name) { return value(at: index) }
         }
@@ -58,22 +59,12 @@ struct XMLAttributes {
         return value.replacingOccurrences(of: "&#38;", with: "&")
     }
 
-    /// Whether the NUL-terminated `bytes` are `name`'s UTF-8 (a literal: the names cells are read by, compared without a String).
+    /// Whether the NUL-terminated `bytes` are `name`'s UTF-8.
     private static func equals(_ bytes: UnsafePointer<xmlChar>, _ name: StaticString) -> Bool {
         let count = name.utf8CodeUnitCount
         let literal = name.utf8Start
         for offset in 0..<count where bytes[offset] != literal[offset] { return false }
         return bytes[count] == 0
-    }
-
-    /// Whether the NUL-terminated `bytes` are `name`'s UTF-8.
-    private static func equals(_ bytes: UnsafePointer<xmlChar>, _ name: String) -> Bool {
-        var offset = 0
-        for byte in name.utf8 {
-            guard bytes[offset] == byte else { return false }
-            offset += 1
-        }
-        return bytes[offset] == 0
     }
 }
 

@@ -238,35 +238,33 @@ public struct TemplateValidator: Sendable {
     /// When one does (a duplicate across the halves), the template is read again in one pass, so
     /// the problems come in the same order whatever the template's size.
     mutating func topLevelItems(_ array: [JSONValue], questions: inout [Question], groups: inout [QuestionGroup]) {
-        guard let split = halves(of: array) else {
+        if let split = halves(of: array), let (first, second) = readInHalves(array, at: split) {
+            problems += first.validator.problems + second.validator.problems
+            questions += first.questions + second.questions
+            groups += first.groups + second.groups
+        } else {
             var seen: Set<String> = []
             items(array, in: nil, questions: &questions, groups: &groups, seen: &seen)
-            return
         }
-        // Each half is read by a copy of this validator (the template's header already read)
-        // starting with no problems of its own.
-        var base = self
-        base.problems = []
-        let reader = base
-        let halves = [0..<split, split..<array.count]
+    }
+
+    /// `array[..<split]` and `array[split...]` read at once, each by a copy of this validator
+    /// (the template's header already read) starting with no problems of its own; nil when an
+    /// id stands in both halves.
+    private func readInHalves(_ array: [JSONValue], at split: Int) -> (Half, Half)? {
+        var reader = self
+        reader.problems = []
+        let base = reader
         let slots = Slots<Half>(count: 2)
-        WorkPieces.run(halves) { piece, range in
-            var half = Half(validator: reader)
+        WorkPieces.run([0..<split, split..<array.count]) { piece, range in
+            var half = Half(validator: base)
             half.validator.items(Array(array[range]), in: nil, questions: &half.questions, groups: &half.groups, seen: &half.seen,
                                  positionsFrom: range.lowerBound)
             slots.set(piece, half)
         }
         let read = slots.values()
-        let (a, b) = (read[0], read[1])
-        let (smaller, larger) = a.seen.count <= b.seen.count ? (a.seen, b.seen) : (b.seen, a.seen)
-        guard !smaller.contains(where: larger.contains) else {
-            var seen: Set<String> = []
-            items(array, in: nil, questions: &questions, groups: &groups, seen: &seen)
-            return
-        }
-        problems += a.validator.problems + b.validator.problems
-        questions += a.questions + b.questions
-        groups += a.groups + b.groups
+        let (smaller, larger) = read[0].seen.count <= read[1].seen.count ? (read[0].seen, read[1].seen) : (read[1].seen, read[0].seen)
+        return smaller.contains(where: larger.contains) ? nil : (read[0], read[1])
     }
 
     /// Where the template's `questions` array is cut to be read in halves, each holding about
