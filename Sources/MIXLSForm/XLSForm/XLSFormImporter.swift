@@ -37,7 +37,7 @@ public enum XLSForm {
     }
 
     /// Reads a workbook already opened; `file` gives the bytes of a CSV the form names (nil: not there).
-    public static func read(_ workbook: XLSXWorkbook, fileName: String, file: @escaping (String) -> Data?) throws -> XLSFormImport {
+    public static func read(_ workbook: XLSXWorkbook, fileName: String, file: @escaping @Sendable (String) -> Data?) throws -> XLSFormImport {
         var importer = XLSFormImporter(workbook: workbook, fileName: fileName, file: file)
         return try importer.run()
     }
@@ -52,12 +52,17 @@ public enum XLSForm {
 struct XLSFormImporter {
     let workbook: XLSXWorkbook
     let fileName: String
-    let file: (String) -> Data?
+    let file: @Sendable (String) -> Data?
 
     private var problems: [XLSFormProblem] = []
     private var warnings: [XLSFormProblem] = []
+    /// Survey sheets of at least this many rows are read in two halves at once (`readRows`).
+    var rowsReadInHalves = 500
     /// The survey row each question and group id came from.
     private var rowOfID: [String: Int] = [:]
+    /// The `options` written for a list of the choices sheet, by how it is asked (filtered or
+    /// not, with or without `or_other`) and its name.
+    private var optionsJSON: [String: JSONValue] = [:]
     /// The column language of the default language's columns (nil: the columns without one).
     private var language: String?
     /// Every column language the labels are written in, in column order (nil: no language).
@@ -66,7 +71,7 @@ struct XLSFormImporter {
     /// `default_language`, else `default` (as pyxform calls it).
     private var plainLanguageName = "default"
 
-    init(workbook: XLSXWorkbook, fileName: String, file: @escaping (String) -> Data?) {
+    init(workbook: XLSXWorkbook, fileName: String, file: @escaping @Sendable (String) -> Data?) {
         self.workbook = workbook
         self.fileName = fileName
         self.file = file
@@ -139,10 +144,7 @@ struct XLSFormImporter {
 
         var stack = [Frame(kind: nil, object: [:])]
         var appearances: [String: [Int]] = [:]
-        let columns = surveyColumns(survey)
-        for record in survey.records {
-            readRow(record, survey: survey, columns, lists: lists, choicesSheet: choices?.sheet, stack: &stack, appearances: &appearances)
-        }
+        readRows(survey, lists: lists, choicesSheet: choices?.sheet, stack: &stack, appearances: &appearances)
         while stack.count > 1, let open = stack.popLast() {
             let kind = open.kind ?? "group"
             problems.append(survey.problem(open.record, named: "type",
@@ -249,6 +251,72 @@ struct XLSFormImporter {
     }
 
     // MARK: - Survey
+
+    /// The survey's rows. A long survey is read in two halves, one per core, each by a copy of
+    /// this importer, cut at a row outside every group and repeat near the middle; when no name
+    /// is given in both halves, the halves' items, problems and warnings put together are what
+    /// one pass gives. When one is (or the groups do not close as they open), the survey is read
+    /// again in one pass, so the problems are the same, in the same order, at any length.
+    private mutating func readRows(_ survey: XLSFormTable, lists: [String: [Option]], choicesSheet: String?,
+                                   stack: inout [Frame], appearances: inout [String: [Int]]) {
+        let columns = surveyColumns(survey)
+        if survey.records.count >= rowsReadInHalves, let split = Self.topLevelMiddle(survey, columns.type) {
+            var reader = self
+            (reader.problems, reader.warnings, reader.rowOfID) = ([], [], [:])
+            let base = reader
+            let slots = Slots<(importer: XLSFormImporter, stack: [Frame], appearances: [String: [Int]])>(count: 2)
+            WorkPieces.run([0..<split, split..<survey.records.count]) { piece, range in
+                var importer = base
+                var stack = [Frame(kind: nil, object: [:])]
+                var appearances: [String: [Int]] = [:]
+                for index in range {
+                    importer.readRow(survey.records[index], survey: survey, columns, lists: lists, choicesSheet: choicesSheet,
+                                     stack: &stack, appearances: &appearances)
+                }
+                slots.set(piece, (importer, stack, appearances))
+            }
+            let read = slots.values()
+            let (first, second) = (read[0], read[1])
+            let (smaller, larger) = first.importer.rowOfID.count <= second.importer.rowOfID.count
+                ? (first.importer.rowOfID, second.importer.rowOfID) : (second.importer.rowOfID, first.importer.rowOfID)
+            if first.stack.count == 1, let top = first.stack.first, let rest = second.stack.first,
+               !smaller.keys.contains(where: { larger[$0] != nil }) {
+                problems += first.importer.problems + second.importer.problems
+                warnings += first.importer.warnings + second.importer.warnings
+                rowOfID.merge(first.importer.rowOfID) { own, _ in own }
+                rowOfID.merge(second.importer.rowOfID) { own, _ in own }
+                appearances = first.appearances
+                appearances.merge(second.appearances) { $0 + $1 }
+                stack = second.stack
+                stack[0].items = top.items + rest.items
+                return
+            }
+        }
+        for record in survey.records {
+            readRow(record, survey: survey, columns, lists: lists, choicesSheet: choicesSheet, stack: &stack, appearances: &appearances)
+        }
+    }
+
+    /// The record nearest the survey's middle that stands outside every group and repeat, when
+    /// every begin has its end of the same kind (else nil: the survey is read in one pass).
+    static func topLevelMiddle(_ survey: XLSFormTable, _ typeColumn: XLSFormTable.Column?) -> Int? {
+        var open: [String] = []
+        var best: Int?
+        let middle = survey.records.count / 2
+        for (index, record) in survey.records.enumerated() {
+            if open.isEmpty, index > 0, abs(index - middle) < abs((best ?? 0) - middle) { best = index }
+            guard let type = survey.text(record, typeColumn), let first = type.utf8.first,
+                  first == UInt8(ascii: "b") || first == UInt8(ascii: "B") || first == UInt8(ascii: "e") || first == UInt8(ascii: "E"),
+                  let (isBegin, kind) = groupKeyword(type.words.map { $0.lowercased() }) else { continue }
+            if isBegin {
+                open.append(kind)
+            } else {
+                guard open.last == kind else { return nil }
+                open.removeLast()
+            }
+        }
+        return open.isEmpty ? best : nil
+    }
 
     /// The survey's columns, found once (every row reads them).
     private struct SurveyColumns {
@@ -390,15 +458,24 @@ struct XLSFormImporter {
             let filtered = survey.text(record, columns.choiceFilter) != nil
             object["type"] = .string("multipleChoice")
             object["maxAnswers"] = .number(select.multiple ? 0 : 1)
-            object["options"] = .array(options.map { option in
-                let attributes = filtered ? option.attributes : [:]
-                if option.name == option.label && option.labels.isEmpty && attributes.isEmpty { return .string(option.label) }
-                var fields = [String: JSONValue](minimumCapacity: attributes.count + 2)
-                for (attribute, value) in attributes { fields[attribute] = .string(value) }
-                fields["name"] = .string(option.name)
-                fields["label"] = json(option.label, option.labels)
-                return .object(fields)
-            })
+            // A list of the choices sheet is written out once for all the questions asking it
+            // the same way (a yes/no list serves dozens).
+            let written = select.fromFile ? nil : "\(filtered ? "f" : "-")\(orOther ? "o" : "-")\(source)"
+            if let written, let options = optionsJSON[written] {
+                object["options"] = options
+            } else {
+                let json = JSONValue.array(options.map { option in
+                    let attributes = filtered ? option.attributes : [:]
+                    if option.name == option.label && option.labels.isEmpty && attributes.isEmpty { return .string(option.label) }
+                    var fields = [String: JSONValue](minimumCapacity: attributes.count + 2)
+                    for (attribute, value) in attributes { fields[attribute] = .string(value) }
+                    fields["name"] = .string(option.name)
+                    fields["label"] = self.json(option.label, option.labels)
+                    return .object(fields)
+                })
+                object["options"] = json
+                if let written { optionsJSON[written] = json }
+            }
         } else if let known = XLSFormVocabulary.types[head] {
             object["type"] = .string(known.type)
             object.merge(known.settings) { own, _ in own }
