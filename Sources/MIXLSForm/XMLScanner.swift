@@ -98,18 +98,21 @@ final class XMLScanner {
         let scanner = XMLScanner(handler: handler)
         var sax = xmlSAXHandler()
         sax.initialized = mi_xml_sax2_magic()
+        // The scanner outlives the pass (`withExtendedLifetime` below), so the callbacks reach it
+        // without taking a reference each time: they run for every element and text.
         sax.startElementNs = { context, localName, _, _, _, _, attributeCount, _, attributes in
             guard let context, let localName else { return }
-            Unmanaged<XMLScanner>.fromOpaque(context).takeUnretainedValue()
-                .start(localName, XMLAttributes(pointers: attributes, count: Int(attributeCount)))
+            Unmanaged<XMLScanner>.fromOpaque(context)._withUnsafeGuaranteedRef {
+                $0.start(localName, XMLAttributes(pointers: attributes, count: Int(attributeCount)))
+            }
         }
         sax.endElementNs = { context, localName, _, _ in
             guard let context, let localName else { return }
-            Unmanaged<XMLScanner>.fromOpaque(context).takeUnretainedValue().end(localName)
+            Unmanaged<XMLScanner>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.end(localName) }
         }
         sax.characters = { context, bytes, length in
             guard let context, let bytes else { return }
-            Unmanaged<XMLScanner>.fromOpaque(context).takeUnretainedValue().text(bytes, Int(length))
+            Unmanaged<XMLScanner>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.text(bytes, Int(length)) }
         }
         sax.cdataBlock = sax.characters
         sax.internalSubset = { context, _, _, _ in

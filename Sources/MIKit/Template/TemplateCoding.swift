@@ -238,10 +238,14 @@ public struct TemplateValidator: Sendable {
     /// When one does (a duplicate across the halves), the template is read again in one pass, so
     /// the problems come in the same order whatever the template's size.
     mutating func topLevelItems(_ array: [JSONValue], questions: inout [Question], groups: inout [QuestionGroup]) {
-        if let split = halves(of: array), let (first, second) = readInHalves(array, at: split) {
-            problems += first.validator.problems + second.validator.problems
-            questions += first.questions + second.questions
-            groups += first.groups + second.groups
+        if let split = halves(of: array), var read = readInHalves(array, at: split) {
+            problems += read.0.validator.problems + read.1.validator.problems
+            // The first half's arrays are taken as they are (a question is a large value, and
+            // copying one costs a count on every text it holds); the second's follow them.
+            if questions.isEmpty { swap(&questions, &read.0.questions) } else { questions += read.0.questions }
+            questions += read.1.questions
+            if groups.isEmpty { swap(&groups, &read.0.groups) } else { groups += read.0.groups }
+            groups += read.1.groups
         } else {
             var seen: Set<String> = []
             items(array, in: nil, questions: &questions, groups: &groups, seen: &seen)

@@ -734,7 +734,7 @@ struct XLSFormImporter {
         var found: [(name: String, isDefault: Bool, text: String)] = []
         found.reserveCapacity(columns.languages.count)
         for language in columns.languages {
-            if let text = table.text(record, language.column) { found.append((language.name, language.isDefault, text)) }
+            if let text = record[language.index] { found.append((language.name, language.isDefault, text)) }
         }
         guard let first = found.first else { return (table.text(record, columns.plain), [:]) }
         // Usually every language's text is there and they differ, or the form says it once.
@@ -749,12 +749,12 @@ struct XLSFormImporter {
         return (text, texts)
     }
 
-    /// A translatable column (label, hint, …) of one table, found once: its column in each of the
-    /// form's languages (in the order `columnLanguages` has them) with the template's name for
-    /// the language; the column without a language; and the default language's, which a form of
-    /// one language reads alone.
+    /// A translatable column (label, hint, …) of one table, found once: where it stands in each
+    /// of the form's languages (in the order `columnLanguages` has them) with the template's name
+    /// for the language; the column without a language; and the default language's, which a form
+    /// of one language reads alone.
     struct TextColumns {
-        var languages: [(name: String, isDefault: Bool, column: XLSFormTable.Column)] = []
+        var languages: [(name: String, isDefault: Bool, index: Int)] = []
         var plain: XLSFormTable.Column?
         var preferred: XLSFormTable.Column?
     }
@@ -766,7 +766,7 @@ struct XLSFormImporter {
         for columnLanguage in columnLanguages {
             guard let column = candidates.first(where: { $0.language == columnLanguage }) else { continue }
             let name = languageName(columnLanguage)
-            result.languages.append((name, name == defaultName, column))
+            result.languages.append((name, name == defaultName, column.index))
         }
         return result
     }
